@@ -1,0 +1,310 @@
+/**
+ * The intermediate representation (IR): the contract between the compiler
+ * (lib/compiler, which produces it), the construct (lib/construct, which ships
+ * one IR per function as `unum-ir.json` beside the bundle) and the runtime
+ * (runtime/, which interprets it). This file is the ONLY place IR shapes are
+ * defined. Everything here is plain JSON: no functions, no classes.
+ *
+ * Semantics are specified in docs/architecture.md ("The IR").
+ */
+
+/** Bump on any incompatible change; the runtime rejects IR of another version. */
+export const IR_VERSION = 1 as const;
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A JSONPath in the subset Step Functions uses for reference paths:
+ * `$`, `$.a.b`, `$.a[0]`, `$['a b']`. Context paths start with `$$`.
+ */
+export type JsonPath = string;
+
+/**
+ * A payload template as in ASL `Parameters` / `ResultSelector` / `ItemSelector`:
+ * plain JSON, where a key ending in `.$` takes its value from a path
+ * (`"x.$": "$.a"`), a context path (`"$$.Map.Item.Value"`) or an intrinsic
+ * function call (`"States.Format('{}', $.a)"`), parsed by the runtime (never evaluated as code).
+ */
+export type PayloadTemplate = Json;
+
+/** ASL-style input/output processing applied around a node's handler. */
+export interface IoSpec {
+  /** Selects the handler's input from the node input. `null` = `{}`. @default '$' */
+  readonly inputPath?: JsonPath | null;
+  /** Builds the handler's input from the selected input. */
+  readonly parameters?: PayloadTemplate;
+  /** Builds the result from the handler's raw result. */
+  readonly resultSelector?: PayloadTemplate;
+  /** Where to put the result inside the node input. `null` = discard result, keep input. @default '$' (result replaces input) */
+  readonly resultPath?: JsonPath | null;
+  /** Selects the node output from the combined document. `null` = `{}`. @default '$' */
+  readonly outputPath?: JsonPath | null;
+}
+
+// ---------------------------------------------------------------- conditions
+
+export type ComparisonType = 'string' | 'number' | 'boolean' | 'timestamp';
+export type ComparisonOperator = 'eq' | 'lt' | 'gt' | 'le' | 'ge';
+export type TypeTest = 'present' | 'null' | 'string' | 'number' | 'boolean' | 'timestamp';
+
+/**
+ * A typed, serializable boolean expression over the committed output of a node.
+ * Interpreted by runtime/condition.ts; never compiled to code.
+ * A comparison whose path is absent or of another type is false (as in ASL,
+ * except that ASL raises States.Runtime for a missing path; we document the difference).
+ */
+export type Condition =
+  | { readonly kind: 'compare'; readonly type: ComparisonType; readonly op: ComparisonOperator; readonly path: JsonPath; readonly value: string | number | boolean }
+  | { readonly kind: 'comparePath'; readonly type: ComparisonType; readonly op: ComparisonOperator; readonly path: JsonPath; readonly otherPath: JsonPath }
+  /** ASL StringMatches: `*` matches any run of characters, `\*` and `\\` escape. */
+  | { readonly kind: 'matches'; readonly path: JsonPath; readonly pattern: string }
+  /** isPresent / isNull / isString / isNumeric / isBoolean / isTimestamp; `expected` false negates. */
+  | { readonly kind: 'test'; readonly test: TypeTest; readonly path: JsonPath; readonly expected: boolean }
+  | { readonly kind: 'and'; readonly all: readonly Condition[] }
+  | { readonly kind: 'or'; readonly any: readonly Condition[] }
+  | { readonly kind: 'not'; readonly arg: Condition };
+
+// ---------------------------------------------------------------- invocations
+
+/**
+ * Where a fan-in's branch count comes from: a static number (Parallel: the
+ * number of branches) or `'frame'` (Map: the size recorded in the fan-out frame).
+ */
+export type FanInSize = number | 'frame';
+
+/** Invoke one successor with this node's value; fan-out frames unchanged. */
+export interface ScalarInvoke {
+  readonly kind: 'scalar';
+  readonly target: string;
+}
+
+/**
+ * Parallel fan-out: invoke `targets[i]` (the first node of branch i) with this
+ * node's value, pushing frame {index: i, size: targets.length, kind: 'parallel'}.
+ * Before invoking, create the fan-in state of `join`.
+ */
+export interface ParallelInvoke {
+  readonly kind: 'parallel';
+  readonly targets: readonly string[];
+  /** The node that receives the branch outputs (in branch order) once all arrived. */
+  readonly join: string;
+}
+
+/**
+ * Map fan-out: for each item of the array at `itemsPath` of this node's value,
+ * invoke `target` pushing frame {index: i, size: n, kind: 'map'}.
+ * With n = 0 the join is invoked at once with an empty array.
+ */
+export interface MapInvoke {
+  readonly kind: 'map';
+  readonly target: string;
+  readonly join: string;
+  /** @default '$' */
+  readonly itemsPath: JsonPath;
+  /** Builds each item's input; context `$$.Map.Item.Value` / `$$.Map.Item.Index`. @default the item */
+  readonly itemSelector?: PayloadTemplate;
+  /** Bound on concurrent launches from the origin (0 = the runtime default). */
+  readonly maxConcurrency: number;
+}
+
+/**
+ * Branch tail: record arrival of this branch (top frame's index) in the fan-in
+ * state of `target`, pop the frame, and if all `size` branches have arrived,
+ * invoke `target` with a fan-in input reference.
+ */
+export interface FanInInvoke {
+  readonly kind: 'fanIn';
+  readonly target: string;
+  readonly size: FanInSize;
+  /** This tail's position in the join node's `join.tails` list (encoded in the arrival record). */
+  readonly tail: number;
+}
+
+export type Invoke = ScalarInvoke | ParallelInvoke | MapInvoke | FanInInvoke;
+
+// ---------------------------------------------------------------- instructions
+
+/**
+ * Instructions run in order after the node's output is committed. They act on
+ * an "outgoing context" (iteration, frames) that starts as the current
+ * invocation's; `fanIn` pops the top frame itself (the paper's PopFanOut is
+ * folded into it, since a branch tail always pops exactly the frame it joins).
+ */
+export type Instruction =
+  /** Loop back edge: the next invocations run one iteration later (a new invocation name). */
+  | { readonly op: 'incrIteration' }
+  | { readonly op: 'invoke'; readonly invoke: Invoke }
+  /** First matching rule wins; no match and no `otherwise` = the run fails with States.NoChoiceMatched. */
+  | { readonly op: 'choice'; readonly rules: readonly ChoiceRule[]; readonly otherwise?: readonly Instruction[] }
+  /** The run's result is this node's value (conditional write of the run record). */
+  | { readonly op: 'succeed' }
+  /** The run fails with this error (conditional write of the run record). */
+  | { readonly op: 'fail'; readonly error: string; readonly cause?: string };
+
+export interface ChoiceRule {
+  readonly when: Condition;
+  readonly then: readonly Instruction[];
+}
+
+// ---------------------------------------------------------------- error handling
+
+/** Step Functions-style retry of the handler, done inside the execution with a sleep. */
+export interface RetryRule {
+  /** Error names (`error.name`, or `States.ALL`, `States.TaskFailed`, `States.Timeout`). */
+  readonly errors: readonly string[];
+  /** @default 3 */
+  readonly maxAttempts: number;
+  /** Seconds before the first retry. @default 1 */
+  readonly intervalSeconds: number;
+  /** @default 2 */
+  readonly backoffRate: number;
+  /** Cap on the delay, seconds. */
+  readonly maxDelaySeconds?: number;
+  /** @default 'NONE' */
+  readonly jitter: 'FULL' | 'NONE';
+}
+
+/** Route a handler error to another node with `{ Error, Cause }` as input (at `resultPath`). */
+export interface CatchRule {
+  readonly errors: readonly string[];
+  readonly next: string;
+  /** Where the error info goes in the node input. @default '$' (replaces it) */
+  readonly resultPath?: JsonPath | null;
+}
+
+// ---------------------------------------------------------------- node IR
+
+/** What computes the node's raw result from its (processed) input. */
+export type HandlerSpec =
+  /** A user function: `export` of the entry module bundled with the runtime. */
+  | { readonly kind: 'user'; readonly export: string }
+  /** No user code: the result is `result` if given, else the input (a Pass state). */
+  | { readonly kind: 'pass'; readonly result?: Json }
+  /** Sequential aggregation over a fan-in's items: `export(acc, item, index)`, one invocation per item. */
+  | { readonly kind: 'fold'; readonly export: string; readonly initial: Json };
+
+export interface JoinSpec {
+  /** Tail nodes that may arrive at this join; an arrival records the tail's position in this list. */
+  readonly tails: readonly string[];
+}
+
+export interface NodeSettings {
+  /** Values whose JSON is larger than this travel by reference to their checkpoint. */
+  readonly inlineLimitBytes: number;
+  /** Default bound on concurrent invokes from one execution (map launches). */
+  readonly invokeConcurrency: number;
+  /** Retention of checkpoints and tombstones in seconds (TTL); >= maxEventAge + timeout. */
+  readonly checkpointTtlSeconds: number;
+  /** Retention of the run record in seconds. */
+  readonly runRetentionSeconds: number;
+  /** The handler's timeout in seconds (States.Timeout is raised just before the function's own). */
+  readonly timeoutSeconds: number;
+}
+
+export interface NodeIR {
+  readonly version: typeof IR_VERSION;
+  readonly workflow: string;
+  readonly node: string;
+  /** The node that starts a run (accepts start requests without an envelope). */
+  readonly entry: boolean;
+  readonly handler: HandlerSpec;
+  readonly io?: IoSpec;
+  /** Present when this node is the target of a fan-in. */
+  readonly join?: JoinSpec;
+  readonly retry?: readonly RetryRule[];
+  readonly catch?: readonly CatchRule[];
+  readonly instructions: readonly Instruction[];
+  readonly settings: NodeSettings;
+  /**
+   * Deployed function name of every node this node may invoke (including
+   * itself for loops and folds). Filled by the construct; the compiler leaves it empty.
+   */
+  readonly functionNames: Readonly<Record<string, string>>;
+}
+
+// ---------------------------------------------------------------- envelope
+
+/** Envelope format version. */
+export const ENVELOPE_VERSION = 1 as const;
+
+/** One level of fan-out, pushed by the origin, popped by the branch tail's fanIn. */
+export interface FanOutFrame {
+  readonly index: number;
+  readonly size: number;
+  readonly kind: 'map' | 'parallel';
+  /** The iteration of the level that fanned out, restored when the frame is popped. */
+  readonly iteration: number;
+  /** Checkpoint key of the fan-out origin (tombstoned by the join). */
+  readonly origin: string;
+}
+
+/** Where an input value comes from. */
+export type InputRef =
+  | { readonly value: Json }
+  /** Key of the checkpoint item holding the value. */
+  | { readonly ref: string }
+  /** The outputs of all branches of a fan-in, in branch order. */
+  | { readonly fanIn: { readonly join: string; readonly size: number; readonly origin: string } };
+
+export interface FoldState {
+  /** Index of the item this step folds. */
+  readonly index: number;
+  /** Checkpoint keys of all items, in order (materialised by the first step). */
+  readonly items: readonly string[];
+}
+
+export interface EnvelopeHeader {
+  readonly v: typeof ENVELOPE_VERSION;
+  readonly workflowId: string;
+  /** The node this envelope is addressed to. */
+  readonly node: string;
+  readonly iteration: number;
+  readonly fanOut: readonly FanOutFrame[];
+  /** Exactly one input (a fan-in is one `fanIn` input; a fold step has acc + item refs in `fold`). */
+  readonly inputs: readonly InputRef[];
+  /** Checkpoint key of the scalar predecessor, tombstoned after this node commits. */
+  readonly parent?: string;
+  readonly fold?: FoldState;
+}
+
+/** What a non-start invocation receives. */
+export interface Envelope {
+  readonly unum: EnvelopeHeader;
+}
+
+/** An explicit start request to the entry function. Any other event without `unum` is the raw input. */
+export interface StartRequest {
+  readonly workflowId?: string;
+  readonly input: Json;
+}
+
+/** Allowed workflow ids: 1-128 characters of this set. */
+export const WORKFLOW_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+// ---------------------------------------------------------------- table layout
+
+/** Attribute names of the table shared by runtime, client and local engine. */
+export const TABLE = {
+  partitionKey: 'pk',
+  ttlAttribute: 'ttl',
+} as const;
+
+/** Environment variables the construct sets on every workflow function. */
+export const ENV = {
+  table: 'UNUM_TABLE',
+  /** Optional override of the IR file path (default: `unum-ir.json` beside the bundle). */
+  irFile: 'UNUM_IR_FILE',
+} as const;
+
+/** The IR file name inside each function's asset. */
+export const IR_FILE_NAME = 'unum-ir.json';
+
+/** CloudWatch EMF namespace and metric names emitted by the runtime. */
+export const METRICS = {
+  namespace: 'Unum',
+  transitions: 'Transitions',
+  duplicates: 'DuplicateExecutions',
+  fanInCompletions: 'FanInCompletions',
+  failures: 'Failures',
+  userCodeDuration: 'UserCodeDuration',
+} as const;

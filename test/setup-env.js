@@ -1,0 +1,4 @@
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.AWS_EC2_METADATA_DISABLED = 'true';
+process.env.CDK_DISABLE_VERSION_CHECK = '1';
+process.env.AWS_REGION = process.env.AWS_REGION || 'us-east-1';
