@@ -1,0 +1,23 @@
+import type { State } from '../../definition';
+import type { Reporter } from './errors';
+import type { NodeNames } from './names';
+import type { TaskCatalog } from './task-catalog';
+import type { AslScope, AslState } from './types';
+
+/** What every state reader needs while the document is translated. */
+export interface BuildContext {
+  readonly report: Reporter;
+  readonly names: NodeNames;
+  readonly tasks: TaskCatalog;
+  /** Translates a nested scope (Parallel branch, Map item processor); returns its start state. */
+  buildScope(scope: AslScope): State;
+}
+
+/** Looks up the translated state of an ASL state name of the same scope. */
+export type StateLookup = (name: string) => State;
+
+/** How one ASL state type is translated: `create` makes the DSL state, `wire` adds its transitions once all states of the scope exist. */
+export interface StateReader {
+  create(ctx: BuildContext, name: string, state: AslState): State;
+  wire?(ctx: BuildContext, name: string, state: AslState, created: State, lookup: StateLookup): void;
+}

@@ -1,0 +1,51 @@
+import type { Reporter } from './errors';
+import type { AslState } from './types';
+
+/** Fields every state kind may have (QueryLanguage: JSONata was rejected before, so only JSONPath remains). */
+const COMMON = ['Type', 'Comment', 'QueryLanguage'];
+
+/** The fields the importer translates, per state type. Anything else is rejected by name. */
+const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
+  Task: ['Next', 'End', 'Resource', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch', 'TimeoutSeconds'],
+  Pass: ['Next', 'End', 'Result', 'InputPath', 'Parameters', 'ResultPath', 'OutputPath'],
+  Choice: ['Choices', 'Default'],
+  Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'],
+  Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath'],
+  Succeed: [],
+  Fail: ['Error', 'Cause'],
+};
+
+/** Why a field the ASL specification allows has no unum translation. */
+const REASONS: Readonly<Record<string, string>> = {
+  Retry: 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it',
+  Catch: 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it',
+  HeartbeatSeconds: 'heartbeats apply to activity and callback tasks, which unum does not run',
+  HeartbeatSecondsPath: 'heartbeats apply to activity and callback tasks, which unum does not run',
+  TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
+  Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
+  InputPath: 'this state is not a function in unum (it is folded into its predecessor): put the path on a Pass state before it',
+  OutputPath: 'this state is not a function in unum (it is folded into its predecessor): put the path on a Pass state before it',
+  ErrorPath: 'the error name is a fixed string in unum: use Error',
+  CausePath: 'the cause is a fixed string in unum: use Cause',
+  MaxConcurrencyPath: 'the concurrency bound is fixed at deploy time: use MaxConcurrency',
+  ItemReader: 'distributed Map features (reading items from S3) are not supported',
+  ItemBatcher: 'distributed Map features (item batching) are not supported',
+  ResultWriter: 'distributed Map features (writing results to S3) are not supported',
+  ToleratedFailurePercentage: 'a Map fails as soon as one item fails (no tolerated failures)',
+  ToleratedFailurePercentagePath: 'a Map fails as soon as one item fails (no tolerated failures)',
+  ToleratedFailureCount: 'a Map fails as soon as one item fails (no tolerated failures)',
+  ToleratedFailureCountPath: 'a Map fails as soon as one item fails (no tolerated failures)',
+  Label: 'distributed Map features (child execution labels) are not supported',
+  Assign: 'workflow variables are not supported',
+};
+
+/** Rejects the first field of `state` that the importer does not translate, naming it and saying why. */
+export function checkFields(report: Reporter, name: string, state: AslState): void {
+  const supported = SUPPORTED[state.Type];
+  if (supported === undefined) return;
+  for (const field of Object.keys(state)) {
+    if (COMMON.includes(field) || supported.includes(field)) continue;
+    const reason = REASONS[field] ?? 'the importer has no translation for it';
+    report.fail(name, field, `${field} is not supported on a ${state.Type} state: ${reason}`);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Json } from '../../../runtime/ir';
+import { MapState } from '../../definition';
+import type { StateReader } from './context';
+import { rejectMergingResultPath } from './container-io';
+import { ioProps } from './io';
+import { checkTemplate } from './templates';
+import type { AslScope } from './types';
+
+type Processor = AslScope & { readonly ProcessorConfig?: { readonly [k: string]: Json } };
+
+/**
+ * Map: the item processor (`ItemProcessor`, or the older `Iterator`) once per
+ * element of `ItemsPath`; each element's input is built by `ItemSelector`
+ * (or the older `Parameters`, same meaning). Inline mode only.
+ */
+export const mapReader: StateReader = {
+  create(ctx, name, state) {
+    rejectMergingResultPath(ctx.report, name, state);
+    const processor = (state.ItemProcessor ?? state.Iterator) as unknown as Processor;
+    const config = processor.ProcessorConfig ?? {};
+    for (const [key, value] of Object.entries(config)) {
+      if (key !== 'Mode' || value !== 'INLINE') {
+        ctx.report.fail(name, `ItemProcessor.ProcessorConfig.${key}`, `${JSON.stringify(value)} is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`);
+      }
+    }
+    const selectorField = state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters';
+    const itemSelector = state[selectorField];
+    if (itemSelector !== undefined) checkTemplate(ctx.report, name, selectorField, itemSelector, 'item');
+    const map = new MapState(ctx.names.node(name), {
+      ...ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']),
+      ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
+      ...(itemSelector !== undefined ? { itemSelector } : {}),
+      ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
+    });
+    map.itemProcessor(ctx.buildScope(processor));
+    return map;
+  },
+};

@@ -1,0 +1,48 @@
+import type { Definition, IChainable } from '../definition';
+import type { CompiledWorkflow, CompileOptions } from './compiled';
+import { Emitter, type WorkflowSettings } from './emit';
+import { UnumDefinitionError, WORKFLOW_LEVEL } from './errors';
+import { rejectLoopsWithoutExit } from './exits';
+import { buildGraph } from './graph';
+import { nameProblem } from './names';
+import { atLeast } from './checks';
+import { validateStates } from './validate';
+
+const DAY = 86400;
+
+/**
+ * Compiles a workflow definition into one IR per function node.
+ * Pure and deterministic: the same definition gives byte-identical JSON.
+ * Throws `UnumDefinitionError` naming the workflow, node and field of the
+ * first problem found; non-fatal findings are returned in `warnings`.
+ */
+export function compileWorkflow(workflowName: string, definition: IChainable | Definition, options: CompileOptions = {}): CompiledWorkflow {
+  const nameIssue = nameProblem(workflowName);
+  if (nameIssue) throw new UnumDefinitionError(String(workflowName), WORKFLOW_LEVEL, 'workflowName', nameIssue);
+  const settings = workflowSettings(workflowName, options);
+  const start = definition?.startState;
+  if (start === undefined) throw new UnumDefinitionError(workflowName, WORKFLOW_LEVEL, 'definition', 'the workflow is empty: it has no states');
+  const graph = buildGraph(workflowName, start);
+  const warnings = validateAll(workflowName, graph);
+  return new Emitter(workflowName, graph, settings).emit(warnings);
+}
+
+function validateAll(workflow: string, graph: ReturnType<typeof buildGraph>): string[] {
+  const warnings = validateStates(workflow, graph);
+  rejectLoopsWithoutExit(workflow, graph);
+  return warnings;
+}
+
+function workflowSettings(workflow: string, options: CompileOptions): WorkflowSettings {
+  const settings: WorkflowSettings = {
+    inlineLimitBytes: options.inlineLimitBytes ?? 32768,
+    invokeConcurrency: options.invokeConcurrency ?? 64,
+    checkpointTtlSeconds: options.checkpointTtlSeconds ?? 7 * DAY,
+    runRetentionSeconds: options.runRetentionSeconds ?? 30 * DAY,
+  };
+  for (const [field, value] of Object.entries(settings)) {
+    const problem = atLeast(value, 1, true);
+    if (problem) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, `options.${field}`, problem);
+  }
+  return settings;
+}

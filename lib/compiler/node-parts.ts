@@ -1,0 +1,74 @@
+import type { CatchRule, HandlerSpec, Instruction, IoSpec, RetryRule } from '../../runtime/ir';
+import type { FunctionState, RetryProps } from '../definition';
+import { IO_FIELDS, type IoProps } from '../definition/io';
+import type { FunctionSpec } from './compiled';
+
+/** Lambda settings of nodes without user code (Pass and implicit nodes). */
+export const PASS_FUNCTION: FunctionSpec = { memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 };
+
+/** The function settings of a Task or Fold, with defaults applied. */
+export function functionSpec(state: FunctionState): FunctionSpec {
+  const p = state.functionProps;
+  return {
+    entry: p.entry,
+    exportName: p.handler ?? 'handler',
+    memorySize: p.memorySize ?? 256,
+    timeoutSeconds: p.timeoutSeconds ?? 30,
+    environment: sortedRecord(p.environment ?? {}),
+    retryAttempts: p.retryAttempts ?? 2,
+    maxEventAgeSeconds: p.maxEventAgeSeconds ?? 21600,
+  };
+}
+
+export function userHandler(state: FunctionState): HandlerSpec {
+  return { kind: 'user', export: state.functionProps.handler ?? 'handler' };
+}
+
+/** Only the given fields of `io` that are set, in a fixed order; undefined if none is. */
+export function ioSpec(io: IoProps, fields: readonly (typeof IO_FIELDS)[number][] = IO_FIELDS): IoSpec | undefined {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) if (io[field] !== undefined) out[field] = io[field];
+  return Object.keys(out).length > 0 ? (out as IoSpec) : undefined;
+}
+
+export function retryRule(r: RetryProps): RetryRule {
+  return {
+    errors: [...(r.errors ?? ['States.ALL'])],
+    maxAttempts: r.maxAttempts ?? 3,
+    intervalSeconds: r.intervalSeconds ?? 1,
+    backoffRate: r.backoffRate ?? 2,
+    ...(r.maxDelaySeconds !== undefined ? { maxDelaySeconds: r.maxDelaySeconds } : {}),
+    jitter: r.jitter ?? 'NONE',
+  };
+}
+
+export function catchRule(errors: readonly string[] | undefined, next: string, resultPath: string | null | undefined): CatchRule {
+  return { errors: [...(errors ?? ['States.ALL'])], next, ...(resultPath !== undefined ? { resultPath } : {}) };
+}
+
+/** Every node the instructions may invoke, plus catch handlers; sorted and unique. */
+export function successorsOf(node: string, instructions: readonly Instruction[], catches: readonly CatchRule[], selfInvoking: boolean): string[] {
+  const out = new Set<string>(catches.map((c) => c.next));
+  if (selfInvoking) out.add(node);
+  const stack: Instruction[] = [...instructions];
+  while (stack.length > 0) {
+    const ins = stack.pop() as Instruction;
+    if (ins.op === 'choice') {
+      for (const rule of ins.rules) stack.push(...rule.then);
+      if (ins.otherwise) stack.push(...ins.otherwise);
+    } else if (ins.op === 'invoke') {
+      const inv = ins.invoke;
+      if (inv.kind === 'parallel') inv.targets.forEach((t) => out.add(t));
+      else out.add(inv.target);
+      // An empty map's origin invokes the join directly with [].
+      if (inv.kind === 'map') out.add(inv.join);
+    }
+  }
+  return [...out].sort();
+}
+
+function sortedRecord(record: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key];
+  return out;
+}

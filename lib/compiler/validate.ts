@@ -1,0 +1,200 @@
+import type { Condition as ConditionIr, Json } from '../../runtime/ir';
+import type { AnyState, Choice, Fold, MapState, Parallel, State } from '../definition';
+import { IO_FIELDS, type IoProps } from '../definition/io';
+import { atLeast, jsonProblem, pathProblem, templateProblem } from './checks';
+import { describe, UnumDefinitionError } from './errors';
+import type { Graph } from './graph';
+import { parsePath, select } from './jsonpath';
+import { functionProblems } from './validate-function';
+
+/** One finding about one field of one state. */
+export interface Problem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Checks every reachable state's own settings, in definition order, and throws
+ * the first problem found. Returns the warnings (non-fatal findings).
+ */
+export function validateStates(workflow: string, graph: Graph): string[] {
+  const warnings: string[] = [];
+  for (const state of graph.order) {
+    const problem = state.misuses[0] ?? stateProblems(state, graph)[0];
+    if (problem) throw new UnumDefinitionError(workflow, state.id, problem.field, problem.message);
+    if (state.kind === 'choice' && !state.hasOtherwise) {
+      warnings.push(describe(workflow, state.id, 'otherwise', 'the Choice has no otherwise: if no condition matches, the run fails with States.NoChoiceMatched'));
+    }
+  }
+  return warnings;
+}
+
+function stateProblems(state: AnyState, graph: Graph): Problem[] {
+  switch (state.kind) {
+    case 'task':
+      return [...functionProblems(state), ...ioProblems(state.props), ...jsonField('outputExample', state.props.outputExample)];
+    case 'fold':
+      return [...functionProblems(state), ...jsonField('initial', state.props.initial), ...foldPlacement(state, graph)];
+    case 'pass':
+      return [...ioProblems(state.props), ...jsonField('result', state.props.result)];
+    case 'parallel':
+      return parallelProblems(state);
+    case 'map':
+      return mapProblems(state, graph);
+    case 'choice':
+      return choiceProblems(state);
+    case 'fail':
+      return [
+        ...(state.props.error !== undefined && (typeof state.props.error !== 'string' || state.props.error === '') ? [{ field: 'error', message: 'the error name must be a non-empty string' }] : []),
+        ...(state.props.cause !== undefined && typeof state.props.cause !== 'string' ? [{ field: 'cause', message: 'the cause must be a string' }] : []),
+      ];
+    case 'succeed':
+      return [];
+  }
+}
+
+function jsonField(field: string, value: unknown): Problem[] {
+  const message = value === undefined ? undefined : jsonProblem(value);
+  return message ? [{ field, message }] : [];
+}
+
+function ioProblems(io: IoProps): Problem[] {
+  const out: Problem[] = [];
+  for (const field of IO_FIELDS) {
+    const value = io[field];
+    const message = field === 'parameters' || field === 'resultSelector' ? templateProblem(value as Json | undefined) : pathProblem(value as string | null | undefined, true);
+    if (message) out.push({ field, message });
+  }
+  return out;
+}
+
+/**
+ * A Parallel/Map's join receives only the branch outputs, not the state's
+ * input, so ASL's `resultPath` (merging the outputs into the input) cannot be
+ * expressed in IR version 1.
+ */
+function containerIoProblems(state: Parallel | MapState): Problem[] {
+  const { resultPath } = state.props;
+  const out = ioProblems(state.props);
+  if (resultPath !== undefined && resultPath !== '$') {
+    out.push({ field: 'resultPath', message: `resultPath ${JSON.stringify(resultPath)} is not supported on a ${state.kind === 'map' ? 'Map' : 'Parallel'} (its join does not receive the state input); use '$' and merge in the next state` });
+  }
+  return out;
+}
+
+function parallelProblems(state: Parallel): Problem[] {
+  if (state.branches.length === 0) return [{ field: 'branches', message: 'the fan-in size cannot be determined: the Parallel has no branches' }];
+  const empty = state.branches.findIndex((b) => b === undefined);
+  if (empty >= 0) return [{ field: `branches[${empty}]`, message: 'the branch is an empty chain' }];
+  return containerIoProblems(state);
+}
+
+function mapProblems(state: MapState, graph: Graph): Problem[] {
+  const { itemsPath, maxConcurrency, itemSelector } = state.props;
+  if (!state.hasProcessor) return [{ field: 'itemProcessor', message: 'the fan-in size cannot be determined: the Map has no item processor' }];
+  if (state.processorState === undefined) return [{ field: 'itemProcessor', message: 'the item processor is an empty chain' }];
+  const out = containerIoProblems(state);
+  const pathMessage = pathProblem(itemsPath, false);
+  if (pathMessage) out.push({ field: 'itemsPath', message: pathMessage });
+  const concurrency = atLeast(maxConcurrency, 0, true);
+  if (concurrency) out.push({ field: 'maxConcurrency', message: concurrency });
+  const selector = templateProblem(itemSelector);
+  if (selector) out.push({ field: 'itemSelector', message: selector });
+  if (out.length === 0) out.push(...knownItemsProblems(state, graph));
+  return out;
+}
+
+/**
+ * Where the Map's input is known at compile time (a Pass with a literal
+ * result, or a Task with an `outputExample`), checks that `itemsPath`
+ * selects an array in it.
+ */
+function knownItemsProblems(state: MapState, graph: Graph): Problem[] {
+  const itemsPath = state.props.itemsPath ?? '$';
+  for (const source of knownInputs(state, graph)) {
+    let value: Json | undefined = source.value;
+    const { inputPath } = state.props;
+    if (inputPath === null) value = {};
+    else if (inputPath !== undefined) value = select(value, parsePath(inputPath) as (string | number)[]);
+    const items = select(value, parsePath(itemsPath) as (string | number)[]);
+    if (!Array.isArray(items)) {
+      const found = items === undefined ? 'nothing' : items === null ? 'null' : `a ${typeof items}`;
+      return [{ field: 'itemsPath', message: `'${itemsPath}' selects ${found}, not an array, in the output of '${source.from}'` }];
+    }
+  }
+  return [];
+}
+
+/** Predecessors whose output is known, looking through Choice states. */
+function knownInputs(state: State, graph: Graph): { from: string; value: Json }[] {
+  const out: { from: string; value: Json }[] = [];
+  const seen = new Set<State>([state]);
+  const queue: State[] = [state];
+  for (let i = 0; i < queue.length; i++) {
+    const target = queue[i];
+    for (const raw of target.incoming) {
+      const pred = raw as AnyState;
+      if (seen.has(pred) || !graph.scopeOf.has(pred)) continue;
+      seen.add(pred);
+      if (pred.kind === 'choice') queue.push(pred);
+      else if (pred.kind === 'pass' && pred.nextState === target && pred.props.result !== undefined && plainResult(pred.props)) out.push({ from: pred.id, value: pred.props.result });
+      else if (pred.kind === 'task' && pred.nextState === target && pred.props.outputExample !== undefined && plainResult(pred.props)) out.push({ from: pred.id, value: pred.props.outputExample });
+    }
+  }
+  return out;
+}
+
+/** The output is the result itself (no selector, merge or output path in between). */
+function plainResult(io: IoProps): boolean {
+  return io.resultSelector === undefined && (io.resultPath ?? '$') === '$' && (io.outputPath ?? '$') === '$';
+}
+
+function foldPlacement(state: Fold, graph: Graph): Problem[] {
+  const preds = state.incoming.filter((s) => graph.scopeOf.has(s)) as AnyState[];
+  const ok = preds.length === 1 && (preds[0].kind === 'map' || preds[0].kind === 'parallel') && preds[0].nextState === state;
+  return ok ? [] : [{ field: 'next', message: 'a Fold must directly follow a Map or Parallel (it folds the fan-in items), and only that state may lead to it' }];
+}
+
+function choiceProblems(state: Choice): Problem[] {
+  if (state.arms.length === 0) return [{ field: 'when', message: 'the Choice has no when rules' }];
+  const out: Problem[] = [];
+  state.arms.forEach((arm, i) => {
+    if (arm.next === undefined) out.push({ field: `when[${i}]`, message: 'the target is an empty chain' });
+    const message = conditionProblem(arm.condition.ir);
+    if (message) out.push({ field: `when[${i}]`, message });
+  });
+  if (state.hasOtherwise && state.otherwiseState === undefined) out.push({ field: 'otherwise', message: 'the target is an empty chain' });
+  return out;
+}
+
+function conditionProblem(root: ConditionIr): string | undefined {
+  const stack: ConditionIr[] = [root];
+  while (stack.length > 0) {
+    const c = stack.pop() as ConditionIr;
+    switch (c.kind) {
+      case 'and':
+        if (c.all.length === 0) return 'Condition.and() needs at least one condition';
+        stack.push(...c.all);
+        break;
+      case 'or':
+        if (c.any.length === 0) return 'Condition.or() needs at least one condition';
+        stack.push(...c.any);
+        break;
+      case 'not':
+        stack.push(c.arg);
+        break;
+      case 'comparePath':
+        {
+          const message = pathProblem(c.path, false) ?? pathProblem(c.otherPath, false);
+          if (message) return message;
+        }
+        break;
+      default: {
+        const message = pathProblem(c.path, false);
+        if (message) return message;
+        if (c.kind === 'compare' && typeof c.value !== (c.type === 'timestamp' ? 'string' : c.type)) return `the ${c.type} comparison has a ${typeof c.value} value`;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,52 @@
+import type { IoProps } from './io';
+import { NextableState } from './nextable';
+import type { State } from './state';
+import type { IChainable, JsonPath, PayloadTemplate, Untyped } from './types';
+
+/**
+ * Properties of a `Map` state. There is no `parameters`: ASL's Map `Parameters`
+ * is the old name of `ItemSelector` (applied per item), so use `itemSelector`.
+ */
+export interface MapProps extends Omit<IoProps, 'parameters'> {
+  /** Path of the array to iterate over in the input. @default '$' */
+  readonly itemsPath?: JsonPath;
+  /** Builds each item's input; `$$.Map.Item.Value` / `$$.Map.Item.Index` are available. @default the item */
+  readonly itemSelector?: PayloadTemplate;
+  /** Bound on concurrently launched items; 0 = the runtime default. @default 0 */
+  readonly maxConcurrency?: number;
+}
+
+/**
+ * Runs the item processor once per element of the array at `itemsPath`, then
+ * continues with the array of results in item order (the next state is the
+ * fan-in join). Exported as `Map` and `MapState` (to avoid shadowing the global).
+ */
+export class MapState<I = Untyped, O extends readonly unknown[] = Untyped[]> extends NextableState<I, O> {
+  readonly kind = 'map' as const;
+  private processor?: { readonly start: State | undefined };
+
+  constructor(id: string, readonly props: MapProps = {}) {
+    super(id);
+  }
+
+  /** Start of the item processor, if set. */
+  get processorState(): State | undefined {
+    return this.processor?.start;
+  }
+
+  /** True when `.itemProcessor()` was called (even with an empty chain). */
+  get hasProcessor(): boolean {
+    return this.processor !== undefined;
+  }
+
+  /** Sets the states that process one item; their final output is the item's result. */
+  itemProcessor(processor: IChainable<Untyped, O[number]>): this {
+    if (this.processor !== undefined) {
+      this.misuses.push({ field: 'itemProcessor', message: `the item processor is already set (to '${this.processor.start?.id}')` });
+      return this;
+    }
+    processor.startState?.addIncoming(this);
+    this.processor = { start: processor.startState };
+    return this;
+  }
+}

@@ -1,0 +1,31 @@
+import type { IoProps } from './io';
+import { NextableState } from './nextable';
+import type { State } from './state';
+import type { IChainable, Untyped } from './types';
+
+/** Properties of a `Parallel`. */
+export type ParallelProps = IoProps;
+
+/**
+ * Runs every branch on the same input, then continues with the array of the
+ * branch outputs, in branch order (the next state is the fan-in join).
+ * `O` is that array's type, e.g. `Parallel<In, [A, B]>`.
+ */
+export class Parallel<I = Untyped, O extends readonly unknown[] = Untyped[]> extends NextableState<I, O> {
+  readonly kind = 'parallel' as const;
+  /** Start state of each branch (undefined for an empty chain). */
+  readonly branches: (State | undefined)[] = [];
+
+  constructor(id: string, readonly props: ParallelProps = {}) {
+    super(id);
+  }
+
+  /** Adds branches; each accepts this state's input. */
+  branch(...branches: IChainable<I, O[number]>[]): this {
+    for (const b of branches) {
+      this.branches.push(b.startState);
+      b.startState?.addIncoming(this);
+    }
+    return this;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Json, JsonPath, PayloadTemplate } from '../../runtime/ir';
+import type { State } from './state';
+
+export type { Json, JsonPath, PayloadTemplate };
+
+/**
+ * The type of a step whose types are not declared: it chains with anything,
+ * as in aws-stepfunctions. Declared types (`new Task<In, Out>`) are checked.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `unknown` would make every untyped chain a type error
+export type Untyped = any;
+
+/**
+ * Carries a step's input and output types at compile time only (never set at
+ * run time). `input` is a function parameter so that it is checked
+ * contravariantly: a step accepting `{a: string}` can follow a step producing
+ * `{a: string, b: number}`, but not the other way round.
+ */
+export interface TypeWitness<I, O> {
+  readonly input: (input: I) => void;
+  readonly output: O;
+}
+
+/**
+ * Anything that can be chained: a single state or a `Chain` of states.
+ * `I` is the input the first state accepts, `O` the output of the last.
+ */
+export interface IChainable<I = Untyped, O = Untyped> {
+  /** Descriptive id (the state name for a state, the first state's name for a chain). */
+  readonly id: string;
+  /** The state that runs first; undefined only for an empty chain. */
+  readonly startState: State | undefined;
+  /** States whose `next` is still open: `.next()` connects these. */
+  readonly endStates: readonly State[];
+  /** Phantom type carrier; never present at run time. */
+  readonly __types?: TypeWitness<I, O>;
+}
+
+/** The parameter type of `.next()`: a terminal chain (output `never`) accepts nothing. */
+export type NextOf<O, O2> = [O] extends [never] ? never : IChainable<O, O2>;
+
+/** A user handler: what a `Task` export looks like. */
+export type Handler<I, O> = (input: I) => O | Promise<O>;
+
+/** A fold step handler: `export(acc, item, index)` returns the next accumulator. */
+export type FoldHandler<Acc, Item> = (acc: Acc, item: Item, index: number) => Acc | Promise<Acc>;
+
+/** The input type of a handler, e.g. `InputOf<typeof handlers.resize>`. */
+export type InputOf<H> = H extends (input: infer I, ...rest: never[]) => unknown ? I : never;
+
+/** The (awaited) output type of a handler. */
+export type OutputOf<H> = H extends (...args: never[]) => infer R ? Awaited<R> : never;
+
+/** The kinds of state; the compiler switches on this. */
+export type StateKind = 'task' | 'pass' | 'fold' | 'parallel' | 'map' | 'choice' | 'succeed' | 'fail';

@@ -1,0 +1,383 @@
+import { Chain, Choice, Condition, Definition, Fail, Fold, MapState, Parallel, Pass, Succeed } from '../../lib/definition';
+import { compile, ENTRY, fanIn, INCR, instructions, ir, scalar, SUCCEED, task } from './helpers';
+
+describe('chain', () => {
+  const compiled = compile(Definition.from(task('A').next(task('B')).next(task('C'))));
+
+  it('gives one node per task in definition order, the first one the entry', () => {
+    expect(Object.keys(compiled.nodes)).toEqual(['A', 'B', 'C']);
+    expect(compiled.entry).toBe('A');
+    expect(Object.values(compiled.nodes).map((n) => n.ir.entry)).toEqual([true, false, false]);
+  });
+
+  it('invokes each next node with a scalar invoke and ends with succeed', () => {
+    expect(instructions(compiled, 'A')).toEqual([scalar('B')]);
+    expect(instructions(compiled, 'B')).toEqual([scalar('C')]);
+    expect(instructions(compiled, 'C')).toEqual([SUCCEED]);
+    expect(compiled.nodes.A.successors).toEqual(['B']);
+    expect(compiled.nodes.C.successors).toEqual([]);
+  });
+
+  it('records the handler, default settings and function spec', () => {
+    expect(ir(compiled, 'A')).toEqual({
+      version: 1,
+      workflow: 'W',
+      node: 'A',
+      entry: true,
+      handler: { kind: 'user', export: 'a' },
+      instructions: [scalar('B')],
+      settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30 },
+      functionNames: {},
+    });
+    expect(compiled.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 });
+    expect(compiled.nodes.A.implicit).toBe(false);
+    expect(compiled.warnings).toEqual([]);
+  });
+
+  it('applies function props and compile options', () => {
+    const c = compile(task('A', { memorySize: 1024, timeoutSeconds: 120, environment: { Z: '1', A: '2' }, retryAttempts: 0, maxEventAgeSeconds: 60 }), { inlineLimitBytes: 1000, invokeConcurrency: 8, checkpointTtlSeconds: 100000, runRetentionSeconds: 200000 });
+    expect(c.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 1024, timeoutSeconds: 120, environment: { A: '2', Z: '1' }, retryAttempts: 0, maxEventAgeSeconds: 60 });
+    expect(Object.keys(c.nodes.A.fn.environment)).toEqual(['A', 'Z']);
+    expect(c.nodes.A.ir.settings).toEqual({ inlineLimitBytes: 1000, invokeConcurrency: 8, checkpointTtlSeconds: 100000, runRetentionSeconds: 200000, timeoutSeconds: 120 });
+  });
+
+  it('accepts a state, a chain or a Definition alike', () => {
+    const json = (d: Parameters<typeof compile>[0]) => JSON.stringify(compile(d));
+    const make = () => task('A').next(task('B'));
+    expect(json(make())).toBe(json(Definition.from(make())));
+    expect(json(Chain.sequence(task('A'), task('B')))).toBe(json(make()));
+  });
+});
+
+describe('parallel (fan-out and fan-in)', () => {
+  const build = () => task('Start').next(new Parallel('P').branch(task('B1'), task('B2').next(task('B3')))).next(task('Join'));
+  const compiled = compile(build());
+
+  it('the predecessor is the origin and invokes the first node of each branch', () => {
+    expect(instructions(compiled, 'Start')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B1', 'B2'], join: 'Join' } }]);
+    expect(compiled.nodes.Start.successors).toEqual(['B1', 'B2']);
+  });
+
+  it('branch tails fan in to the next state with a static size; tails sorted in the join', () => {
+    expect(instructions(compiled, 'B1')).toEqual([fanIn('Join', 2, 0)]);
+    expect(instructions(compiled, 'B2')).toEqual([scalar('B3')]);
+    expect(instructions(compiled, 'B3')).toEqual([fanIn('Join', 2, 1)]);
+    expect(ir(compiled, 'Join').join).toEqual({ tails: ['B1', 'B3'] });
+    expect(instructions(compiled, 'Join')).toEqual([SUCCEED]);
+    expect(compiled.nodes.B3.successors).toEqual(['Join']);
+  });
+
+  it('adds an implicit origin when the workflow starts with a Parallel and an implicit join when it ends with one', () => {
+    const c = compile(new Parallel('P').branch(task('B1'), task('B2')));
+    expect(Object.keys(c.nodes)).toEqual(['P.Origin', 'B1', 'B2', 'P.Join']);
+    expect(c.entry).toBe('P.Origin');
+    expect(c.nodes['P.Origin']).toMatchObject({ implicit: true, ir: { entry: true, handler: { kind: 'pass' } } });
+    expect(instructions(c, 'P.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B1', 'B2'], join: 'P.Join' } }]);
+    expect(c.nodes['P.Join'].implicit).toBe(true);
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B1', 'B2'] });
+    expect(instructions(c, 'P.Join')).toEqual([SUCCEED]);
+    expect(c.nodes['P.Join'].fn).toEqual({ memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 });
+  });
+
+  it('a branch ending in a Choice has one tail per arm end, indexed in the sorted list', () => {
+    const choice = new Choice('C').when(Condition.booleanEquals('$.x', true), task('Yes')).otherwise(task('No'));
+    const c = compile(task('S').next(new Parallel('P').branch(task('Z').next(choice), task('A'))).next(task('J')));
+    expect(ir(c, 'J').join).toEqual({ tails: ['A', 'No', 'Yes'] });
+    expect(instructions(c, 'Yes')).toEqual([fanIn('J', 2, 2)]);
+    expect(instructions(c, 'No')).toEqual([fanIn('J', 2, 1)]);
+    expect(instructions(c, 'A')).toEqual([fanIn('J', 2, 0)]);
+  });
+
+  it('a Succeed inside a branch ends the branch; a Choice arm with no state after it fans in from the evaluating node', () => {
+    const choice = new Choice('C').when(Condition.isPresent('$.x'), new Succeed('Ok')).otherwise(new Fail('Bad', { error: 'E', cause: 'why' }));
+    const c = compile(task('S').next(new Parallel('P').branch(task('B').next(choice))).next(task('J')));
+    expect(instructions(c, 'B')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [fanIn('J', 1, 0)] }], otherwise: [{ op: 'fail', error: 'E', cause: 'why' }] }]);
+    expect(ir(c, 'J').join).toEqual({ tails: ['B'] });
+  });
+
+  it('a branch starting with a Choice gets an implicit node to evaluate it', () => {
+    const choice = new Choice('C').when(Condition.isNull('$'), task('X')).otherwise(task('Y'));
+    const c = compile(task('S').next(new Parallel('P').branch(choice)).next(task('J')));
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['C.Enter'], join: 'J' } }]);
+    expect(c.nodes['C.Enter'].implicit).toBe(true);
+    expect(instructions(c, 'C.Enter')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'null', path: '$', expected: true }, then: [scalar('X')] }], otherwise: [scalar('Y')] }]);
+  });
+
+  it('io: inputPath/parameters go to an implicit origin, resultSelector/outputPath to an implicit join', () => {
+    const p = new Parallel('P', { inputPath: '$.in', parameters: { 'v.$': '$.a' }, resultSelector: { 'first.$': '$[0]' }, outputPath: '$.first' }).branch(task('B'));
+    const c = compile(task('S').next(p).next(task('J')));
+    expect(instructions(c, 'S')).toEqual([scalar('P.Origin')]);
+    expect(ir(c, 'P.Origin').io).toEqual({ inputPath: '$.in', parameters: { 'v.$': '$.a' } });
+    expect(instructions(c, 'P.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B'], join: 'P.Join' } }]);
+    expect(ir(c, 'P.Join').io).toEqual({ resultSelector: { 'first.$': '$[0]' }, outputPath: '$.first' });
+    expect(instructions(c, 'P.Join')).toEqual([scalar('J')]);
+    expect(c.nodes.S.successors).toEqual(['P.Origin']);
+  });
+
+  it('a Parallel nested in a Parallel branch', () => {
+    const c = compile(task('S').next(new Parallel('Outer').branch(task('A').next(new Parallel('Inner').branch(task('X'), task('Y'))).next(task('AJ')), task('B'))).next(task('J')));
+    expect(instructions(c, 'A')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['X', 'Y'], join: 'AJ' } }]);
+    expect(instructions(c, 'Y')).toEqual([fanIn('AJ', 2, 1)]);
+    expect(instructions(c, 'AJ')).toEqual([fanIn('J', 2, 0)]);
+    expect(instructions(c, 'B')).toEqual([fanIn('J', 2, 1)]);
+  });
+
+  it('a Parallel directly after a Parallel: the first join is implicit and is the second origin', () => {
+    const c = compile(task('S').next(new Parallel('P1').branch(task('A'))).next(new Parallel('P2').branch(task('B'))).next(task('E')));
+    expect(instructions(c, 'A')).toEqual([fanIn('P1.Join', 1, 0)]);
+    expect(instructions(c, 'P1.Join')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B'], join: 'E' } }]);
+  });
+});
+
+describe('map', () => {
+  const map = () => new MapState('M', { itemsPath: '$.items', maxConcurrency: 10, itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' } });
+
+  it('the origin invokes the processor per item; tails fan in with the frame size', () => {
+    const c = compile(task('S').next(map().itemProcessor(task('Item').next(task('Item2')))).next(task('J')));
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'J', itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, maxConcurrency: 10 } }]);
+    expect(c.nodes.S.successors).toEqual(['Item', 'J']);
+    expect(instructions(c, 'Item2')).toEqual([fanIn('J', 'frame', 0)]);
+    expect(ir(c, 'J').join).toEqual({ tails: ['Item2'] });
+  });
+
+  it('defaults: itemsPath $, maxConcurrency 0, no itemSelector; implicit origin and join', () => {
+    const c = compile(new MapState('M').itemProcessor(task('Item')));
+    expect(c.entry).toBe('M.Origin');
+    expect(instructions(c, 'M.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'M.Join', itemsPath: '$', maxConcurrency: 0 } }]);
+    expect(instructions(c, 'Item')).toEqual([fanIn('M.Join', 'frame', 0)]);
+    expect(instructions(c, 'M.Join')).toEqual([SUCCEED]);
+  });
+
+  it('nested map: the inner fan-out and fan-in happen inside the outer item processor', () => {
+    const inner = new MapState('Inner', { itemsPath: '$.parts' }).itemProcessor(task('Part'));
+    const outer = new MapState('Outer', { itemsPath: '$.docs' }).itemProcessor(task('Doc').next(inner).next(task('DocDone')));
+    const c = compile(task('S').next(outer).next(task('All')));
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Doc', join: 'All', itemsPath: '$.docs', maxConcurrency: 0 } }]);
+    expect(instructions(c, 'Doc')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Part', join: 'DocDone', itemsPath: '$.parts', maxConcurrency: 0 } }]);
+    expect(instructions(c, 'Part')).toEqual([fanIn('DocDone', 'frame', 0)]);
+    expect(instructions(c, 'DocDone')).toEqual([fanIn('All', 'frame', 0)]);
+    expect(ir(c, 'DocDone').join).toEqual({ tails: ['Part'] });
+    expect(ir(c, 'All').join).toEqual({ tails: ['DocDone'] });
+  });
+
+  it('a map nested as the last state of an item processor joins in an implicit node that fans in to the outer join', () => {
+    const inner = new MapState('Inner').itemProcessor(task('Part'));
+    const c = compile(task('S').next(new MapState('Outer').itemProcessor(inner)).next(task('All')));
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Inner.Origin', join: 'All', itemsPath: '$', maxConcurrency: 0 } }]);
+    expect(instructions(c, 'Inner.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Part', join: 'Inner.Join', itemsPath: '$', maxConcurrency: 0 } }]);
+    expect(instructions(c, 'Inner.Join')).toEqual([fanIn('All', 'frame', 0)]);
+  });
+
+  it('io: Map inputPath runs in an implicit origin, resultSelector/outputPath in an implicit join', () => {
+    const m = new MapState('M', { inputPath: '$.data', itemsPath: '$.rows', resultSelector: { 'rows.$': '$' }, outputPath: '$.rows' }).itemProcessor(task('I'));
+    const c = compile(task('S').next(m).next(task('J')));
+    expect(instructions(c, 'S')).toEqual([scalar('M.Origin')]);
+    expect(ir(c, 'M.Origin').io).toEqual({ inputPath: '$.data' });
+    expect(instructions(c, 'M.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'I', join: 'M.Join', itemsPath: '$.rows', maxConcurrency: 0 } }]);
+    expect(ir(c, 'M.Join')).toMatchObject({ io: { resultSelector: { 'rows.$': '$' }, outputPath: '$.rows' }, join: { tails: ['I'] }, instructions: [scalar('J')] });
+  });
+
+  it('a Pass after a Map is the join', () => {
+    const c = compile(task('S').next(new MapState('M').itemProcessor(task('I'))).next(new Pass('Collect', { outputPath: '$[0]' })));
+    expect(ir(c, 'Collect')).toMatchObject({ handler: { kind: 'pass' }, io: { outputPath: '$[0]' }, join: { tails: ['I'] }, instructions: [SUCCEED] });
+  });
+
+  it('a map inside a parallel branch', () => {
+    const c = compile(task('S').next(new Parallel('P').branch(new MapState('M').itemProcessor(task('I')), task('B'))).next(task('J')));
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['M.Origin', 'B'], join: 'J' } }]);
+    expect(instructions(c, 'I')).toEqual([fanIn('M.Join', 'frame', 0)]);
+    expect(instructions(c, 'M.Join')).toEqual([fanIn('J', 2, 1)]);
+    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'M.Join'] });
+  });
+});
+
+describe('fold', () => {
+  it('the Fold after a Map is the join, with handler kind fold, and may invoke itself', () => {
+    const fold = new Fold<string, string>('Concat', { entry: ENTRY, handler: 'concat', initial: '', timeoutSeconds: 60 });
+    const c = compile(task('S').next(new MapState('M', { itemsPath: '$.chunks' }).itemProcessor(task('Encode'))).next(fold).next(task('Publish')));
+    expect(instructions(c, 'Encode')).toEqual([fanIn('Concat', 'frame', 0)]);
+    expect(ir(c, 'Concat')).toMatchObject({ handler: { kind: 'fold', export: 'concat', initial: '' }, join: { tails: ['Encode'] }, instructions: [scalar('Publish')] });
+    expect(ir(c, 'Concat').settings.timeoutSeconds).toBe(60);
+    expect(c.nodes.Concat.successors).toEqual(['Concat', 'Publish']);
+    expect(c.nodes.Concat.fn.exportName).toBe('concat');
+  });
+
+  it('a Fold after a Parallel folds the branch outputs', () => {
+    const c = compile(task('S').next(new Parallel('P').branch(task('A'), task('B'))).next(new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 })));
+    expect(ir(c, 'Sum')).toMatchObject({ handler: { kind: 'fold', export: 'sum', initial: 0 }, join: { tails: ['A', 'B'] }, instructions: [SUCCEED] });
+  });
+});
+
+describe('choice', () => {
+  it('is folded into its predecessor as a choice instruction, first match wins', () => {
+    const choice = new Choice('Size')
+      .when(Condition.numberGreaterThan('$.bytes', 1000), task('Big'))
+      .when(Condition.and(Condition.isString('$.kind'), Condition.not(Condition.stringEquals('$.kind', 'x'))), task('Kind'))
+      .otherwise(task('Small'));
+    const c = compile(task('Measure').next(choice));
+    expect(Object.keys(c.nodes)).toEqual(['Measure', 'Big', 'Kind', 'Small']);
+    expect(instructions(c, 'Measure')).toEqual([
+      {
+        op: 'choice',
+        rules: [
+          { when: { kind: 'compare', type: 'number', op: 'gt', path: '$.bytes', value: 1000 }, then: [scalar('Big')] },
+          { when: { kind: 'and', all: [{ kind: 'test', test: 'string', path: '$.kind', expected: true }, { kind: 'not', arg: { kind: 'compare', type: 'string', op: 'eq', path: '$.kind', value: 'x' } }] }, then: [scalar('Kind')] },
+        ],
+        otherwise: [scalar('Small')],
+      },
+    ]);
+    expect(c.nodes.Measure.successors).toEqual(['Big', 'Kind', 'Small']);
+    expect(c.warnings).toEqual([]);
+  });
+
+  it('without otherwise: no otherwise in the IR and a warning', () => {
+    const c = compile(task('A').next(new Choice('C').when(Condition.isPresent('$.x'), task('B'))));
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [scalar('B')] }] }]);
+    expect(c.warnings).toEqual(["Workflow 'W', node 'C', field 'otherwise': the Choice has no otherwise: if no condition matches, the run fails with States.NoChoiceMatched"]);
+  });
+
+  it('a Choice first gets an implicit entry node; afterwards() continues every arm; chained choices nest', () => {
+    const inner = new Choice('C2').when(Condition.numberEquals('$.n', 2), task('Two')).otherwise(new Pass('Other'));
+    const choice = new Choice('C1').when(Condition.numberEquals('$.n', 1), task('One')).otherwise(inner.afterwards());
+    const c2 = compile(choice.afterwards().next(task('After2')));
+    expect(c2.entry).toBe('C1.Enter');
+    expect(instructions(c2, 'C1.Enter')).toEqual([
+      {
+        op: 'choice',
+        rules: [{ when: { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 1 }, then: [scalar('One')] }],
+        otherwise: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 2 }, then: [scalar('Two')] }], otherwise: [scalar('Other')] }],
+      },
+    ]);
+    for (const n of ['One', 'Two', 'Other']) expect(instructions(c2, n)).toEqual([scalar('After2')]);
+  });
+
+  it('a Choice after a Parallel is evaluated by an implicit join', () => {
+    const choice = new Choice('C').when(Condition.isPresent('$[0].ok'), new Succeed('Done')).otherwise(new Fail('Failed'));
+    const c = compile(task('S').next(new Parallel('P').branch(task('A'))).next(choice));
+    expect(instructions(c, 'P.Join')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$[0].ok', expected: true }, then: [SUCCEED] }], otherwise: [{ op: 'fail', error: 'Failed' }] }]);
+  });
+
+  it('afterwards({ includeOtherwise: true }) makes the continuation the otherwise', () => {
+    const choice = new Choice('C').when(Condition.booleanEquals('$.skip', false), task('Work'));
+    const c = compile(task('A').next(choice.afterwards({ includeOtherwise: true })).next(task('End')));
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.skip', value: false }, then: [scalar('Work')] }], otherwise: [scalar('End')] }]);
+    expect(instructions(c, 'Work')).toEqual([scalar('End')]);
+    expect(c.warnings).toEqual([]);
+  });
+});
+
+describe('loop', () => {
+  it('a Choice jumping back increments the iteration before the back-edge invoke', () => {
+    const body = task('Body');
+    const c = compile(task('Init').next(body).next(new Choice('More').when(Condition.booleanEquals('$.more', true), body).otherwise(new Succeed('Done'))));
+    expect(instructions(c, 'Init')).toEqual([scalar('Body')]);
+    expect(instructions(c, 'Body')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.more', value: true }, then: [INCR, scalar('Body')] }], otherwise: [SUCCEED] }]);
+    expect(c.nodes.Body.successors).toEqual(['Body']);
+  });
+
+  it('a longer loop increments only on the back edge', () => {
+    const head = task('Head');
+    const c = compile(head.next(task('Mid')).next(new Choice('Again').when(Condition.numberLessThan('$.i', 10), head).otherwise(task('Out'))));
+    expect(instructions(c, 'Head')).toEqual([scalar('Mid')]);
+    expect(instructions(c, 'Mid')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 10 }, then: [INCR, scalar('Head')] }], otherwise: [scalar('Out')] }]);
+    expect(c.entry).toBe('Head');
+  });
+
+  it('a loop around a Parallel: the back edge re-runs the fan-out one iteration later', () => {
+    const p = new Parallel('P').branch(task('A'), task('B'));
+    const c = compile(task('S').next(p).next(task('Check')).next(new Choice('Again').when(Condition.isPresent('$.again'), p).otherwise(new Succeed('Done'))));
+    expect(instructions(c, 'Check')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.again', expected: true }, then: [INCR, { op: 'invoke', invoke: { kind: 'parallel', targets: ['A', 'B'], join: 'Check' } }] }], otherwise: [SUCCEED] }]);
+  });
+
+  it('a loop inside a map item', () => {
+    const step = task('Step');
+    const c = compile(task('S').next(new MapState('M').itemProcessor(step.next(new Choice('Again').when(Condition.isPresent('$.more'), step).otherwise(new Succeed('ItemDone'))))).next(task('J')));
+    expect(instructions(c, 'Step')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Step')] }], otherwise: [fanIn('J', 'frame', 0)] }]);
+  });
+
+  it('a back edge to the state after a fan-in goes through an implicit join that increments', () => {
+    const head = task('Head');
+    const p = new Parallel('P').branch(task('A'));
+    p.next(head);
+    const c = compile(head.next(new Choice('C').when(Condition.isPresent('$.x'), p).otherwise(new Succeed('Done'))));
+    expect(instructions(c, 'Head')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['A'], join: 'P.Join' } }] }], otherwise: [SUCCEED] }]);
+    expect(instructions(c, 'P.Join')).toEqual([INCR, scalar('Head')]);
+  });
+});
+
+describe('retry and catch', () => {
+  it('records retry rules with defaults and routes caught errors to the handler node', () => {
+    const t = task('Risky')
+      .addRetry({ errors: ['Throttled'], maxAttempts: 5, intervalSeconds: 2, backoffRate: 1.5, jitter: 'FULL', maxDelaySeconds: 30 })
+      .addRetry()
+      .addCatch(task('Recover'), { errors: ['Bad'], resultPath: '$.error' })
+      .addCatch(new Fail('Failed', { error: 'Unrecoverable' }));
+    const c = compile(t.next(task('Next')));
+    expect(ir(c, 'Risky').retry).toEqual([
+      { errors: ['Throttled'], maxAttempts: 5, intervalSeconds: 2, backoffRate: 1.5, maxDelaySeconds: 30, jitter: 'FULL' },
+      { errors: ['States.ALL'], maxAttempts: 3, intervalSeconds: 1, backoffRate: 2, jitter: 'NONE' },
+    ]);
+    expect(ir(c, 'Risky').catch).toEqual([
+      { errors: ['Bad'], next: 'Recover', resultPath: '$.error' },
+      { errors: ['States.ALL'], next: 'Failed.Enter' },
+    ]);
+    expect(instructions(c, 'Failed.Enter')).toEqual([{ op: 'fail', error: 'Unrecoverable' }]);
+    expect(instructions(c, 'Recover')).toEqual([SUCCEED]);
+    expect(c.nodes.Risky.successors).toEqual(['Failed.Enter', 'Next', 'Recover']);
+  });
+
+  it('a catch handler inside a branch is another tail of the join', () => {
+    const b = task('B').addCatch(task('Fallback'));
+    const c = compile(task('S').next(new Parallel('P').branch(b, task('C'))).next(task('J')));
+    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'C', 'Fallback'] });
+    expect(instructions(c, 'Fallback')).toEqual([fanIn('J', 2, 2)]);
+    expect(instructions(c, 'B')).toEqual([fanIn('J', 2, 0)]);
+  });
+
+  it('a catch handler that is a Parallel gets an implicit origin', () => {
+    const c = compile(task('A').addCatch(new Parallel('Notify').branch(task('Mail'), task('Sms'))));
+    expect(ir(c, 'A').catch).toEqual([{ errors: ['States.ALL'], next: 'Notify.Origin' }]);
+    expect(instructions(c, 'Notify.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Mail', 'Sms'], join: 'Notify.Join' } }]);
+    expect(instructions(c, 'Notify.Join')).toEqual([SUCCEED]);
+  });
+
+  it('a Fold may retry and catch', () => {
+    const fold = new Fold('F', { entry: ENTRY, initial: 0 }).addRetry({ maxAttempts: 1 }).addCatch(new Fail('Bad'));
+    const c = compile(task('S').next(new MapState('M').itemProcessor(task('I'))).next(fold));
+    expect(ir(c, 'F')).toMatchObject({ retry: [{ errors: ['States.ALL'], maxAttempts: 1 }], catch: [{ errors: ['States.ALL'], next: 'Bad.Enter' }] });
+    expect(c.nodes.F.successors).toEqual(['Bad.Enter', 'F']);
+  });
+
+  it('catch handlers may converge with the main path', () => {
+    const end = task('End');
+    const c = compile(task('A').addCatch(new Pass('Default', { result: { ok: false } }).next(end)).next(end));
+    expect(instructions(c, 'A')).toEqual([scalar('End')]);
+    expect(ir(c, 'Default').handler).toEqual({ kind: 'pass', result: { ok: false } });
+    expect(instructions(c, 'Default')).toEqual([scalar('End')]);
+  });
+});
+
+describe('pass, succeed, fail', () => {
+  it('Pass is a function node with handler kind pass and its io', () => {
+    const c = compile(task('A').next(new Pass('Shape', { result: { n: 1 }, resultPath: '$.extra', inputPath: '$.x', outputPath: '$' })).next(new Succeed('Done')));
+    expect(ir(c, 'Shape')).toMatchObject({ handler: { kind: 'pass', result: { n: 1 } }, io: { inputPath: '$.x', resultPath: '$.extra', outputPath: '$' }, instructions: [SUCCEED] });
+    expect(c.nodes.Shape.implicit).toBe(false);
+    expect(c.nodes.Shape.fn.entry).toBeUndefined();
+  });
+
+  it('Succeed and Fail are folded into the predecessor', () => {
+    const c = compile(task('A').next(new Choice('C').when(Condition.stringMatches('$.s', 'ok*'), new Succeed('Yes')).otherwise(new Fail('No', { cause: 'no match' }))));
+    expect(Object.keys(c.nodes)).toEqual(['A']);
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'matches', path: '$.s', pattern: 'ok*' }, then: [SUCCEED] }], otherwise: [{ op: 'fail', error: 'No', cause: 'no match' }] }]);
+  });
+
+  it('a workflow that is only a Succeed or a Fail has one implicit node', () => {
+    expect(instructions(compile(new Succeed('Done')), 'Done.Enter')).toEqual([SUCCEED]);
+    expect(instructions(compile(new Fail('Nope')), 'Nope.Enter')).toEqual([{ op: 'fail', error: 'Nope' }]);
+  });
+
+  it('Task io fields are recorded in a fixed order', () => {
+    const c = compile(task('A', { outputPath: '$.o', resultPath: '$.r', resultSelector: { 'x.$': '$.y' }, parameters: { 'p.$': '$.q', fixed: 1 }, inputPath: null }));
+    expect(Object.keys(ir(c, 'A').io ?? {})).toEqual(['inputPath', 'parameters', 'resultSelector', 'resultPath', 'outputPath']);
+  });
+});
