@@ -1,0 +1,154 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { buildSync, type BuildFailure } from 'esbuild';
+import { IR_FILE_NAME, type NodeIR } from '../../runtime/ir';
+
+/**
+ * Paths are resolved from the package root (the repository, or `dist/` when
+ * compiled), so `runtime/` is found in both layouts and source-map paths are
+ * relative to it: the same on every machine, which keeps asset hashes stable.
+ */
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'handler');
+const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'failure-recorder');
+
+/** Content-addressed staging: identical assets share a directory and never need rebuilding. */
+const STAGING_ROOT = path.join(os.tmpdir(), 'unum-cdk-assets');
+
+export interface ResolvedBundling {
+  readonly minify: boolean;
+  readonly sourceMap: boolean;
+  readonly bundleAwsSdk: boolean;
+  /** esbuild target, e.g. `node22`. */
+  readonly target: string;
+}
+
+/** The output of one esbuild run: file name -> contents. */
+export interface Bundle {
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** Staged directory for `Code.fromAsset` and its content hash (used as the asset hash). */
+export interface StagedAsset {
+  readonly dir: string;
+  readonly hash: string;
+}
+
+/** The bundle of a node's code. `entry` undefined = a node with no user code (pass / implicit nodes). */
+export function bundleNode(entry: string | undefined, options: ResolvedBundling): Bundle {
+  const user = entry === undefined ? 'const user = {};' : `import * as user from ${JSON.stringify(entry)};`;
+  const contents = [
+    user,
+    `import { createHandler } from ${JSON.stringify(RUNTIME_HANDLER)};`,
+    'export const handler = createHandler(user);',
+  ].join('\n');
+  return cached(`node:${entry ?? ''}`, options, () => build({ stdin: contents }, options));
+}
+
+/** The bundle of the construct's failure recorder (the on-failure destination). */
+export function bundleFailureRecorder(options: ResolvedBundling): Bundle {
+  return cached('failure-recorder', options, () => build({ entryPoint: FAILURE_RECORDER }, options));
+}
+
+/**
+ * The names a module exports, found statically from esbuild's metafile (the
+ * module is never executed). `undefined` for CommonJS modules, whose exports
+ * cannot be known without running them.
+ */
+export function moduleExports(entry: string): readonly string[] | undefined {
+  const key = `exports:${entry}`;
+  const hit = exportsCache.get(key);
+  if (hit !== undefined || exportsCache.has(key)) return hit;
+  const result = buildSync({
+    entryPoints: [entry],
+    absWorkingDir: PACKAGE_ROOT,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    outdir: path.join(PACKAGE_ROOT, '.unum-exports'),
+    logLevel: 'silent',
+  });
+  const input = Object.entries(result.metafile.inputs).find(([p]) => path.resolve(PACKAGE_ROOT, p) === path.resolve(entry));
+  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+  const names = input?.[1].format === 'cjs' ? undefined : (output?.exports ?? []);
+  exportsCache.set(key, names);
+  return names;
+}
+
+/** The node's asset: its bundle plus its `unum-ir.json`, staged in a content-addressed directory. */
+export function stageAsset(bundle: Bundle, ir?: NodeIR): StagedAsset {
+  const files: Record<string, string> = { ...bundle.files };
+  if (ir !== undefined) files[IR_FILE_NAME] = `${JSON.stringify(ir, null, 2)}\n`;
+  const names = Object.keys(files).sort();
+  const hash = createHash('sha256');
+  for (const name of names) hash.update(`${name}\0${Buffer.byteLength(files[name])}\0${files[name]}`);
+  const digest = hash.digest('hex');
+  const dir = path.join(STAGING_ROOT, digest);
+  if (!fs.existsSync(dir)) {
+    // Write aside and rename: parallel synths (jest workers) may stage the same asset.
+    const temp = `${dir}.${process.pid}.${Date.now()}`;
+    fs.mkdirSync(temp, { recursive: true });
+    for (const name of names) fs.writeFileSync(path.join(temp, name), files[name]);
+    try {
+      fs.renameSync(temp, dir);
+    } catch (err) {
+      fs.rmSync(temp, { recursive: true, force: true });
+      if (!fs.existsSync(dir)) throw err;
+    }
+  }
+  return { dir, hash: digest };
+}
+
+/** Text of an esbuild failure, for error messages. */
+export function describeBuildFailure(err: unknown): string {
+  const failure = err as Partial<BuildFailure>;
+  if (Array.isArray(failure.errors) && failure.errors.length > 0) {
+    return failure.errors
+      .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text))
+      .join('; ');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+const bundleCache = new Map<string, Bundle>();
+const exportsCache = new Map<string, readonly string[] | undefined>();
+
+function cached(key: string, options: ResolvedBundling, make: () => Bundle): Bundle {
+  const fullKey = `${key}|${JSON.stringify(options)}`;
+  let bundle = bundleCache.get(fullKey);
+  if (bundle === undefined) {
+    bundle = make();
+    bundleCache.set(fullKey, bundle);
+  }
+  return bundle;
+}
+
+function build(source: { stdin?: string; entryPoint?: string }, options: ResolvedBundling): Bundle {
+  const result = buildSync({
+    ...(source.stdin !== undefined
+      ? { stdin: { contents: source.stdin, resolveDir: PACKAGE_ROOT, sourcefile: 'unum-entry.ts', loader: 'ts' as const } }
+      : { entryPoints: [source.entryPoint as string] }),
+    absWorkingDir: PACKAGE_ROOT,
+    // Never written: the path only names the outputs and anchors source-map paths.
+    outfile: path.join(PACKAGE_ROOT, 'index.js'),
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: options.target,
+    minify: options.minify,
+    // `linked`: index.js ends with a sourceMappingURL comment, which Node needs with --enable-source-maps.
+    sourcemap: options.sourceMap ? 'linked' : false,
+    external: options.bundleAwsSdk ? [] : ['@aws-sdk/*'],
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const files: Record<string, string> = {};
+  for (const file of result.outputFiles) files[path.basename(file.path)] = file.text;
+  return { files };
+}

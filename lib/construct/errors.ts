@@ -1,0 +1,16 @@
+/**
+ * A workflow that cannot be deployed as configured. Thrown while the stack is
+ * built (so `cdk synth` fails), naming the construct path, the workflow and,
+ * where it applies, the node.
+ */
+export class UnumWorkflowError extends Error {
+  constructor(
+    readonly constructPath: string,
+    readonly workflow: string,
+    readonly node: string | undefined,
+    detail: string,
+  ) {
+    super(`${constructPath}: workflow '${workflow}'${node === undefined ? '' : `, node '${node}'`}: ${detail}`);
+    this.name = 'UnumWorkflowError';
+  }
+}

@@ -1,0 +1,49 @@
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { AsyncSettings } from './validation';
+
+/** Environment of the failure recorder (read by runtime/failure-recorder.ts). */
+export const FAILURE_RECORDER_ENV = {
+  nodeByFunction: 'UNUM_NODE_BY_FUNCTION',
+  queueUrl: 'UNUM_FAILURE_QUEUE_URL',
+  topicArn: 'UNUM_FAILURE_TOPIC_ARN',
+} as const;
+
+/**
+ * `AWS::Lambda::EventInvokeConfig` of one node: Lambda's async retries and
+ * event age, and the failure recorder as on-failure destination, so an
+ * invocation that exhausts its retries marks the run FAILED instead of
+ * leaving it RUNNING forever.
+ */
+export function configureAsyncInvoke(
+  scope: Construct,
+  id: string,
+  fn: lambda.IFunction,
+  settings: AsyncSettings,
+  failureDestinationArn: string,
+): lambda.CfnEventInvokeConfig {
+  return new lambda.CfnEventInvokeConfig(scope, id, {
+    functionName: fn.functionName,
+    qualifier: '$LATEST',
+    maximumRetryAttempts: settings.retryAttempts,
+    maximumEventAgeInSeconds: settings.maxEventAgeSeconds,
+    destinationConfig: { onFailure: { destination: failureDestinationArn } },
+  });
+}
+
+/** Environment and grants that let the failure recorder forward records to the user's queue or topic. */
+export function forwardFailures(target: IQueue | ITopic, recorder: lambda.Function): void {
+  if (isQueue(target)) {
+    target.grantSendMessages(recorder);
+    recorder.addEnvironment(FAILURE_RECORDER_ENV.queueUrl, target.queueUrl);
+  } else {
+    target.grantPublish(recorder);
+    recorder.addEnvironment(FAILURE_RECORDER_ENV.topicArn, target.topicArn);
+  }
+}
+
+function isQueue(target: IQueue | ITopic): target is IQueue {
+  return 'queueUrl' in target;
+}

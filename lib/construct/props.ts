@@ -1,0 +1,127 @@
+import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { WorkflowDefinition } from './definition-type';
+
+/** How each node's code is bundled (always the local esbuild, never Docker). */
+export interface UnumBundlingOptions {
+  /**
+   * Minify the bundle.
+   * @default true
+   */
+  readonly minify?: boolean;
+  /**
+   * Emit a source map beside the bundle and set
+   * `NODE_OPTIONS=--enable-source-maps` so stack traces point at the sources.
+   * @default false
+   */
+  readonly sourceMap?: boolean;
+  /**
+   * Bundle the AWS SDK v3 (`@aws-sdk/*`) instead of using the copy the Lambda
+   * Node.js runtime provides. Pins the SDK version at the cost of ~0.5 MB per function.
+   * @default false
+   */
+  readonly bundleAwsSdk?: boolean;
+}
+
+/** Properties of an {@link UnumWorkflow}. */
+export interface UnumWorkflowProps {
+  /** The workflow: the first state of a chain built with lib/definition (`Task`, `Parallel`, `Map`, ...). */
+  readonly definition: WorkflowDefinition;
+  /**
+   * Name of the workflow: part of every function name, the `Workflow` metric
+   * dimension and the IR.
+   * @default - the construct id
+   */
+  readonly workflowName?: string;
+  /**
+   * An existing table to hold checkpoints, fan-in state and run records. It
+   * must have a string partition key `pk` and TTL on the attribute `ttl`.
+   * When given, `encryptionKey` and `pointInTimeRecovery` must not be.
+   * @default - a new table
+   */
+  readonly table?: ITable;
+  /**
+   * What happens to the table the construct creates, and to the log group,
+   * when they are removed from the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Customer-managed KMS key to encrypt the table with.
+   * @default - encryption with an AWS-owned key
+   */
+  readonly encryptionKey?: IKey;
+  /**
+   * Enable point-in-time recovery on the table. Its items are short-lived
+   * coordination state (TTL-bound), so recovery is rarely useful; enable it
+   * when run records must survive an accidental overwrite.
+   * @default false
+   */
+  readonly pointInTimeRecovery?: boolean;
+  /**
+   * Lambda async retries of a failed invocation (0-2), for nodes that do not
+   * set their own `retryAttempts`. Retries are safe: every execution is idempotent.
+   * @default 2
+   */
+  readonly retryAttempts?: number;
+  /**
+   * How long Lambda keeps retrying an event (1 minute - 6 hours), for nodes
+   * that do not set their own `maxEventAgeSeconds`.
+   * @default Duration.hours(6)
+   */
+  readonly maxEventAge?: Duration;
+  /**
+   * How long checkpoints and tombstones live (DynamoDB TTL). Must be at least
+   * max event age + function timeout of every node, so a late duplicate
+   * delivery still finds its tombstone; shorter settings are rejected at synth.
+   * @default Duration.days(7)
+   */
+  readonly checkpointRetention?: Duration;
+  /**
+   * How long run records (status, result) live.
+   * @default Duration.days(30)
+   */
+  readonly runRetention?: Duration;
+  /**
+   * Values whose JSON is larger than this travel by reference to their checkpoint.
+   * @default 32768
+   */
+  readonly inlineLimitBytes?: number;
+  /**
+   * Bound on concurrent invokes from one execution (map launches).
+   * @default 64
+   */
+  readonly invokeConcurrency?: number;
+  /**
+   * Instruction set of every function.
+   * @default Architecture.ARM_64
+   */
+  readonly architecture?: Architecture;
+  /**
+   * Node.js runtime of every function.
+   * @default Runtime.NODEJS_24_X
+   */
+  readonly runtime?: Runtime;
+  /**
+   * Bundling options.
+   * @default - minified, no source map, AWS SDK external
+   */
+  readonly bundling?: UnumBundlingOptions;
+  /**
+   * Where to forward the failure record of a run that failed because an
+   * invocation exhausted Lambda's async retries. The run is marked FAILED in
+   * the table in any case.
+   * @default - no forwarding
+   */
+  readonly onFailure?: IQueue | ITopic;
+  /**
+   * Retention of the workflow's log group (shared by all its functions).
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+}

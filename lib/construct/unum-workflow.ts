@@ -1,0 +1,358 @@
+import * as fs from 'fs';
+import { Annotations, AssetHashType, CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
+import { compileWorkflow, UnumDefinitionError } from '../compiler';
+import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
+import { WORKFLOW_LEVEL } from '../compiler/errors';
+import { bundleFailureRecorder, bundleNode, describeBuildFailure, moduleExports, stageAsset, type ResolvedBundling } from './bundling';
+import { UnumWorkflowError } from './errors';
+import { configureAsyncInvoke, FAILURE_RECORDER_ENV, forwardFailures } from './event-invoke';
+import { physicalFunctionName } from './function-names';
+import { workflowMetric } from './metrics';
+import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
+import type { UnumWorkflowProps } from './props';
+import { createWorkflowTable } from './table';
+import { asyncSettingsProblem, hasCycle, resolveAsyncSettings, retentionProblem, type AsyncDefaults } from './validation';
+import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './workflow-metadata';
+
+const DEFAULT_CHECKPOINT_RETENTION = Duration.days(7);
+const DEFAULT_RUN_RETENTION = Duration.days(30);
+/** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
+const FAILURE_RECORDER_NAME = 'unum-failure';
+/** Lambda's limit on the total size of a function's environment variables. */
+const MAX_ENVIRONMENT_BYTES = 4096;
+
+/**
+ * A serverless workflow with no orchestrator (the Unum design): one Lambda
+ * function per node of the compiled definition, one DynamoDB table for
+ * checkpoints and coordination, and a small runtime bundled into every
+ * function that checkpoints each step and invokes the next ones asynchronously.
+ *
+ * Function names are deterministic (`<stack>-<workflow>-<node>`), so a
+ * function's IR and IAM policy name its successors without referencing them;
+ * workflows with loops therefore synthesize without circular dependencies, and
+ * all functions of such a workflow set `recursiveLoop: Allow`, so that
+ * Lambda's recursive-loop detection (which stops a chain of invocations that
+ * returns to the same function about 16 times) cannot end a legitimate loop.
+ */
+export class UnumWorkflow extends Construct {
+  /** The workflow's name (IR, function names, metric dimension). */
+  readonly workflowName: string;
+  /** The function that starts runs (invoke it with `{ input, workflowId? }` or a raw input). */
+  readonly entryFunction: lambda.Function;
+  /** The table holding checkpoints, fan-in state and run records. */
+  readonly table: dynamodb.ITable;
+  /** The function of every node, by node name (including nodes the compiler added). */
+  readonly functions: Readonly<Record<string, lambda.Function>>;
+  /** The on-failure destination of every node: records failed runs. */
+  readonly failureRecorder: lambda.Function;
+  /** The compiler's output: IR and settings of every node (without function names). */
+  readonly compiled: CompiledWorkflow;
+
+  constructor(scope: Construct, id: string, props: UnumWorkflowProps) {
+    super(scope, id);
+    this.workflowName = props.workflowName ?? id;
+    const stack = Stack.of(this);
+    if (Token.isUnresolved(stack.stackName)) {
+      this.fail(undefined, 'the stack name must be known at synth time: it is part of every function name');
+    }
+    if (props.table && (props.encryptionKey || props.pointInTimeRecovery !== undefined)) {
+      this.fail(undefined, 'encryptionKey and pointInTimeRecovery apply to a new table only; configure the table you pass in instead');
+    }
+
+    const checkpointTtlSeconds = (props.checkpointRetention ?? DEFAULT_CHECKPOINT_RETENTION).toSeconds();
+    this.compiled = this.compile(props, checkpointTtlSeconds);
+    // Findings that do not stop deployment (e.g. a Choice whose rules may all miss) show in `cdk synth` output.
+    for (const warning of this.compiled.warnings) Annotations.of(this).addWarningV2('unum:definition', warning);
+    const nodes = Object.entries(this.compiled.nodes);
+    const names = this.functionNames(stack.stackName, nodes.map(([name]) => name));
+    const bundling = resolveBundling(props);
+
+    this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy,
+    });
+    const common = { props, bundling, logGroup };
+
+    this.failureRecorder = this.createFailureRecorder(names, common);
+
+    const asyncDefaults: AsyncDefaults = {
+      retryAttempts: props.retryAttempts,
+      maxEventAgeSeconds: props.maxEventAge?.toSeconds(),
+    };
+    const loop = hasCycle(this.compiled);
+    const nodesScope = new Construct(this, 'Nodes');
+    const functions: Record<string, lambda.Function> = {};
+    for (const [node, compiledNode] of nodes) {
+      const settings = resolveAsyncSettings(compiledNode.fn, asyncDefaults);
+      const problem = asyncSettingsProblem(settings) ?? retentionProblem(checkpointTtlSeconds, settings, compiledNode.fn.timeoutSeconds);
+      if (problem) this.fail(node, problem);
+
+      const nodeScope = new Construct(nodesScope, node);
+      const role = createExecutionRole(nodeScope, 'Role', `unum workflow ${this.workflowName}, node ${node}`);
+      const fn = this.createFunction(nodeScope, 'Function', {
+        ...common,
+        role,
+        functionName: names.get(node) as string,
+        description: `unum workflow ${this.workflowName}, node ${node}`,
+        code: this.nodeCode(node, compiledNode, names, bundling),
+        memorySize: compiledNode.fn.memorySize,
+        timeoutSeconds: compiledNode.fn.timeoutSeconds,
+        environment: { ...compiledNode.fn.environment },
+        loop,
+      });
+      allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
+      // Lambda checks that the role may invoke the destination when the config is created.
+      allowInvoke(role, [this.failureRecorder.functionArn]);
+      configureAsyncInvoke(nodeScope, 'AsyncInvoke', fn, settings, this.failureRecorder.functionArn).node.addDependency(role);
+      functions[node] = fn;
+    }
+    this.functions = functions;
+    this.entryFunction = functions[this.compiled.entry];
+
+    this.addOutputs();
+    this.node.addMetadata(WORKFLOW_METADATA_TYPE, this.metadata(names));
+  }
+
+  /** Allow `grantee` to start runs (invoke the entry function). */
+  grantStart(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: [this.entryFunction.functionArn],
+    });
+  }
+
+  /** Allow `grantee` to read run status and results (read access to the table). */
+  grantRead(grantee: iam.IGrantable): iam.Grant {
+    return this.table.grantReadData(grantee);
+  }
+
+  /** A metric the runtime emits for this workflow (namespace `Unum`, dimension `Workflow`). Sum over 5 minutes unless overridden. */
+  metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return workflowMetric(this.workflowName, metricName, props);
+  }
+
+  /** Node executions that committed a checkpoint and moved the run on. */
+  metricTransitions(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.transitions, props);
+  }
+
+  /** Errors no retry or catch rule handled (each ends in a retry or a FAILED run). */
+  metricFailures(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.failures, props);
+  }
+
+  /** Executions that found their checkpoint already written (duplicate deliveries and retries): user code was skipped. */
+  metricDuplicateExecutions(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.duplicates, props);
+  }
+
+  /** Fan-ins that completed (the last branch invoked the join). */
+  metricFanInCompletions(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.fanInCompletions, props);
+  }
+
+  /** Time spent in user handlers, milliseconds. Average over 5 minutes unless overridden. */
+  metricUserCodeDuration(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.userCodeDuration, { statistic: 'Average', ...props });
+  }
+
+  private compile(props: UnumWorkflowProps, checkpointTtlSeconds: number): CompiledWorkflow {
+    try {
+      return compileWorkflow(this.workflowName, props.definition, {
+        checkpointTtlSeconds,
+        runRetentionSeconds: (props.runRetention ?? DEFAULT_RUN_RETENTION).toSeconds(),
+        inlineLimitBytes: props.inlineLimitBytes,
+        invokeConcurrency: props.invokeConcurrency,
+      });
+    } catch (err) {
+      if (err instanceof UnumDefinitionError) {
+        this.fail(err.node === WORKFLOW_LEVEL ? undefined : err.node, `invalid definition (field '${err.field}'): ${err.detail}`);
+      }
+      throw err;
+    }
+  }
+
+  private functionNames(stackName: string, nodes: readonly string[]): Map<string, string> {
+    const names = new Map<string, string>();
+    const owner = new Map<string, string>();
+    for (const node of [...nodes, FAILURE_RECORDER_NAME]) {
+      const name = physicalFunctionName(stackName, this.workflowName, node);
+      const other = owner.get(name);
+      if (other !== undefined) this.fail(node, `gets the same function name '${name}' as node '${other}'; rename one of them`);
+      owner.set(name, node);
+      names.set(node, name);
+    }
+    return names;
+  }
+
+  /** Validates the handler file and export, then stages bundle + IR (with successor function names). */
+  private nodeCode(node: string, compiledNode: CompiledNode, names: Map<string, string>, bundling: ResolvedBundling): lambda.Code {
+    const { entry } = compiledNode.fn;
+    const handler = compiledNode.ir.handler;
+    if (entry !== undefined) {
+      if (!fs.existsSync(entry)) this.fail(node, `handler file not found: ${entry}`);
+      if (handler.kind !== 'pass') {
+        const exported = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
+        if (exported !== undefined && !exported.includes(handler.export)) {
+          this.fail(node, `${entry} has no export '${handler.export}' (it exports: ${[...exported].sort().join(', ') || 'nothing'})`);
+        }
+      }
+    }
+    const functionNames: Record<string, string> = {};
+    for (const succ of compiledNode.successors) functionNames[succ] = names.get(succ) as string;
+    const ir: NodeIR = { ...compiledNode.ir, functionNames };
+    const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling));
+    return assetCode(stageAsset(bundle, ir));
+  }
+
+  private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
+    const nodeByFunction: Record<string, string> = {};
+    for (const node of Object.keys(this.compiled.nodes)) nodeByFunction[names.get(node) as string] = node;
+    const mapping = JSON.stringify(nodeByFunction);
+    // Leave room for the recorder's other variables (table name, queue URL or topic ARN).
+    if (mapping.length > MAX_ENVIRONMENT_BYTES - 512) {
+      this.fail(undefined, `too many nodes for the failure recorder's ${FAILURE_RECORDER_ENV.nodeByFunction} (${mapping.length} bytes; Lambda allows 4 KB of environment)`);
+    }
+    const scope = new Construct(this, 'FailureRecorder');
+    const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, failure recorder`);
+    const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(common.bundling));
+    const fn = this.createFunction(scope, 'Function', {
+      ...common,
+      role,
+      functionName: names.get(FAILURE_RECORDER_NAME) as string,
+      description: `unum workflow ${this.workflowName}: marks runs FAILED when an invocation exhausts its retries`,
+      code: assetCode(stageAsset(bundle)),
+      memorySize: 256,
+      timeoutSeconds: 30,
+      environment: { [FAILURE_RECORDER_ENV.nodeByFunction]: mapping },
+      loop: false,
+    });
+    if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
+    return fn;
+  }
+
+  private createFunction(scope: Construct, id: string, options: FunctionOptions): lambda.Function {
+    const { props, bundling } = options;
+    const fn = new lambda.Function(scope, id, {
+      functionName: options.functionName,
+      description: options.description,
+      runtime: props.runtime ?? DEFAULT_RUNTIME,
+      architecture: props.architecture ?? lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      code: options.code,
+      memorySize: options.memorySize,
+      timeout: Duration.seconds(options.timeoutSeconds),
+      environment: {
+        ...options.environment,
+        ...(bundling.sourceMap ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+        [ENV.table]: this.table.tableName,
+      },
+      role: options.role,
+      logGroup: options.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
+    });
+    options.logGroup.grantWrite(options.role);
+    this.table.grantReadWriteData(options.role);
+    return fn;
+  }
+
+  private addOutputs(): void {
+    // Stable logical ids (`<id>EntryFunctionName`), so scripts can read them from the stack outputs.
+    const prefix = this.node.scopes
+      .slice(this.node.scopes.indexOf(Stack.of(this)) + 1)
+      .map((s) => s.node.id)
+      .join('')
+      .replace(/[^A-Za-z0-9]/g, '');
+    const outputs: Array<[string, string, string]> = [
+      ['EntryFunctionName', this.entryFunction.functionName, `Entry function of workflow ${this.workflowName}`],
+      ['EntryFunctionArn', this.entryFunction.functionArn, `ARN of the entry function of workflow ${this.workflowName}`],
+      ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
+    ];
+    for (const [id, value, description] of outputs) {
+      new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
+    }
+  }
+
+  private metadata(names: Map<string, string>): WorkflowMetadata {
+    const logicalId = (fn: lambda.Function): string => (fn.node.defaultChild as lambda.CfnFunction).logicalId;
+    const nodes: Record<string, WorkflowMetadata['nodes'][string]> = {};
+    for (const [node, compiledNode] of Object.entries(this.compiled.nodes)) {
+      nodes[node] = {
+        functionName: names.get(node) as string,
+        logicalId: logicalId(this.functions[node]),
+        successors: [...compiledNode.successors],
+        implicit: compiledNode.implicit,
+      };
+    }
+    const tableResource = this.table.node.defaultChild as dynamodb.CfnTable | undefined;
+    return {
+      version: 1,
+      workflow: this.workflowName,
+      entry: this.compiled.entry,
+      nodes,
+      tableLogicalId: tableResource?.logicalId,
+      tableName: this.table.tableName,
+      failureRecorder: { functionName: names.get(FAILURE_RECORDER_NAME) as string, logicalId: logicalId(this.failureRecorder) },
+    };
+  }
+
+  private guard<T>(node: string | undefined, what: string, action: () => T): T {
+    try {
+      return action();
+    } catch (err) {
+      return this.fail(node, `${what}: ${describeBuildFailure(err)}`);
+    }
+  }
+
+  private fail(node: string | undefined, detail: string): never {
+    throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail);
+  }
+}
+
+/**
+ * Newest Node.js runtime in aws-cdk-lib's list that Lambda supports; Lambda
+ * runs the node22-targeted bundle unchanged.
+ */
+const DEFAULT_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+interface CommonFunctionOptions {
+  readonly props: UnumWorkflowProps;
+  readonly bundling: ResolvedBundling;
+  readonly logGroup: logs.ILogGroup;
+}
+
+interface FunctionOptions extends CommonFunctionOptions {
+  readonly role: iam.Role;
+  readonly functionName: string;
+  readonly description: string;
+  readonly code: lambda.Code;
+  readonly memorySize: number;
+  readonly timeoutSeconds: number;
+  readonly environment: Record<string, string>;
+  readonly loop: boolean;
+}
+
+function resolveBundling(props: UnumWorkflowProps): ResolvedBundling {
+  return {
+    minify: props.bundling?.minify ?? true,
+    sourceMap: props.bundling?.sourceMap ?? false,
+    bundleAwsSdk: props.bundling?.bundleAwsSdk ?? false,
+    // Syntax level of the bundle: the oldest runtime we deploy to (and the local engine's Node).
+    target: 'node22',
+  };
+}
+
+/** The staged directory's content hash is the asset hash: stable across machines and checkout paths. */
+function assetCode(asset: { dir: string; hash: string }): lambda.Code {
+  return lambda.Code.fromAsset(asset.dir, { assetHash: asset.hash, assetHashType: AssetHashType.CUSTOM });
+}

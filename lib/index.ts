@@ -1,0 +1,5 @@
+/** unum-cdk: decentralized serverless workflows on Lambda and DynamoDB, without an orchestrator. */
+export * from './definition';
+export { compileWorkflow, UnumDefinitionError } from './compiler';
+export type { CompileOptions, CompiledNode, CompiledWorkflow, FunctionSpec } from './compiler/compiled';
+export * from './construct';

@@ -1,0 +1,424 @@
+import * as path from 'path';
+import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
+import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
+import { chain, fanOut, fold, HANDLERS, loop } from './fixtures/workflows';
+import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
+
+const fnName = (node: string): string => `${STACK_NAME}-Flow-${node}`;
+
+/** The policy statements attached to the role of one node. */
+function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
+  const stack = Stack.of(workflow);
+  const role = workflow.functions[node].role as iam.Role;
+  const roleId = stack.resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string;
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+  return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+}
+
+function invokeResources(statements: Array<Record<string, unknown>>): unknown[] {
+  return statements
+    .filter((s) => s.Action === 'lambda:InvokeFunction')
+    .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+}
+
+describe('UnumWorkflow resources', () => {
+  const { workflow, template } = synthWorkflow({ definition: chain() });
+
+  test('one function per node plus the failure recorder, one table, one log group', () => {
+    const nodes = Object.keys(workflow.compiled.nodes);
+    expect(nodes).toEqual(['A', 'B', 'C']);
+    template.resourceCountIs('AWS::Lambda::Function', nodes.length + 1);
+    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', nodes.length);
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', 1);
+    template.resourceCountIs('AWS::IAM::Role', nodes.length + 1);
+  });
+
+  test('functions: deterministic names, arm64, Node.js 24, JSON logs, per-node settings, table env', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: fnName('A'),
+      Architectures: ['arm64'],
+      Runtime: 'nodejs24.x',
+      Handler: 'index.handler',
+      MemorySize: 256,
+      Timeout: 30,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('^FlowLogs') } },
+      Environment: { Variables: { UNUM_TABLE: { Ref: Match.stringLikeRegexp('^FlowTable') } } },
+      Code: { S3Key: Match.stringLikeRegexp('^[0-9a-f]{64}\\.zip$') },
+    });
+    expect(template.findResources('AWS::Lambda::Function', { Properties: { RecursiveLoop: Match.anyValue() } })).toEqual({});
+  });
+
+  test('table: on-demand, string key pk, TTL on ttl, AWS-owned encryption, retained', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        SSESpecification: { SSEEnabled: false },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      },
+    });
+  });
+
+  test('async invoke: 2 retries, 6 hours, failure recorder as on-failure destination', () => {
+    const recorderId = Stack.of(workflow).resolve((workflow.failureRecorder.node.defaultChild as iam.CfnRole).logicalId);
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 21600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [recorderId, 'Arn'] } } },
+    });
+  });
+
+  test('IAM: each function invokes exactly its successors, by ARN from the deterministic name', () => {
+    const recorderArn = Stack.of(workflow).resolve(workflow.failureRecorder.functionArn);
+    expect(invokeResources(statementsOf(template, workflow, 'A'))).toEqual([lambdaArn(fnName('B')), recorderArn]);
+    expect(invokeResources(statementsOf(template, workflow, 'B'))).toEqual([lambdaArn(fnName('C')), recorderArn]);
+    expect(invokeResources(statementsOf(template, workflow, 'C'))).toEqual([recorderArn]);
+  });
+
+  test('IAM: no managed policies, no "*" resource, table access on this table only', () => {
+    template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    for (const policy of policies) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>) {
+        expect(statement.Resource).not.toEqual('*');
+        const actions = ([] as unknown[]).concat(statement.Action);
+        if (actions.some((a) => String(a).startsWith('dynamodb:'))) {
+          expect(JSON.stringify(statement.Resource)).toMatch(/FlowTable/);
+        }
+      }
+    }
+  });
+
+  test('outputs with stable ids', () => {
+    template.hasOutput('FlowEntryFunctionName', { Value: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') } });
+    template.hasOutput('FlowEntryFunctionArn', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FlowNodesAFunction'), 'Arn'] } });
+    template.hasOutput('FlowTableName', { Value: { Ref: Match.stringLikeRegexp('^FlowTable') } });
+  });
+
+  test('public surface', () => {
+    expect(Object.keys(workflow.functions)).toEqual(['A', 'B', 'C']);
+    expect(workflow.entryFunction).toBe(workflow.functions.A);
+    expect(workflow.workflowName).toBe('Flow');
+    const metric = workflow.metricTransitions();
+    expect(metric.namespace).toBe('Unum');
+    expect(metric.metricName).toBe('Transitions');
+    expect(metric.dimensions).toEqual({ Workflow: 'Flow' });
+    expect(workflow.metricFailures().metricName).toBe('Failures');
+    expect(workflow.metricDuplicateExecutions().metricName).toBe('DuplicateExecutions');
+    expect(workflow.metricFanInCompletions().metricName).toBe('FanInCompletions');
+    expect(workflow.metricUserCodeDuration().statistic).toBe('Average');
+    expect(workflow.metric('Custom', { period: Duration.minutes(1) }).period.toSeconds()).toBe(60);
+  });
+});
+
+describe('UnumWorkflow settings', () => {
+  test('workflow-level retry and event age apply; a node override wins', () => {
+    const { template } = synthWorkflow({
+      definition: chain({ b: { retryAttempts: 0, maxEventAgeSeconds: 600 } }),
+      retryAttempts: 1,
+      maxEventAge: Duration.hours(1),
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') },
+      MaximumRetryAttempts: 1,
+      MaximumEventAgeInSeconds: 3600,
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesBFunction') },
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 600,
+    });
+  });
+
+  test('per-node memory, timeout and environment', () => {
+    const { template } = synthWorkflow({
+      definition: chain({ a: { memorySize: 1024, timeoutSeconds: 120, environment: { MODE: 'fast' } } }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: fnName('A'),
+      MemorySize: 1024,
+      Timeout: 120,
+      Environment: { Variables: { MODE: 'fast', UNUM_TABLE: Match.anyValue() } },
+    });
+  });
+
+  test('customer-managed key, point-in-time recovery, removal policy', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const key = new kms.Key(stack, 'Key');
+    new UnumWorkflow(stack, 'Flow', {
+      definition: chain(),
+      encryptionKey: key,
+      pointInTimeRecovery: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Template.fromStack(stack).hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: {
+        SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Key'), 'Arn'] } },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      },
+    });
+  });
+
+  test('an existing table is used as is', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const table = dynamodb.Table.fromTableName(stack, 'Existing', 'my-table');
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain(), table });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::DynamoDB::Table', 0);
+    template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: { UNUM_TABLE: 'my-table' } } });
+    expect(workflow.table).toBe(table);
+  });
+
+  test('source maps and bundling options', () => {
+    const { template } = synthWorkflow({ definition: chain(), bundling: { sourceMap: true } });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: fnName('A'),
+      Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+    });
+  });
+
+  test('failure forwarding to a queue or a topic', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const queue = new sqs.Queue(stack, 'Dlq', { enforceSSL: true });
+    const topic = new sns.Topic(stack, 'Alarms');
+    const viaQueue = new UnumWorkflow(stack, 'Flow', { definition: chain(), onFailure: queue });
+    const viaTopic = new UnumWorkflow(stack, 'Other', { definition: chain(), onFailure: topic });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${STACK_NAME}-Flow-unum-failure`,
+      Environment: {
+        Variables: {
+          UNUM_FAILURE_QUEUE_URL: { Ref: Match.stringLikeRegexp('^Dlq') },
+          UNUM_NODE_BY_FUNCTION: JSON.stringify({ [fnName('A')]: 'A', [fnName('B')]: 'B', [fnName('C')]: 'C' }),
+        },
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${STACK_NAME}-Other-unum-failure`,
+      Environment: { Variables: { UNUM_FAILURE_TOPIC_ARN: { Ref: Match.stringLikeRegexp('^Alarms') } } },
+    });
+    const recorderRole = (fn: UnumWorkflow): string =>
+      stack.resolve(((fn.failureRecorder.role as iam.Role).node.defaultChild as iam.CfnRole).logicalId) as string;
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: recorderRole(viaQueue) }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']) })]) },
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: recorderRole(viaTopic) }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'sns:Publish' })]) },
+    });
+  });
+
+  test('grantStart invokes the entry function only; grantRead reads the table only', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantStart(role);
+    workflow.grantRead(role);
+    const template = Template.fromStack(stack);
+    const entryArn = stack.resolve(workflow.entryFunction.functionArn);
+    const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^Client') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: entryArn },
+          Match.objectLike({ Action: Match.arrayWith(['dynamodb:GetItem']), Resource: Match.arrayWith([tableArn]) }),
+        ]),
+      },
+    });
+  });
+
+  test('long names are shortened with a hash to 64 characters', () => {
+    const long = 'AVeryLongWorkflowNameThatKeepsGoingAndGoingOnAndOnForeverAndEver';
+    const { template } = synthWorkflow({ definition: chain(), workflowName: long });
+    const names = Object.values(template.findResources('AWS::Lambda::Function')).map((r) => r.Properties.FunctionName as string);
+    for (const name of names) {
+      expect(name.length).toBeLessThanOrEqual(64);
+      expect(name).toMatch(/^[A-Za-z0-9_-]+-[0-9a-f]{8}$/);
+    }
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('loops', () => {
+  const { stack, workflow, template } = synthWorkflow({ definition: loop() });
+
+  test('synthesizes; loop functions allow recursion and invoke each other by name', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {});
+    for (const node of Object.keys(workflow.compiled.nodes)) {
+      template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: fnName(node), RecursiveLoop: 'Allow' });
+    }
+    expect(invokeResources(statementsOf(template, workflow, 'B'))).toEqual(
+      expect.arrayContaining([lambdaArn(fnName('A')), lambdaArn(fnName('Done'))]),
+    );
+  });
+
+  test('no Ref/GetAtt between the functions of the cycle, and no dependency cycle at all', () => {
+    const resources = (template.toJSON() as { Resources: Record<string, unknown> }).Resources;
+    const graph = new Map(Object.entries(resources).map(([id, r]) => [id, referencesOf(r)]));
+    expect(findCycle(graph)).toBeUndefined();
+    const functionIds = Object.values(workflow.functions).map((fn) => stack.resolve((fn.node.defaultChild as iam.CfnRole).logicalId) as string);
+    for (const fnId of functionIds) {
+      const reachable = reachableFrom(graph, fnId);
+      for (const other of functionIds) if (other !== fnId) expect(reachable).not.toContain(other);
+    }
+  });
+});
+
+/** Logical ids a resource refers to (Ref, Fn::GetAtt, DependsOn). */
+function referencesOf(resource: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'Ref' && typeof x === 'string' && !x.startsWith('AWS::')) found.add(x);
+      else if (k === 'Fn::GetAtt' && Array.isArray(x)) found.add(String(x[0]));
+      else if (k === 'DependsOn') ([] as string[]).concat(x as string).forEach((d) => found.add(d));
+      else visit(x);
+    }
+  };
+  visit(resource);
+  return [...found];
+}
+
+function reachableFrom(graph: Map<string, string[]>, start: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...(graph.get(start) ?? [])];
+  while (todo.length > 0) {
+    const id = todo.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...(graph.get(id) ?? []));
+  }
+  return seen;
+}
+
+function findCycle(graph: Map<string, string[]>): string | undefined {
+  for (const id of graph.keys()) if (reachableFrom(graph, id).has(id)) return id;
+  return undefined;
+}
+
+describe('compiler warnings', () => {
+  test('become synth warnings on the construct', () => {
+    const a = new Task('A', { entry: HANDLERS, handler: 'first' });
+    const pick = new Choice('Pick').when(Condition.numberGreaterThan('$.n', 1), new Task('B', { entry: HANDLERS, handler: 'second' }));
+    const { stack, workflow } = synthWorkflow({ definition: Definition.from(a.next(pick)) });
+    expect(workflow.compiled.warnings.length).toBeGreaterThan(0);
+    Annotations.fromStack(stack).hasWarning('/Test/Flow', Match.stringLikeRegexp('Pick'));
+  });
+});
+
+describe('implicit nodes', () => {
+  test('a Parallel that starts and ends the workflow gets pass-node functions for its origin and join', () => {
+    const both = new Parallel('Both').branch(
+      new Task('B', { entry: HANDLERS, handler: 'second' }),
+      new Task('C', { entry: HANDLERS, handler: 'third' }),
+    );
+    const { workflow, template } = synthWorkflow({ definition: Definition.from(both) });
+    const implicit = Object.entries(workflow.compiled.nodes).filter(([, n]) => n.implicit);
+    expect(implicit.length).toBe(2);
+    for (const [, n] of implicit) expect(n.fn.entry).toBeUndefined();
+    expect(workflow.compiled.nodes[workflow.compiled.entry].implicit).toBe(true);
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(workflow.compiled.nodes).length + 1);
+    expect(workflow.entryFunction).toBe(workflow.functions[workflow.compiled.entry]);
+  });
+});
+
+describe('folds', () => {
+  test('a fold invokes itself: recursion allowed, its own ARN in its policy', () => {
+    const { workflow, template } = synthWorkflow({ definition: fold() });
+    expect(workflow.compiled.nodes.Sum.successors).toContain('Sum');
+    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: fnName('Sum'), RecursiveLoop: 'Allow' });
+    expect(invokeResources(statementsOf(template, workflow, 'Sum'))).toContainEqual(lambdaArn(fnName('Sum')));
+  });
+});
+
+describe('validation errors name the construct path, workflow and node', () => {
+  test('checkpoint retention shorter than max event age + timeout', () => {
+    expect(() => synthWorkflow({ definition: chain({ b: { timeoutSeconds: 60 } }), checkpointRetention: Duration.hours(6) })).toThrow(
+      "Test/Flow: workflow 'Flow', node 'A': checkpointRetention 21600s is shorter than maxEventAge 21600s + timeout 30s = 21630s",
+    );
+    expect(() =>
+      synthWorkflow({ definition: chain({ c: { timeoutSeconds: 300 } }), checkpointRetention: Duration.seconds(1199), maxEventAge: Duration.minutes(15) }),
+    ).toThrow("node 'C': checkpointRetention 1199s is shorter than maxEventAge 900s + timeout 300s = 1200s");
+  });
+
+  test('retry attempts out of range', () => {
+    expect(() => synthWorkflow({ definition: chain(), retryAttempts: 3 })).toThrow(
+      "Test/Flow: workflow 'Flow', node 'A': retryAttempts must be an integer from 0 to 2",
+    );
+    expect(() => synthWorkflow({ definition: chain(), maxEventAge: Duration.seconds(30) })).toThrow(/node 'A': maxEventAge must be/);
+  });
+
+  test('missing handler file', () => {
+    const definition = Definition.from(new Task('Lost', { entry: path.join(__dirname, 'fixtures', 'nope.ts'), handler: 'first' }));
+    expect(() => synthWorkflow({ definition })).toThrow(/Test\/Flow: workflow 'Flow', node 'Lost': handler file not found: .*nope\.ts/);
+  });
+
+  test('missing export', () => {
+    const definition = Definition.from(new Task('Typo', { entry: HANDLERS, handler: 'frist' }));
+    expect(() => synthWorkflow({ definition })).toThrow(
+      "Test/Flow: workflow 'Flow', node 'Typo': " + `${HANDLERS} has no export 'frist' (it exports: add, first, items, second, third)`,
+    );
+  });
+
+  test('invalid definition (from the compiler)', () => {
+    const a = new Task('Same', { entry: HANDLERS, handler: 'first' });
+    const b = new Task('Same', { entry: HANDLERS, handler: 'second' });
+    expect(() => synthWorkflow({ definition: Definition.from(a.next(b)) })).toThrow(
+      expect.objectContaining({ name: 'UnumWorkflowError', message: expect.stringMatching(/^Test\/Flow: workflow 'Flow', node 'Same': invalid definition \(field '[^']+'\): /) }),
+    );
+  });
+
+  test('table options with an existing table', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const table = dynamodb.Table.fromTableName(stack, 'Existing', 'my-table');
+    expect(() => new UnumWorkflow(stack, 'Flow', { definition: chain(), table, pointInTimeRecovery: true })).toThrow(UnumWorkflowError);
+  });
+});
+
+describe('cloud assembly metadata for the local engine', () => {
+  test('unum:workflow lists nodes with function names and logical ids', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    new UnumWorkflow(stack, 'Flow', { definition: fanOut() });
+    const assembly = app.synth();
+    const artifact = assembly.getStackByName(STACK_NAME);
+    const entries = artifact.findMetadataByType(WORKFLOW_METADATA_TYPE);
+    expect(entries).toHaveLength(1);
+    expect(entries[0].path).toBe('/Test/Flow');
+    const data = entries[0].data as unknown as WorkflowMetadata;
+    const template = artifact.template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+    expect(data.workflow).toBe('Flow');
+    expect(data.entry).toBe('A');
+    expect(template.Resources[data.tableLogicalId as string].Type).toBe('AWS::DynamoDB::Table');
+    expect(data.tableName).toEqual({ Ref: data.tableLogicalId });
+    for (const [node, info] of Object.entries(data.nodes)) {
+      expect(info.functionName).toBe(fnName(node));
+      expect(template.Resources[info.logicalId].Properties.FunctionName).toBe(info.functionName);
+    }
+    expect(data.nodes.A.successors).toEqual(['B', 'C']);
+    expect(template.Resources[data.failureRecorder.logicalId].Properties.FunctionName).toBe(`${STACK_NAME}-Flow-unum-failure`);
+  });
+});
