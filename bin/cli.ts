@@ -3,20 +3,23 @@
  * Each module exports `main(argv): Promise<number>` (the exit code).
  */
 type CommandModule = { main(argv: string[]): Promise<number> };
+/* eslint-disable @typescript-eslint/no-require-imports -- commands load lazily; under module node16 a
+   dynamic import() stays native ESM and cannot resolve extensionless TypeScript paths */
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  demo: { summary: 'synthesize the example app and run every example on the local engine', load: () => import('../lib/cli/demo') },
-  local: { summary: 'local run <workflow> --input file.json [--faults seed]', load: () => import('../lib/cli/local') },
-  start: { summary: 'start a run', load: () => import('../lib/cli/client') },
-  status: { summary: 'status of a run', load: () => import('../lib/cli/client') },
-  result: { summary: 'result of a run', load: () => import('../lib/cli/client') },
-  wait: { summary: 'wait for a run to finish', load: () => import('../lib/cli/client') },
-  inspect: { summary: 'progress of a run from the table', load: () => import('../lib/cli/client') },
-  graph: { summary: 'diagram of a workflow (mermaid | dot | svg)', load: () => import('../lib/cli/graph') },
-  cost: { summary: 'cost per million runs vs Step Functions', load: () => import('../lib/cli/cost') },
-  'compile-asl': { summary: 'compile an Amazon States Language file', load: () => import('../lib/cli/asl') },
-  bench: { summary: 'run the benchmarks and write BENCHMARKS.md', load: () => import('../lib/cli/bench') },
+  demo: { summary: 'synthesize the example app and run every example on the local engine', load: () => require('../lib/cli/demo') },
+  local: { summary: 'local run <workflow> --input file.json [--faults seed]', load: () => require('../lib/cli/local') },
+  start: { summary: 'start a run', load: () => require('../lib/cli/client') },
+  status: { summary: 'status of a run', load: () => require('../lib/cli/client') },
+  result: { summary: 'result of a run', load: () => require('../lib/cli/client') },
+  wait: { summary: 'wait for a run to finish', load: () => require('../lib/cli/client') },
+  inspect: { summary: 'progress of a run from the table', load: () => require('../lib/cli/client') },
+  graph: { summary: 'diagram of a workflow (mermaid | dot | svg)', load: () => require('../lib/cli/graph') },
+  cost: { summary: 'cost per million runs vs Step Functions', load: () => require('../lib/cli/cost') },
+  'compile-asl': { summary: 'compile an Amazon States Language file', load: () => require('../lib/cli/asl') },
+  bench: { summary: 'run the benchmarks and write BENCHMARKS.md', load: () => require('../lib/cli/bench') },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);

@@ -14,10 +14,10 @@ export interface FunctionSpec {
   /** Seconds. @default 30 */
   readonly timeoutSeconds: number;
   readonly environment: Readonly<Record<string, string>>;
-  /** Lambda async retries, 0-2. @default 2 */
-  readonly retryAttempts: number;
-  /** Seconds, 60-21600. @default 21600 */
-  readonly maxEventAgeSeconds: number;
+  /** Lambda async retries, 0-2; undefined when the node sets none (the workflow's setting applies). */
+  readonly retryAttempts?: number;
+  /** Seconds, 60-21600; undefined when the node sets none (the workflow's setting applies). */
+  readonly maxEventAgeSeconds?: number;
 }
 
 export interface CompiledNode {

@@ -4,7 +4,7 @@ import { IO_FIELDS, type IoProps } from '../definition/io';
 import type { FunctionSpec } from './compiled';
 
 /** Lambda settings of nodes without user code (Pass and implicit nodes). */
-export const PASS_FUNCTION: FunctionSpec = { memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 };
+export const PASS_FUNCTION: FunctionSpec = { memorySize: 256, timeoutSeconds: 30, environment: {} };
 
 /** The function settings of a Task or Fold, with defaults applied. */
 export function functionSpec(state: FunctionState): FunctionSpec {
@@ -15,8 +15,8 @@ export function functionSpec(state: FunctionState): FunctionSpec {
     memorySize: p.memorySize ?? 256,
     timeoutSeconds: p.timeoutSeconds ?? 30,
     environment: sortedRecord(p.environment ?? {}),
-    retryAttempts: p.retryAttempts ?? 2,
-    maxEventAgeSeconds: p.maxEventAgeSeconds ?? 21600,
+    ...(p.retryAttempts === undefined ? {} : { retryAttempts: p.retryAttempts }),
+    ...(p.maxEventAgeSeconds === undefined ? {} : { maxEventAgeSeconds: p.maxEventAgeSeconds }),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { CompiledWorkflow, FunctionSpec } from '../compiler/compiled';
 
-/** Lambda's defaults, which the compiler also applies when a node sets nothing. */
+/** Lambda's defaults, used when neither the node nor the workflow sets a value. */
 export const DEFAULT_RETRY_ATTEMPTS = 2;
 export const DEFAULT_MAX_EVENT_AGE_SECONDS = 6 * 60 * 60;
 const MIN_MAX_EVENT_AGE_SECONDS = 60;
@@ -17,18 +17,11 @@ export interface AsyncDefaults {
   readonly maxEventAgeSeconds?: number;
 }
 
-/**
- * A node's own value wins over the workflow's. The compiler fills Lambda's
- * default when a node sets nothing, so a value equal to that default counts
- * as "not set" and the workflow-level prop applies.
- */
+/** A node's own value wins over the workflow's, which wins over Lambda's default. */
 export function resolveAsyncSettings(fn: FunctionSpec, defaults: AsyncDefaults): AsyncSettings {
-  const own = (value: number | undefined, lambdaDefault: number): number | undefined =>
-    value === undefined || value === lambdaDefault ? undefined : value;
   return {
-    retryAttempts: own(fn.retryAttempts, DEFAULT_RETRY_ATTEMPTS) ?? defaults.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
-    maxEventAgeSeconds:
-      own(fn.maxEventAgeSeconds, DEFAULT_MAX_EVENT_AGE_SECONDS) ?? defaults.maxEventAgeSeconds ?? DEFAULT_MAX_EVENT_AGE_SECONDS,
+    retryAttempts: fn.retryAttempts ?? defaults.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
+    maxEventAgeSeconds: fn.maxEventAgeSeconds ?? defaults.maxEventAgeSeconds ?? DEFAULT_MAX_EVENT_AGE_SECONDS,
   };
 }
 

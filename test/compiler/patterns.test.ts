@@ -29,7 +29,7 @@ describe('chain', () => {
       settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30 },
       functionNames: {},
     });
-    expect(compiled.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 });
+    expect(compiled.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 256, timeoutSeconds: 30, environment: {} });
     expect(compiled.nodes.A.implicit).toBe(false);
     expect(compiled.warnings).toEqual([]);
   });
@@ -76,7 +76,7 @@ describe('parallel (fan-out and fan-in)', () => {
     expect(c.nodes['P.Join'].implicit).toBe(true);
     expect(ir(c, 'P.Join').join).toEqual({ tails: ['B1', 'B2'] });
     expect(instructions(c, 'P.Join')).toEqual([SUCCEED]);
-    expect(c.nodes['P.Join'].fn).toEqual({ memorySize: 256, timeoutSeconds: 30, environment: {}, retryAttempts: 2, maxEventAgeSeconds: 21600 });
+    expect(c.nodes['P.Join'].fn).toEqual({ memorySize: 256, timeoutSeconds: 30, environment: {} });
   });
 
   it('a branch ending in a Choice has one tail per arm end, indexed in the sorted list', () => {

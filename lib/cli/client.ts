@@ -1,0 +1,215 @@
+/**
+ * `unum start|status|result|wait|inspect`: the client (lib/client) on the
+ * command line. argv starts with the command name (bin/cli.ts passes it on).
+ *
+ * Which workflow: `--entry-function F --table T`, or `--outputs file.json`
+ * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
+ * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
+ */
+import * as fs from 'node:fs';
+import type { Json } from '../../runtime/ir';
+import { UnumClient, UnumClientError, UnumWaitTimeoutError, findAssemblyWorkflow, formatInspectReport, formatStatus, type RunStatus } from '../client';
+import { readCloudAssembly } from '../local/assembly';
+
+const USAGE = `usage:
+  unum start   [--input file.json|-] [--id ID] [--wait [--timeout S]] [--json] [workflow]
+  unum status  <id> [--json] [workflow]
+  unum result  <id> [--json] [workflow]
+  unum wait    <id> [--timeout S] [--json] [workflow]
+  unum inspect <id> [--scan | --no-scan] [--json] [workflow]
+workflow:
+  --entry-function F --table T                     explicit
+  --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
+  [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
+
+/** Exit codes besides 0 (success) and 1 (run failed or error). */
+const EXIT = { usage: 2, timeout: 124, interrupted: 130 } as const;
+
+/** Where the command writes; injectable for tests. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly readStdin: () => string;
+}
+
+const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, readStdin: () => fs.readFileSync(0, 'utf8') };
+
+/** Parsed `--name value` options, `--flag` booleans and positionals. */
+export interface Args {
+  readonly positional: string[];
+  readonly options: Map<string, string | true>;
+}
+
+/** Parses argv; `flags` take no value. Throws `UnumClientError` on an option missing its value. */
+export function parseArgs(argv: readonly string[], flags: ReadonlySet<string>): Args {
+  const positional: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) { positional.push(a); continue; }
+    const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
+    if (flags.has(name)) { options.set(name, true); continue; }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new UnumClientError(`--${name} needs a value`);
+    options.set(name, value);
+  }
+  return { positional, options };
+}
+
+function opt(args: Args, name: string): string | undefined {
+  const v = args.options.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function readJsonFile(file: string, what: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UnumClientError(`cannot read ${what} ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The client for the workflow the options name (see the module comment). */
+export function clientFor(args: Args): UnumClient {
+  const entryFunction = opt(args, 'entry-function');
+  const table = opt(args, 'table');
+  if (entryFunction || table) {
+    if (!entryFunction || !table) throw new UnumClientError('--entry-function and --table go together');
+    return UnumClient.forWorkflow({ entryFunction, table });
+  }
+  const stack = opt(args, 'stack');
+  const workflow = opt(args, 'workflow');
+  const outputsFile = opt(args, 'outputs');
+  if (outputsFile) {
+    // `cdk deploy --outputs-file` writes { <stack>: { <key>: <value> } }.
+    const all = readJsonFile(outputsFile, 'outputs file') as Record<string, Record<string, string>>;
+    const stacks = stack ? [stack] : Object.keys(all);
+    if (stacks.length !== 1 || !all[stacks[0]]) throw new UnumClientError(`name one stack of ${outputsFile} with --stack (have: ${Object.keys(all).join(', ')})`);
+    return UnumClient.fromStackOutputs(all[stacks[0]], workflow);
+  }
+  const app = opt(args, 'app') ?? 'cdk.out';
+  const found = findAssemblyWorkflow(app, workflow, stack);
+  if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
+    // Against the local engine, tables have the engine's names for the synthesized app.
+    const local = readCloudAssembly(app).workflows.get(found.workflow);
+    if (local) return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: local.tableName });
+  }
+  return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
+}
+
+function readInput(args: Args, io: CliIo): Json {
+  const file = opt(args, 'input');
+  if (file === undefined) return {};
+  const text = file === '-' ? io.readStdin() : fs.readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    throw new UnumClientError(`input ${file === '-' ? '(stdin)' : file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function timeoutMs(args: Args): number | undefined {
+  const s = opt(args, 'timeout');
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (!(n > 0)) throw new UnumClientError(`--timeout must be a positive number of seconds, got '${s}'`);
+  return n * 1000;
+}
+
+/** Waits with a progress line on stderr, and ^C aborting the wait (not the run). */
+async function waitWithProgress(client: UnumClient, id: string, args: Args, io: CliIo): Promise<RunStatus> {
+  const ctl = new AbortController();
+  const onSigint = (): void => ctl.abort(new InterruptedError(`stopped waiting for run ${id} (it goes on running)`));
+  const timeout = timeoutMs(args);
+  process.once('SIGINT', onSigint);
+  let last = '';
+  try {
+    return await client.wait(id, {
+      signal: ctl.signal,
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      onProgress: (s, elapsed) => {
+        const line = `${id}  ${s.status}  ${(elapsed / 1000).toFixed(1)} s`;
+        // A terminal gets one line rewritten in place; a log gets a line per status change.
+        if (io.stderr.isTTY) io.stderr.write(`\r${line}\x1b[K`);
+        else if (s.status !== last) io.stderr.write(`${line}\n`);
+        last = s.status;
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    if (io.stderr.isTTY && last) io.stderr.write('\n');
+  }
+}
+
+function printStatus(s: RunStatus, args: Args, io: CliIo): number {
+  io.stdout.write(`${args.options.has('json') ? JSON.stringify(s) : formatStatus(s)}\n`);
+  return s.status === 'SUCCEEDED' || s.status === 'RUNNING' ? 0 : 1;
+}
+
+function requireId(args: Args, command: string): string {
+  const id = args.positional[0];
+  if (!id) throw new UsageError(`unum ${command} needs a run id`);
+  return id;
+}
+
+class UsageError extends Error {}
+class InterruptedError extends UnumClientError {}
+
+async function command(name: string, args: Args, io: CliIo): Promise<number> {
+  const json = args.options.has('json');
+  switch (name) {
+    case 'start': {
+      const client = clientFor(args);
+      const id = await client.start(readInput(args, io), { ...(opt(args, 'id') ? { workflowId: opt(args, 'id') } : {}) });
+      if (!args.options.has('wait')) {
+        io.stdout.write(json ? `${JSON.stringify({ workflowId: id })}\n` : `started ${id}\n`);
+        return 0;
+      }
+      if (!json) io.stderr.write(`started ${id}\n`);
+      return printStatus(await waitWithProgress(client, id, args, io), args, io);
+    }
+    case 'status':
+      return printStatus(await clientFor(args).status(requireId(args, name)), args, io);
+    case 'result': {
+      const result = await clientFor(args).result(requireId(args, name));
+      io.stdout.write(`${json ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);
+      return 0;
+    }
+    case 'wait':
+      return printStatus(await waitWithProgress(clientFor(args), requireId(args, name), args, io), args, io);
+    case 'inspect': {
+      const scan = args.options.has('scan') ? true : args.options.has('no-scan') ? false : undefined;
+      const report = await clientFor(args).inspect(requireId(args, name), scan === undefined ? {} : { scan });
+      io.stdout.write(`${json ? JSON.stringify(report) : formatInspectReport(report)}\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command '${name}'`);
+  }
+}
+
+/** Runs one client command; resolves to the exit code. */
+export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    const args = parseArgs(rest, new Set(['json', 'wait', 'scan', 'no-scan', 'help']));
+    if (args.options.has('help')) {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    return await command(name ?? '', args, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`unum: ${err.message}\n${USAGE}\n`);
+      return EXIT.usage;
+    }
+    if (!(err instanceof UnumClientError)) throw err;
+    io.stderr.write(`unum: ${err.message}\n`);
+    if (err instanceof UnumWaitTimeoutError) return EXIT.timeout;
+    return err instanceof InterruptedError ? EXIT.interrupted : 1;
+  }
+}
+
+export function main(argv: string[]): Promise<number> {
+  return run(argv);
+}

@@ -1,0 +1,129 @@
+/**
+ * `unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--json]`:
+ * runs the workflow N times on the local engine, measures each run at the
+ * engine (executions, durations, every DynamoDB call with its request and
+ * response; user-code time from the runtime's log lines), prices one million runs (lib/cost) and prints unum beside Step
+ * Functions Standard and Express.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Json } from '../../runtime/ir';
+import { UnumClientError } from '../client';
+import { averageRuns, measureRun, type MeasuredRun } from '../cost/measure';
+import { compareCosts, formatCostComparison } from '../cost/report';
+import { LocalEngine } from '../local/engine';
+import { parseArgs } from './client';
+
+/** The `message` of the runtime's per-transition log line (runtime/log.ts). */
+const TRANSITION_MESSAGE = 'unum transition';
+
+const USAGE = `usage: unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--timeout S]
+                 [--call-latency-ms 5 | --local-durations] [--json]`;
+
+/**
+ * Modelled latency of one DynamoDB or Invoke call from Lambda in the same
+ * region: single-digit milliseconds for DynamoDB, about as much to queue an
+ * async invoke. Local wall times (`--local-durations`) are far larger.
+ */
+const DEFAULT_CALL_LATENCY_MS = 5;
+
+/** The example's own input (examples/<name>/input.json) when the workflow is one of the examples. */
+function defaultInputFile(workflow: string): string | undefined {
+  const kebab = workflow.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return [kebab, workflow.toLowerCase()].map((d) => path.join('examples', d, 'input.json')).find((f) => fs.existsSync(f));
+}
+
+function readInput(file: string | undefined): Json {
+  if (file === undefined) return {};
+  return JSON.parse(file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(file, 'utf8')) as Json;
+}
+
+/**
+ * User-code time of the runtime's transition log line (`durations.userMs`),
+ * if the line is one. Not the EMF metric: it is left out when it rounds to 0 ms.
+ */
+function userCodeMs(line: string): number | undefined {
+  if (!line.includes(TRANSITION_MESSAGE)) return undefined;
+  try {
+    const v = (JSON.parse(line) as { durations?: { userMs?: unknown } }).durations?.userMs;
+    return typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startEngine(app: string, onLog: (line: string, fn: string, executionId: string | undefined) => void): Promise<LocalEngine> {
+  if (fs.existsSync(path.join(app, 'manifest.json'))) return LocalEngine.fromCloudAssembly(app, { onLog });
+  process.stderr.write(`no cloud assembly in ${app}: synthesizing the app first\n`);
+  return LocalEngine.fromApp(process.cwd(), { outDir: app, onLog });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, new Set(['json', 'help', 'local-durations']));
+  const workflow = args.positional[0];
+  if (args.options.has('help') || !workflow) {
+    process.stderr.write(`${USAGE}\n`);
+    return args.options.has('help') ? 0 : 2;
+  }
+  const opt = (name: string): string | undefined => {
+    const v = args.options.get(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const runs = Number(opt('runs') ?? 10);
+  if (!Number.isInteger(runs) || runs < 1) throw new UnumClientError(`--runs must be a positive integer, got '${opt('runs')}'`);
+  const inputFile = opt('input') ?? defaultInputFile(workflow);
+  const input = readInput(inputFile);
+  const timeoutMs = Number(opt('timeout') ?? 120) * 1000;
+  const callLatencyMs = args.options.has('local-durations') ? undefined : Number(opt('call-latency-ms') ?? DEFAULT_CALL_LATENCY_MS);
+  if (callLatencyMs !== undefined && !(callLatencyMs >= 0)) throw new UnumClientError(`--call-latency-ms must be a number >= 0, got '${opt('call-latency-ms')}'`);
+
+  const userCode = new Map<string, number>();
+  const engine = await startEngine(opt('app') ?? 'cdk.out', (line, _fn, executionId) => {
+    const ms = executionId === undefined ? undefined : userCodeMs(line);
+    if (ms !== undefined) userCode.set(executionId!, ms);
+  });
+  try {
+    engine.workflow(workflow); // fails early, listing the workflows there are
+    const measured: MeasuredRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      const id = engine.startRun(workflow, input);
+      const record = await engine.waitForRun(workflow, id, { timeoutMs });
+      // GC and late calls follow the final status: count them too.
+      await engine.idle(id);
+      if (record.status !== 'SUCCEEDED') throw new UnumClientError(`run ${id} of ${workflow} ended ${record.status}: ${JSON.stringify(record.error)}`);
+      measured.push(measureRun({
+        executions: engine.emulator.timeline.of(id),
+        calls: engine.traffic.of(id),
+        functions: engine.app.functions,
+        userCodeMs: userCode,
+        ...(callLatencyMs !== undefined ? { callLatencyMs } : {}),
+      }));
+      engine.forget(id);
+      process.stderr.write(`\rmeasured ${i + 1}/${runs} runs`);
+    }
+    process.stderr.write('\n');
+    const avg = averageRuns(measured);
+    const comparison = compareCosts(avg.unum, avg.stepFunctions);
+    if (args.options.has('json')) {
+      process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile ?? null, perRun: avg, comparison })}\n`);
+      return 0;
+    }
+    const u = avg.unum;
+    const s = avg.stepFunctions;
+    process.stdout.write([
+      `${workflow}: ${runs} runs on the local engine, input ${inputFile ?? '{}'}; per run:`,
+      `  unum            ${u.lambdaRequests.toFixed(1)} Lambda requests, ${u.lambdaGbSeconds.toFixed(5)} GB-s, ${u.writeUnits.toFixed(1)} WRU, ${u.readUnits.toFixed(1)} RRU, ${avg.invokes.toFixed(1)} invokes`,
+      `  Step Functions  ${s.stateTransitions.toFixed(1)} state transitions, ${s.taskRequests.toFixed(1)} task requests, ${s.taskGbSeconds.toFixed(5)} GB-s, ${s.expressDurationMs.toFixed(0)} ms`,
+      '  DynamoDB by operation: ' + Object.entries(avg.byOperation).map(([op, v]) => `${op} ${v.calls.toFixed(1)} (${(v.writeUnits + v.readUnits).toFixed(1)} u)`).join(', '),
+      callLatencyMs === undefined
+        ? '  Durations: wall times on this machine (worker threads, DynamoDB Local), far slower than Lambda.'
+        : `  Durations: user code + ${callLatencyMs} ms per DynamoDB or Invoke call (--local-durations for wall times here).`,
+      '',
+      formatCostComparison(comparison),
+      '',
+    ].join('\n'));
+    return 0;
+  } finally {
+    await engine.stop();
+  }
+}

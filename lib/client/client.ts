@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/ir';
+import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError } from './errors';
+import { InspectReport, inspectRun } from './inspect';
+import { runKey } from '../../runtime/naming';
+import { parseRunRecord, str } from './records';
+import { TableReader } from './table';
+import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions } from './types';
+import { sleep } from './sleep';
+import { findAssemblyWorkflow, locationFromOutputs } from './stack';
+
+/** Where a deployed (or locally running) workflow lives. */
+export interface WorkflowLocation {
+  /** Name or ARN of the workflow's entry function. */
+  readonly entryFunction: string;
+  /** Name of the workflow's DynamoDB table. */
+  readonly table: string;
+}
+
+/** The SDK clients a `UnumClient` uses. */
+export interface UnumSdkClients {
+  /**
+   * Lambda client used to start runs.
+   * @default a new LambdaClient: region, credentials and `AWS_ENDPOINT_URL_LAMBDA` from the environment
+   */
+  readonly lambda?: LambdaClient;
+  /**
+   * DynamoDB client used to read run records, results and progress.
+   * @default a new DynamoDBClient: region, credentials and `AWS_ENDPOINT_URL_DYNAMODB` from the environment
+   */
+  readonly dynamodb?: DynamoDBClient;
+}
+
+/** Properties of `UnumClient.forWorkflow`. */
+export interface UnumClientProps extends WorkflowLocation, UnumSdkClients {}
+
+/** Options of `UnumClient.fromCloudAssembly`. */
+export interface CloudAssemblyOptions extends UnumSdkClients {
+  /** Stack to look in, when several stacks have a workflow of that name. @default any stack */
+  readonly stack?: string;
+  /**
+   * The deployed stack's outputs (one stack of `cdk deploy --outputs-file`),
+   * needed when the stack creates the table: CloudFormation names it at deploy.
+   * @default none: the table name must be a literal in the assembly
+   */
+  readonly outputs?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts runs of one workflow and reads their state from its table. There is
+ * no orchestrator to ask: a run is started by invoking the entry function
+ * asynchronously, and everything else is read from the run record and the
+ * runtime's items (docs/architecture.md, "Table").
+ */
+export class UnumClient {
+  static forWorkflow(props: UnumClientProps): UnumClient {
+    return new UnumClient(props);
+  }
+
+  /**
+   * A client for the workflow whose outputs (`<prefix>EntryFunctionName`,
+   * `<prefix>TableName`) are in `outputs`, a plain `{ key: value }` record of
+   * one stack. `workflow` is the construct path below the stack (usually its
+   * id); it may be omitted when the stack has one workflow.
+   */
+  static fromStackOutputs(outputs: Readonly<Record<string, string>>, workflow?: string, clients: UnumSdkClients = {}): UnumClient {
+    return new UnumClient({ ...locationFromOutputs(outputs, workflow), ...clients });
+  }
+
+  /**
+   * A client for a workflow of a synthesized app (`cdk.out`), found by its
+   * `unum:workflow` construct metadata (by workflow name or construct path).
+   */
+  static fromCloudAssembly(dir: string, workflow?: string, options: CloudAssemblyOptions = {}): UnumClient {
+    const found = findAssemblyWorkflow(dir, workflow, options.stack);
+    const clients = { lambda: options.lambda, dynamodb: options.dynamodb };
+    if (typeof found.table === 'string') return new UnumClient({ entryFunction: found.entryFunction, table: found.table, ...clients });
+    if (!options.outputs) {
+      throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
+    }
+    return new UnumClient({ ...locationFromOutputs(options.outputs, found.constructPath), ...clients });
+  }
+
+  readonly entryFunction: string;
+  readonly tableName: string;
+  private readonly lambda: LambdaClient;
+  private readonly table: TableReader;
+
+  private constructor(props: UnumClientProps) {
+    this.entryFunction = props.entryFunction;
+    this.tableName = props.table;
+    this.lambda = props.lambda ?? new LambdaClient({});
+    this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
+  }
+
+  /**
+   * Starts a run and returns its id. With an id that already has a run record,
+   * nothing is invoked. Two concurrent starts with the same id may both invoke
+   * the entry: the runtime's entry checkpoint makes the second a duplicate of
+   * the first, so there is still one run (with the first start's input).
+   */
+  async start(input: Json, options: StartOptions = {}): Promise<string> {
+    const workflowId = options.workflowId ?? randomUUID();
+    if (!WORKFLOW_ID_PATTERN.test(workflowId)) {
+      throw new UnumClientError(`invalid workflow id '${workflowId}': expected ${WORKFLOW_ID_PATTERN}`);
+    }
+    if (await this.table.get(runKey(workflowId))) return workflowId;
+    const request: StartRequest = { input, workflowId };
+    try {
+      await this.lambda.send(new InvokeCommand({
+        FunctionName: this.entryFunction,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(request)),
+      }));
+    } catch (err) {
+      throw new UnumClientError(`starting run ${workflowId}: invoking ${this.entryFunction} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return workflowId;
+  }
+
+  /** The run record's state. NOT_FOUND right after `start` only means the entry has not run yet. */
+  async status(workflowId: string): Promise<RunStatus> {
+    return parseRunRecord(workflowId, await this.table.get(runKey(workflowId)));
+  }
+
+  /**
+   * The result of a SUCCEEDED run, read from the run record or from the
+   * checkpoint it references. Throws `UnumRunFailedError` for a FAILED run and
+   * `UnumRunNotFinishedError` for a RUNNING or unknown one.
+   */
+  async result(workflowId: string): Promise<Json> {
+    const item = await this.table.get(runKey(workflowId));
+    const run = parseRunRecord(workflowId, item);
+    if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
+    if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
+    const inline = str(item!, 'result');
+    if (inline !== undefined) return JSON.parse(inline) as Json;
+    const ref = str(item!, 'resultRef');
+    if (ref === undefined) throw new UnumClientError(`run ${workflowId} SUCCEEDED but its record has neither result nor resultRef`);
+    const value = await this.table.get(ref);
+    const v = value && str(value, 'v');
+    if (v === undefined) {
+      throw new UnumClientError(`run ${workflowId}: result checkpoint ${ref} is gone (${value ? 'tombstoned' : 'expired or deleted'})`);
+    }
+    return JSON.parse(v) as Json;
+  }
+
+  /**
+   * Polls the run record until the run is SUCCEEDED or FAILED and returns that
+   * status (a FAILED run does not throw here). A NOT_FOUND run is waited for:
+   * Lambda may hold the start event in its queue for a while.
+   */
+  async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
+    const timeoutMs = options.timeoutMs ?? 600_000;
+    const maxInterval = options.maxPollIntervalMs ?? 5_000;
+    let interval = options.pollIntervalMs ?? 200;
+    const began = Date.now();
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const status = await this.status(workflowId);
+      const elapsed = Date.now() - began;
+      options.onProgress?.(status, elapsed);
+      if (status.status === 'SUCCEEDED' || status.status === 'FAILED') return status;
+      const remaining = timeoutMs - elapsed;
+      if (remaining <= 0) throw new UnumWaitTimeoutError(workflowId, timeoutMs, status.status);
+      await sleep(Math.min(interval, remaining), options.signal);
+      interval = Math.min(interval * 1.5, maxInterval);
+    }
+  }
+
+  /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */
+  async startAndWait(input: Json, options: StartAndWaitOptions = {}): Promise<RunOutcome> {
+    const workflowId = await this.start(input, options);
+    const status = await this.wait(workflowId, options);
+    if (status.status === 'FAILED') throw new UnumRunFailedError(workflowId, status.error);
+    return { workflowId, result: await this.result(workflowId) };
+  }
+
+  /** The run's progress as far as the table still holds it (see `InspectReport`). */
+  async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
+    return inspectRun(this.table, workflowId, options);
+  }
+}

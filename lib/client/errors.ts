@@ -1,0 +1,39 @@
+import type { RunError, RunState } from './types';
+
+/** Base class of every error the client throws on purpose (not SDK or network errors). */
+export class UnumClientError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error. */
+export class UnumRunFailedError extends UnumClientError {
+  constructor(readonly workflowId: string, readonly runError: RunError | undefined) {
+    super(
+      runError
+        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${runError.cause})` : ''}`
+        : `run ${workflowId} failed (no error recorded)`,
+    );
+  }
+}
+
+/** `result()` on a run that is still RUNNING or has no run record. */
+export class UnumRunNotFinishedError extends UnumClientError {
+  constructor(readonly workflowId: string, readonly status: Extract<RunState, 'RUNNING' | 'NOT_FOUND'>) {
+    super(
+      status === 'RUNNING'
+        ? `run ${workflowId} has not finished yet (RUNNING)`
+        // An Event invoke is queued by Lambda, so a just-started run has no record for a moment.
+        : `run ${workflowId} not found: not started yet, still queued, or its record expired`,
+    );
+  }
+}
+
+/** `wait()` gave up before the run finished. */
+export class UnumWaitTimeoutError extends UnumClientError {
+  constructor(readonly workflowId: string, readonly timeoutMs: number, readonly lastStatus: RunState) {
+    super(`run ${workflowId} did not finish within ${timeoutMs} ms (last status ${lastStatus})`);
+  }
+}

@@ -1,0 +1,69 @@
+/** Human-readable text for run statuses and inspect reports (the CLI's output without `--json`). */
+import type { InspectReport } from './inspect';
+import type { RunStatus } from './types';
+
+/** Rows of cells as aligned columns; the first row is the header. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
+}
+
+function duration(from?: string, to?: string): string {
+  if (!from) return '';
+  const ms = (to ? Date.parse(to) : Date.now()) - Date.parse(from);
+  return Number.isFinite(ms) ? `${(ms / 1000).toFixed(3)} s${to ? '' : ' so far'}` : '';
+}
+
+export function formatStatus(s: RunStatus): string {
+  const rows: [string, string][] = [['run', s.workflowId], ['status', s.status]];
+  if (s.startedAt) rows.push(['started', s.startedAt]);
+  if (s.finishedAt) rows.push(['finished', s.finishedAt]);
+  if (s.startedAt) rows.push(['duration', duration(s.startedAt, s.finishedAt)]);
+  if (s.error) {
+    rows.push(['node', s.error.node], ['error', s.error.error]);
+    if (s.error.cause) rows.push(['cause', s.error.cause]);
+  }
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** Long invocation names shortened for tables: they are 43-character hashes. */
+const short = (name: string): string => (name.length > 12 ? `${name.slice(0, 10)}…` : name);
+
+export function formatInspectReport(r: InspectReport): string {
+  const parts = [formatStatus(r.run)];
+  if (r.history) {
+    parts.push(`history (${r.history.length} transitions)\n${table([
+      ['seq', 'at', 'node', 'index', 'iter', 'outcome', 'ms', 'next'],
+      ...r.history.map((e) => [
+        String(e.seq), e.at, e.node, e.indexes.length ? e.indexes.join('.') : '-', String(e.iteration),
+        e.outcome, e.durationMs === undefined ? '' : String(e.durationMs), (e.next ?? []).join(','),
+      ]),
+    ])}`);
+  } else {
+    parts.push('history  none (enable `history: true` on the workflow for a transition log)');
+  }
+  const fanIns = r.fanIns.length ? r.fanIns : r.table?.fanIns ?? [];
+  if (fanIns.length) {
+    parts.push(`fan-ins${r.fanIns.length ? '' : ' (table-wide)'}\n${table([
+      ['origin', 'join', 'arrived', 'expected', 'done'],
+      ...fanIns.map((f) => [f.origin ?? '?', short(f.join), String(f.arrived), String(f.expected), f.complete ? 'yes' : `${Math.floor((100 * f.arrived) / Math.max(f.expected, 1))}%`]),
+    ])}`);
+  }
+  if (r.failures.length) {
+    parts.push(`failures\n${table([
+      ['node', 'error', 'cause', 'caught'],
+      ...r.failures.map((f) => [f.node, f.error, f.cause ?? '', f.caught ? 'yes' : 'no']),
+    ])}`);
+  }
+  if (r.table) {
+    const t = r.table;
+    parts.push([
+      `table (scanned; ${t.attributable ? 'only this run has a record, so these are its items' : `${t.runs} run records, ${t.runsInFlight.length} running: counts are table-wide`})`,
+      `  checkpoints  ${t.checkpoints}`,
+      `  tombstones   ${t.tombstones}`,
+      `  fan-ins      ${t.fanIns.length} open`,
+    ].join('\n'));
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,136 @@
+import { HISTORY, HistoryEntry, dedupeHistory, parseHistoryEntry } from './history';
+import { TABLE } from '../../runtime/ir';
+import { SHARD_WIDTH } from '../../runtime/fan-in';
+import { checkpointKey, runKey, shardKey } from '../../runtime/naming';
+import { PREFIX, num, numSet, parseRunRecord, str } from './records';
+import type { TableReader } from './table';
+import type { InspectOptions, RunStatus } from './types';
+
+/** Arrivals at one fan-in: level-0 shards hold one number per arrived branch. */
+export interface FanInProgress {
+  /** The join's invocation name (shard keys are `fanin#<join>#<level>#<shard>`). */
+  readonly join: string;
+  /** The fan-out origin's node, when known from the history. */
+  readonly origin?: string;
+  readonly arrived: number;
+  readonly expected: number;
+  /** The join committed (its checkpoint exists) or its shards are gone after it did. */
+  readonly complete: boolean;
+}
+
+/** Table-wide counts from a scan: checkpoint keys are hashes, so they cannot be attributed to a run. */
+export interface TableSummary {
+  readonly checkpoints: number;
+  readonly tombstones: number;
+  readonly fanIns: readonly FanInProgress[];
+  /** Number of run records in the table (any status). */
+  readonly runs: number;
+  /** Ids of runs whose record is RUNNING. */
+  readonly runsInFlight: readonly string[];
+  /**
+   * True when the inspected run has the only run record of the table, so the
+   * counts are its own (run records outlive checkpoints, so an older run's
+   * leftover checkpoints would come with its record).
+   */
+  readonly attributable: boolean;
+}
+
+/** What the table tells about a run while its records exist. */
+export interface InspectReport {
+  readonly run: RunStatus;
+  /** The transition log in sequence order, duplicates removed; absent when the run has none. */
+  readonly history?: readonly HistoryEntry[];
+  /** Fan-ins started by this run (from its history), with arrivals. */
+  readonly fanIns: readonly FanInProgress[];
+  /** Entries of the history that failed or were caught, and the run's own error. */
+  readonly failures: readonly { readonly node: string; readonly error: string; readonly cause?: string; readonly caught: boolean }[];
+  readonly table?: TableSummary;
+}
+
+export async function inspectRun(table: TableReader, workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
+  const run = parseRunRecord(workflowId, await table.get(runKey(workflowId)));
+  const history = await readHistory(table, workflowId);
+  const fanIns = history ? await fanInsOf(table, history) : [];
+  const scan = options.scan ?? history === undefined;
+  const summary = scan ? await scanTable(table, workflowId) : undefined;
+  const failures = [
+    ...(history ?? []).filter((e) => e.error).map((e) => ({ node: e.node, ...e.error!, caught: e.outcome === 'caught' })),
+    // The failure recorder may write no history entry: the run record is the authority.
+    ...(run.error && !history?.some((e) => e.outcome === 'failed') ? [{ ...run.error, caught: false }] : []),
+  ];
+  return { run, ...(history ? { history } : {}), fanIns, failures, ...(summary ? { table: summary } : {}) };
+}
+
+async function readHistory(table: TableReader, workflowId: string): Promise<HistoryEntry[] | undefined> {
+  const counter = await table.get(HISTORY.counterKey(workflowId));
+  const n = counter ? num(counter, 'n') ?? 0 : 0;
+  if (n === 0) return undefined;
+  const keys = Array.from({ length: n }, (_, i) => HISTORY.entryKey(workflowId, i + 1));
+  const items = await table.getMany(keys);
+  // Sequence numbers whose append crashed after the counter update are gaps: skip them.
+  const entries = keys.flatMap((k, i) => {
+    const item = items.get(k);
+    const entry = item && parseHistoryEntry(i + 1, item);
+    return entry ? [entry] : [];
+  });
+  return dedupeHistory(entries);
+}
+
+/** Reads the level-0 shards of every fan-out the history records. */
+async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): Promise<FanInProgress[]> {
+  const origins = new Map<string, { origin: string; size: number }>();
+  for (const e of history) if (e.fanIn) origins.set(e.fanIn.join, { origin: e.node, size: e.fanIn.size });
+  if (origins.size === 0) return [];
+  const keys: string[] = [];
+  for (const [join, { size }] of origins) {
+    keys.push(checkpointKey(join));
+    for (let s = 0; s < Math.ceil(size / SHARD_WIDTH); s++) keys.push(shardKey(join, 0, s));
+  }
+  const items = await table.getMany(keys);
+  return [...origins].map(([join, { origin, size }]) => {
+    let arrived = 0;
+    let shards = 0;
+    for (let s = 0; s < Math.ceil(size / SHARD_WIDTH); s++) {
+      const shard = items.get(shardKey(join, 0, s));
+      if (shard) { shards++; arrived += numSet(shard, 'a').length; }
+    }
+    // The join deletes the shards only after it checkpoints; an empty fan-out has no shards.
+    const complete = items.has(checkpointKey(join)) || (shards === 0 && size === 0);
+    return { join, origin, arrived: complete ? size : arrived, expected: size, complete };
+  });
+}
+
+async function scanTable(table: TableReader, workflowId: string): Promise<TableSummary> {
+  let checkpoints = 0;
+  let tombstones = 0;
+  const runIds: string[] = [];
+  const runsInFlight: string[] = [];
+  const joins = new Map<string, { arrived: number; expected: number }>();
+  for await (const item of table.scan([TABLE.partitionKey, 't', 'a', 'n', 'status'])) {
+    const pk = str(item, TABLE.partitionKey) ?? '';
+    if (pk.startsWith(PREFIX.checkpoint)) {
+      if (item.t) tombstones++; else checkpoints++;
+    } else if (pk.startsWith(PREFIX.run)) {
+      const id = pk.slice(PREFIX.run.length);
+      runIds.push(id);
+      if (str(item, 'status') === 'RUNNING') runsInFlight.push(id);
+    } else if (pk.startsWith(PREFIX.fanIn)) {
+      // fanin#<join>#<level>#<shard>: the join name is base64url, so it holds no '#'.
+      const [, join, level] = pk.split('#');
+      if (level !== '0') continue;
+      const j = joins.get(join) ?? { arrived: 0, expected: 0 };
+      j.arrived += numSet(item, 'a').length;
+      j.expected += num(item, 'n') ?? 0;
+      joins.set(join, j);
+    }
+  }
+  runsInFlight.sort();
+  return {
+    checkpoints,
+    tombstones,
+    fanIns: [...joins].map(([join, j]) => ({ join, ...j, complete: false })),
+    runs: runIds.length,
+    runsInFlight,
+    attributable: runIds.length === 1 && runIds[0] === workflowId,
+  };
+}

@@ -1,0 +1,64 @@
+import { BatchGetItemCommand, DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { TABLE } from '../../runtime/ir';
+import type { Item } from './records';
+
+/** BatchGetItem accepts at most 100 keys per request. */
+const BATCH_GET_LIMIT = 100;
+/** Unprocessed keys (throttling) are retried this many times before giving up. */
+const BATCH_GET_RETRIES = 8;
+
+/**
+ * Reads of one workflow table. Every read is strongly consistent: the client
+ * reports what the runtime has committed, and a run record just written
+ * RUNNING or SUCCEEDED must not read as its previous state.
+ */
+export class TableReader {
+  constructor(private readonly db: DynamoDBClient, readonly tableName: string) {}
+
+  async get(pk: string): Promise<Item | undefined> {
+    const out = await this.db.send(new GetItemCommand({
+      TableName: this.tableName,
+      Key: { [TABLE.partitionKey]: { S: pk } },
+      ConsistentRead: true,
+    }));
+    return out.Item;
+  }
+
+  /** Items by key, as a map from key to item; absent keys are absent from the map. */
+  async getMany(pks: readonly string[]): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    for (let i = 0; i < pks.length; i += BATCH_GET_LIMIT) {
+      let keys = pks.slice(i, i + BATCH_GET_LIMIT).map((pk) => ({ [TABLE.partitionKey]: { S: pk } }));
+      for (let attempt = 0; keys.length > 0; attempt++) {
+        if (attempt > BATCH_GET_RETRIES) throw new Error(`BatchGetItem on ${this.tableName}: keys still unprocessed after ${BATCH_GET_RETRIES} retries`);
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        const out = await this.db.send(new BatchGetItemCommand({
+          RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } },
+        }));
+        for (const item of out.Responses?.[this.tableName] ?? []) {
+          const pk = item[TABLE.partitionKey]?.S;
+          if (pk !== undefined) found.set(pk, item);
+        }
+        keys = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as typeof keys;
+      }
+    }
+    return found;
+  }
+
+  /** Every item of the table, with only the named attributes. */
+  async *scan(attributes: readonly string[]): AsyncGenerator<Item> {
+    const names = Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
+    let start: Item | undefined;
+    do {
+      const out = await this.db.send(new ScanCommand({
+        TableName: this.tableName,
+        ConsistentRead: true,
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: names,
+        ExclusiveStartKey: start,
+      }));
+      yield* out.Items ?? [];
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Usage of one run measured on the local engine: executions from the
+ * emulator's timeline, DynamoDB calls from the fault proxy's traffic record
+ * (every call a function made, with request and response), user-code time from
+ * the runtime's transition log lines. Turned into the inputs of lib/cost/report.ts.
+ */
+import type { Instruction, NodeIR } from '../../runtime/ir';
+import type { LocalFunction } from '../local/assembly';
+import type { TimelineEntry } from '../local/timeline';
+import type { CallRecord } from '../local/traffic';
+import { CapacityMeter } from './capacity';
+import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
+
+/** Everything the engine recorded about one run. */
+export interface RunEvidence {
+  readonly executions: readonly TimelineEntry[];
+  readonly calls: readonly CallRecord[];
+  /** Functions of the app, by name (memory, IR). */
+  readonly functions: ReadonlyMap<string, LocalFunction>;
+  /** User-code milliseconds per execution id, from the runtime's transition log lines. */
+  readonly userCodeMs: ReadonlyMap<string, number>;
+  /**
+   * Model each execution's duration as its user-code time plus this many ms
+   * per I/O call it made, instead of its wall time on this machine (where
+   * sandboxes, DynamoDB Local and the proxy are far slower than Lambda and
+   * DynamoDB in one region). The Express duration is then the sum of the tasks'
+   * user-code times (an upper bound when branches run in parallel).
+   * @default undefined: local wall times
+   */
+  readonly callLatencyMs?: number;
+}
+
+export interface MeasuredRun {
+  readonly unum: UnumRunUsage;
+  readonly stepFunctions: StepFunctionsRunUsage;
+  /** Invoke API calls the functions made (each is also one Lambda request). */
+  readonly invokes: number;
+  readonly byOperation: Readonly<Record<string, { calls: number; readUnits: number; writeUnits: number }>>;
+}
+
+/** Choice states a node's instructions pass through (top level: the one a run always evaluates). */
+function choiceStates(instructions: readonly Instruction[]): number {
+  return instructions.filter((i) => i.op === 'choice').length;
+}
+
+const parse = (s: string | undefined): Record<string, unknown> => (s ? JSON.parse(s) as Record<string, unknown> : {});
+
+export function measureRun(run: RunEvidence): MeasuredRun {
+  const memory = (fn: string): number => run.functions.get(fn)?.memoryMb ?? 128;
+  const ir = (fn: string): NodeIR | undefined => run.functions.get(fn)?.ir;
+  const ended = run.executions.filter((e) => e.end !== undefined);
+
+  const meter = new CapacityMeter();
+  let invokes = 0;
+  const callsOf = new Map<string, number>();
+  for (const c of run.calls) {
+    callsOf.set(c.exec.executionId, (callsOf.get(c.exec.executionId) ?? 0) + 1);
+    // A call the fault plan dropped before it reached the service made no request.
+    if (c.status === undefined) continue;
+    if (c.call.service === 'lambda') { invokes++; continue; }
+    meter.record({ operation: c.call.operation, request: parse(c.request), response: parse(c.response), ok: c.status >= 200 && c.status < 300 });
+  }
+
+  const userMs = (e: TimelineEntry): number => run.userCodeMs.get(e.executionId) ?? (e.end! - e.start);
+  const modelled = run.callLatencyMs;
+  const duration = (e: TimelineEntry): number =>
+    modelled === undefined ? e.end! - e.start : userMs(e) + modelled * (callsOf.get(e.executionId) ?? 0);
+
+  // On Step Functions each invocation is one state, run once: keep the first execution of each.
+  const firsts = new Map<string, TimelineEntry>();
+  for (const e of ended) if (!e.duplicate && !firsts.has(e.identity)) firsts.set(e.identity, e);
+  let transitions = 0;
+  let taskRequests = 0;
+  let taskGbSeconds = 0;
+  let taskMs = 0;
+  for (const e of firsts.values()) {
+    const node = ir(e.functionName);
+    if (!node) continue; // the failure recorder is unum's own machinery
+    transitions += 1 + choiceStates(node.instructions);
+    if (node.handler.kind === 'pass') continue; // a Pass state runs no Lambda
+    taskRequests++;
+    taskGbSeconds += lambdaGbSeconds(userMs(e), memory(e.functionName));
+    taskMs += userMs(e);
+  }
+  const starts = ended.map((e) => e.start);
+  const ends = ended.map((e) => e.end!);
+  return {
+    unum: {
+      lambdaRequests: run.executions.length,
+      lambdaGbSeconds: ended.reduce((s, e) => s + lambdaGbSeconds(duration(e), memory(e.functionName)), 0),
+      readUnits: meter.totals.readUnits,
+      writeUnits: meter.totals.writeUnits,
+    },
+    stepFunctions: {
+      stateTransitions: transitions,
+      taskRequests,
+      taskGbSeconds,
+      expressDurationMs: modelled !== undefined ? taskMs : ended.length ? Math.max(...ends) - Math.min(...starts) : 0,
+    },
+    invokes,
+    byOperation: meter.totals.byOperation,
+  };
+}
+
+/** Field-wise mean of measured runs (the report prices an average run). */
+export function averageRuns(runs: readonly MeasuredRun[]): MeasuredRun {
+  const n = runs.length;
+  const mean = <T extends object>(pick: (r: MeasuredRun) => T): T => {
+    const keys = Object.keys(pick(runs[0])) as (keyof T)[];
+    return Object.fromEntries(keys.map((k) => [k, runs.reduce((s, r) => s + Number(pick(r)[k]), 0) / n])) as T;
+  };
+  const ops: Record<string, { calls: number; readUnits: number; writeUnits: number }> = {};
+  for (const r of runs) {
+    for (const [op, v] of Object.entries(r.byOperation)) {
+      const o = (ops[op] ??= { calls: 0, readUnits: 0, writeUnits: 0 });
+      o.calls += v.calls / n;
+      o.readUnits += v.readUnits / n;
+      o.writeUnits += v.writeUnits / n;
+    }
+  }
+  return {
+    unum: mean((r) => r.unum),
+    stepFunctions: mean((r) => r.stepFunctions),
+    invokes: runs.reduce((s, r) => s + r.invokes, 0) / n,
+    byOperation: ops,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The client and the CLI against the local engine running the example app:
+ * the real runtime writes the records the client reads.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { UnumClient, UnumRunFailedError, UnumWaitTimeoutError } from '../../lib/client';
+import { run, type CliIo } from '../../lib/cli/client';
+import { main as costMain } from '../../lib/cli/cost';
+import { LocalEngine } from '../../lib/local/engine';
+
+jest.setTimeout(180_000);
+
+let engine: LocalEngine;
+let outDir: string;
+let client: UnumClient;
+
+beforeAll(async () => {
+  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-client-engine-'));
+  engine = await LocalEngine.fromApp(path.join(__dirname, '../..'), { outDir });
+  const wf = engine.workflow('Collatz');
+  // Plain SDK clients aimed at the engine's endpoints: what an application would do.
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  client = UnumClient.forWorkflow({
+    entryFunction: wf.entryFunction,
+    table: wf.tableName,
+    lambda: new LambdaClient({ endpoint: engine.lambdaEndpoint, region: 'us-east-1', credentials }),
+    dynamodb: new DynamoDBClient({ endpoint: engine.dynamoEndpoint, region: 'us-east-1', credentials }),
+  });
+});
+afterAll(async () => {
+  await engine?.stop();
+  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
+});
+
+test('start, inspect during the run, wait, result', async () => {
+  // 27 takes 111 Collatz steps: one invocation each, long enough to look at mid-run.
+  const id = await client.start({ n: 27 }, { workflowId: 'collatz-27' });
+  let midRun;
+  for (let i = 0; i < 400 && !midRun; i++) {
+    const report = await client.inspect(id);
+    if (report.run.status === 'RUNNING' && report.table!.tombstones > 0) midRun = report;
+    else await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(midRun).toBeDefined();
+  // Only this run has a record in the table, so the counts are its own.
+  expect(midRun!.table).toMatchObject({ runs: 1, runsInFlight: ['collatz-27'], attributable: true });
+  expect(midRun!.table!.checkpoints).toBeGreaterThan(0);
+  const status = await client.wait(id, { timeoutMs: 120_000 });
+  expect(status.status).toBe('SUCCEEDED');
+  expect(Date.parse(status.finishedAt!)).toBeGreaterThan(Date.parse(status.startedAt!));
+  expect(await client.result(id)).toEqual({ start: 27, steps: 111, peak: 9232 });
+});
+
+test('concurrent starts with the same id make one run', async () => {
+  const ids = await Promise.all([3, 3, 3, 3].map((n) => client.start({ n }, { workflowId: 'same-id' })));
+  expect(new Set(ids)).toEqual(new Set(['same-id']));
+  await client.wait('same-id', { timeoutMs: 60_000 });
+  await engine.idle('same-id');
+  expect(await client.result('same-id')).toEqual({ start: 3, steps: 7, peak: 16 });
+  // One run: the entry's value was committed once, every later delivery was a duplicate.
+  const entries = engine.emulator.timeline.of('same-id').filter((e) => e.node === 'Step');
+  expect(new Set(entries.map((e) => e.identity)).size).toBe(7);
+});
+
+test('a failed run: status names the node and error; result throws', async () => {
+  // n = 0 makes step throw RangeError; Lambda's retries run out and the failure recorder ends the run.
+  const id = await client.start({ n: 0 });
+  const status = await client.wait(id, { timeoutMs: 60_000 });
+  expect(status).toMatchObject({ status: 'FAILED', error: { node: 'Step', error: 'RangeError', cause: expect.stringContaining('n must be a positive integer') } });
+  await expect(client.result(id)).rejects.toThrow(UnumRunFailedError);
+});
+
+test('wait times out on a run that is still going', async () => {
+  const id = await client.start({ n: 97 }); // 118 steps
+  await expect(client.wait(id, { timeoutMs: 50, pollIntervalMs: 10 })).rejects.toThrow(UnumWaitTimeoutError);
+  expect((await client.wait(id, { timeoutMs: 120_000 })).status).toBe('SUCCEEDED');
+});
+
+test('the CLI finds the workflow in cdk.out and reaches the engine through AWS_ENDPOINT_URL_*', async () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint, AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
+    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
+  });
+  let out = '';
+  const io: CliIo = {
+    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
+    stderr: { write: (_s: string) => true } as CliIo['stderr'],
+    readStdin: () => '{"n": 6}',
+  };
+  try {
+    const code = await run(['start', '--app', outDir, '--workflow', 'Collatz', '--input', '-', '--id', 'cli-6', '--wait', '--json'], io);
+    expect([code, JSON.parse(out).status]).toEqual([0, 'SUCCEEDED']);
+    out = '';
+    expect(await run(['result', 'cli-6', '--app', outDir, '--workflow', 'Collatz', '--json'], io)).toBe(0);
+    expect(JSON.parse(out)).toEqual({ start: 6, steps: 8, peak: 16 });
+  } finally {
+    process.env = saved;
+  }
+});
+
+test('unum cost measures runs on the local engine and prices them', async () => {
+  let out = '';
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
+  const progress = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const fixture = path.join(outDir, 'collatz-6.json');
+    fs.writeFileSync(fixture, '{"n": 6}');
+    expect(await costMain(['Collatz', '--runs', '2', '--app', outDir, '--input', fixture, '--json'])).toBe(0);
+  } finally {
+    write.mockRestore();
+    progress.mockRestore();
+  }
+  const report = JSON.parse(out);
+  // 6 -> 3 -> 10 -> 5 -> 16 -> 8 -> 4 -> 2 -> 1: 8 Step invocations + Finish, no faults, no retries.
+  expect(report.perRun.unum.lambdaRequests).toBe(9);
+  expect(report.perRun.stepFunctions).toMatchObject({ taskRequests: 9, stateTransitions: 9 + 8 }); // + one Choice per Step
+  // Every invocation checkpoints (1 WRU each, small values) and the entry writes the run record.
+  expect(report.perRun.unum.writeUnits).toBeGreaterThanOrEqual(10);
+  expect(report.comparison.options.map((o: { name: string }) => o.name)).toEqual(['unum', 'Step Functions Standard', 'Step Functions Express']);
+});

@@ -1,0 +1,75 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { UnumClient, findAssemblyWorkflow, locationFromOutputs, workflowsInAssembly } from '../../lib/client';
+
+/** Outputs as `cdk deploy --outputs-file` writes them for the example stack (one stack). */
+const outputs = {
+  TextPipelineEntryFunctionName: 'UnumExamples-TextPipeline-Normalize',
+  TextPipelineEntryFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:UnumExamples-TextPipeline-Normalize',
+  TextPipelineTableName: 'UnumExamples-TextPipelineTable28CEC0EB-1ABC',
+  CollatzEntryFunctionName: 'UnumExamples-Collatz-Step',
+  CollatzTableName: 'UnumExamples-CollatzTable60E6786E-2DEF',
+};
+
+describe('stack outputs', () => {
+  test('finds a workflow by its construct id, case-insensitively', () => {
+    expect(locationFromOutputs(outputs, 'collatz')).toEqual({ entryFunction: 'UnumExamples-Collatz-Step', table: 'UnumExamples-CollatzTable60E6786E-2DEF' });
+    expect(UnumClient.fromStackOutputs(outputs, 'TextPipeline').tableName).toBe('UnumExamples-TextPipelineTable28CEC0EB-1ABC');
+  });
+
+  test('a single workflow needs no name; several do; unknown names list the known ones', () => {
+    expect(locationFromOutputs({ AEntryFunctionName: 'f', ATableName: 't' })).toEqual({ entryFunction: 'f', table: 't' });
+    expect(() => locationFromOutputs(outputs)).toThrow('stack outputs have several workflows: name one (have: TextPipeline, Collatz)');
+    expect(() => locationFromOutputs(outputs, 'Nope')).toThrow("no workflow 'Nope' (have: TextPipeline, Collatz)");
+    expect(() => locationFromOutputs({})).toThrow('stack outputs have no unum workflow');
+  });
+});
+
+describe('cloud assembly', () => {
+  let dir: string;
+  beforeAll(() => {
+    // The shape `cdk synth` writes with aws-cdk-lib 2.276: construct metadata in a side file.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-client-asm-'));
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({
+      artifacts: {
+        UnumExamples: { type: 'aws:cloudformation:stack', additionalMetadataFile: 'UnumExamples.metadata.json', properties: { templateFile: 'UnumExamples.template.json' } },
+        Other: { type: 'aws:cloudformation:stack', metadata: {
+          '/Other/Pipes/Collatz': [{ type: 'unum:workflow', data: { workflow: 'Collatz', entry: 'S', nodes: { S: { functionName: 'Other-Collatz-S' } }, tableName: 'fixed-table' } }],
+        } },
+      },
+    }));
+    fs.writeFileSync(path.join(dir, 'UnumExamples.metadata.json'), JSON.stringify({
+      '/UnumExamples/Collatz': [
+        { type: 'aws:cdk:logicalId', data: 'x' },
+        { type: 'unum:workflow', data: {
+          version: 1, workflow: 'Collatz', entry: 'Step',
+          nodes: { Step: { functionName: 'UnumExamples-Collatz-Step' }, Finish: { functionName: 'UnumExamples-Collatz-Finish' } },
+          tableLogicalId: 'CollatzTable60E6786E', tableName: { Ref: 'CollatzTable60E6786E' },
+        } },
+      ],
+    }));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('lists workflows from the unum:workflow metadata', () => {
+    expect(workflowsInAssembly(dir)).toEqual([
+      { stack: 'UnumExamples', workflow: 'Collatz', constructPath: 'Collatz', entryFunction: 'UnumExamples-Collatz-Step', table: { logicalId: 'CollatzTable60E6786E' } },
+      { stack: 'Other', workflow: 'Collatz', constructPath: 'Pipes/Collatz', entryFunction: 'Other-Collatz-S', table: 'fixed-table' },
+    ]);
+  });
+
+  test('resolves by name and stack; ambiguity and absence are explained', () => {
+    expect(findAssemblyWorkflow(dir, 'Collatz', 'Other').entryFunction).toBe('Other-Collatz-S');
+    expect(() => findAssemblyWorkflow(dir, 'Collatz')).toThrow(/more than one unum workflow 'Collatz'.*pass --workflow or --stack/);
+    expect(() => findAssemblyWorkflow(dir, 'Nope')).toThrow("no unum workflow 'Nope' in");
+    expect(() => findAssemblyWorkflow(path.join(dir, 'missing'))).toThrow(/not a cloud assembly/);
+  });
+
+  test('a literal table name is enough; a CloudFormation-named table needs the outputs', () => {
+    expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'Other' }).tableName).toBe('fixed-table');
+    expect(() => UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples' })).toThrow(/named by CloudFormation at deploy/);
+    const client = UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', outputs });
+    expect([client.entryFunction, client.tableName]).toEqual(['UnumExamples-Collatz-Step', 'UnumExamples-CollatzTable60E6786E-2DEF']);
+  });
+});

@@ -1,0 +1,65 @@
+import type { LocalFunction } from '../../lib/local/assembly';
+import type { TimelineEntry } from '../../lib/local/timeline';
+import type { CallRecord } from '../../lib/local/traffic';
+import type { NodeIR } from '../../runtime/ir';
+import { averageRuns, measureRun } from '../../lib/cost/measure';
+
+const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
+  version: 1, workflow: 'W', node, entry: node === 'A', handler: kind === 'user' ? { kind, export: node } : { kind },
+  instructions: Array.from({ length: choices }, () => ({ op: 'choice' as const, rules: [] })),
+  settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 1, runRetentionSeconds: 1, timeoutSeconds: 30 },
+  functionNames: {},
+});
+const fn = (name: string, memoryMb: number, nodeIr?: NodeIR): [string, LocalFunction] =>
+  [name, { functionName: name, memoryMb, ...(nodeIr ? { ir: nodeIr } : {}) } as LocalFunction];
+const functions = new Map([fn('f-A', 1024, ir('A', 'user', 1)), fn('f-P', 512, ir('P', 'pass')), fn('f-fail', 128)]);
+
+const exec = (id: string, functionName: string, identity: string, start: number, end: number, duplicate = false): TimelineEntry =>
+  ({ executionId: id, functionName, identity, requestId: id, attempt: 1, duplicate, start, end, workflowId: 'r' });
+const call = (executionId: string, service: 'dynamodb' | 'lambda', operation: string, request: object, status: number | undefined, response?: object): CallRecord =>
+  ({ exec: { executionId } as CallRecord['exec'], call: { service, operation, label: operation, occurrence: 0, index: 0 },
+    request: JSON.stringify(request), fault: status === undefined ? 'crash-before' : 'none',
+    ...(status === undefined ? {} : { status }), ...(response ? { response: JSON.stringify(response) } : {}) });
+
+const evidence = {
+  functions,
+  executions: [
+    exec('e1', 'f-A', 'A#0', 0, 100),
+    exec('e2', 'f-A', 'A#0', 150, 230, true), // a duplicate delivery of A: billed on unum only
+    exec('e3', 'f-P', 'P#0', 300, 310),
+  ],
+  calls: [
+    call('e1', 'dynamodb', 'PutItem', { TableName: 't', Item: { pk: { S: 'ckpt#a' }, v: { S: '1' } } }, 200, {}),
+    call('e1', 'lambda', 'Invoke', {}, 202),
+    call('e2', 'dynamodb', 'GetItem', { TableName: 't', Key: { pk: { S: 'ckpt#a' } }, ConsistentRead: true }, 200, { Item: { pk: { S: 'ckpt#a' } } }),
+    call('e3', 'dynamodb', 'PutItem', { TableName: 't', Item: { pk: { S: 'x' } } }, undefined), // dropped before DynamoDB
+  ],
+  userCodeMs: new Map([['e1', 40], ['e2', 0], ['e3', 0]]),
+};
+
+test('wall times: every execution billed on unum; Step Functions runs each invocation once', () => {
+  const m = measureRun(evidence);
+  // unum: 3 requests; GB-s = 0.100 s * 1 GB + 0.080 * 1 + 0.010 * 0.5 = 0.185
+  expect(m.unum).toEqual({ lambdaRequests: 3, lambdaGbSeconds: expect.closeTo(0.185, 12), readUnits: 1, writeUnits: 1 });
+  // SFN: A (1 state + 1 choice) + P (1 state) = 3 transitions; one task (P is a Pass state) of 40 ms at 1 GB = 0.04 GB-s;
+  // Express: wall time from 0 to 310 ms
+  expect(m.stepFunctions).toEqual({ stateTransitions: 3, taskRequests: 1, taskGbSeconds: expect.closeTo(0.04, 12), expressDurationMs: 310 });
+  expect(m.invokes).toBe(1);
+});
+
+test('modelled durations: user code + latency per call', () => {
+  const m = measureRun({ ...evidence, callLatencyMs: 5 });
+  // e1: 40 + 2 calls * 5 = 50 ms at 1 GB = 0.05; e2: 0 + 1 * 5 = 5 ms at 1 GB = 0.005;
+  // e3: 0 + 1 * 5 (a call was made, though dropped) = 5 ms at 0.5 GB = 0.0025; total 0.0575
+  expect(m.unum.lambdaGbSeconds).toBeCloseTo(0.0575, 12);
+  // Express: the tasks' user code, 40 ms
+  expect(m.stepFunctions.expressDurationMs).toBe(40);
+});
+
+test('averages field by field', () => {
+  const a = measureRun(evidence);
+  const b = measureRun({ ...evidence, executions: evidence.executions.slice(0, 1) });
+  const avg = averageRuns([a, b]);
+  expect(avg.unum.lambdaRequests).toBe(2);
+  expect(avg.stepFunctions.stateTransitions).toBe(2.5);
+});
