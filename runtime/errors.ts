@@ -1,0 +1,29 @@
+/**
+ * Error types of the runtime. Names follow Step Functions where a user may
+ * match them in retry/catch rules (`States.*`).
+ */
+
+/** A malformed event; thrown before any write, so nothing is half-done. */
+export class UnumEnvelopeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnumEnvelopeError';
+  }
+}
+
+/** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */
+export class StatesError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * Errors that no retry changes (bad paths, values too large to store): the
+ * run is marked FAILED at once instead of burning Lambda's async retries.
+ * As in Step Functions, `States.ALL` does not match them.
+ */
+export const TERMINAL_ERRORS: ReadonlySet<string> = new Set(['States.Runtime', 'States.DataLimitExceeded']);
+
+export const runtimeError = (message: string): StatesError => new StatesError('States.Runtime', message);

@@ -1,0 +1,94 @@
+/**
+ * The Lambda on-failure destination of every workflow function: when Lambda
+ * gives up on an invocation (retries exhausted, event too old), it sets the
+ * run record FAILED, so no run hangs silently. Optionally forwards the
+ * destination record to the user's SQS queue (UNUM_FAILURE_QUEUE_URL) or SNS
+ * topic (UNUM_FAILURE_TOPIC_ARN).
+ */
+import { createRequire } from 'node:module';
+import { DynamoDbStore } from './dynamodb-store';
+import { ENV, WORKFLOW_ID_PATTERN } from './ir';
+import type { CheckpointStore } from './store';
+
+/** Lambda's destination record for a failed async invocation. */
+export interface FailureRecord {
+  readonly version?: string;
+  readonly timestamp?: string;
+  readonly requestContext: {
+    readonly requestId: string;
+    readonly functionArn: string;
+    readonly condition: string;
+    readonly approximateInvokeCount?: number;
+  };
+  readonly requestPayload?: unknown;
+  readonly responseContext?: unknown;
+  readonly responsePayload?: { readonly errorType?: string; readonly errorMessage?: string } | null;
+}
+
+export const FAILURE_ENV = {
+  /** JSON map function name -> node name, set by the construct. */
+  nodeByFunction: 'UNUM_NODE_BY_FUNCTION',
+  queueUrl: 'UNUM_FAILURE_QUEUE_URL',
+  topicArn: 'UNUM_FAILURE_TOPIC_ARN',
+} as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The failed invocation's workflow id and node, as far as the record tells. */
+export function identify(record: FailureRecord): { workflowId?: string; node: string } {
+  const req = record.requestPayload;
+  const unum = isObject(req) && isObject(req.unum) ? req.unum : undefined;
+  const explicitStart = isObject(req) && !unum && 'input' in req && Object.keys(req).every((k) => k === 'input' || k === 'workflowId');
+  // A start request without an id ran under the Lambda request id.
+  const id = unum ? unum.workflowId : explicitStart && req.workflowId !== undefined ? req.workflowId : record.requestContext.requestId;
+  const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
+  const byFunction = JSON.parse(process.env[FAILURE_ENV.nodeByFunction] || '{}') as Record<string, string>;
+  const node = typeof unum?.node === 'string' ? unum.node : (byFunction[fnName] ?? fnName);
+  return { ...(typeof id === 'string' && WORKFLOW_ID_PATTERN.test(id) ? { workflowId: id } : {}), node };
+}
+
+/** Loads an SDK client the Lambda runtime provides but this package does not depend on. */
+async function sdk(name: string): Promise<Record<string, new (...args: unknown[]) => { send(c: unknown): Promise<unknown> }>> {
+  try {
+    // CommonJS resolution honours NODE_PATH, where Lambda keeps its SDK; import() is the fallback for ESM bundles.
+    return (typeof __filename === 'string' ? createRequire(__filename)(name) : await import(name)) as Record<string, never>;
+  } catch (e) {
+    throw new Error(`unum failure recorder: ${name} is not available to forward the failure record (${String(e)})`, { cause: e });
+  }
+}
+
+async function forward(record: FailureRecord): Promise<void> {
+  const body = JSON.stringify(record);
+  const queueUrl = process.env[FAILURE_ENV.queueUrl];
+  const topicArn = process.env[FAILURE_ENV.topicArn];
+  if (queueUrl) {
+    const m = await sdk('@aws-sdk/client-sqs');
+    await new m.SQSClient({}).send(new m.SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+  }
+  if (topicArn) {
+    const m = await sdk('@aws-sdk/client-sns');
+    await new m.SNSClient({}).send(new m.PublishCommand({ TopicArn: topicArn, Message: body }));
+  }
+}
+
+export function createFailureRecorder(store?: CheckpointStore): (record: FailureRecord) => Promise<void> {
+  return async (record) => {
+    const { workflowId, node } = identify(record);
+    const error = record.responsePayload?.errorType ?? record.requestContext.condition;
+    const cause = record.responsePayload?.errorMessage ?? `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`;
+    if (workflowId) {
+      if (!store) {
+        const table = process.env[ENV.table];
+        if (!table) throw new Error(`unum failure recorder: environment variable ${ENV.table} is not set`);
+        store = new DynamoDbStore(table);
+      }
+      const set = await store.finishRun(workflowId, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString());
+      console.log(JSON.stringify({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set }));
+    } else {
+      console.log(JSON.stringify({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause }));
+    }
+    await forward(record);
+  };
+}
+
+export const handler = createFailureRecorder();

@@ -1,0 +1,57 @@
+/**
+ * The entry point bundled into every workflow function:
+ * `export const handler = createHandler(userModule)`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDbStore } from './dynamodb-store';
+import { execute } from './execute';
+import { parseEvent } from './envelope';
+import { ENV, IR_FILE_NAME, IR_VERSION, type NodeIR } from './ir';
+import type { Invoker } from './invoker';
+import { LambdaInvoker } from './lambda-invoker';
+import type { CheckpointStore } from './store';
+import type { LambdaContext, UserFunction } from './types';
+
+export interface HandlerOptions {
+  /** The node's IR; default: the file named by UNUM_IR_FILE, else `unum-ir.json` beside the bundle. */
+  readonly ir?: NodeIR;
+  /** Default: DynamoDB, table from UNUM_TABLE. */
+  readonly store?: CheckpointStore;
+  /** Default: Lambda async Invoke. */
+  readonly invoker?: Invoker;
+}
+
+export type LambdaHandler = (event: unknown, context: LambdaContext) => Promise<unknown>;
+
+function loadIr(): NodeIR {
+  const file = process.env[ENV.irFile] || join(__dirname, IR_FILE_NAME);
+  return JSON.parse(readFileSync(file, 'utf8')) as NodeIR;
+}
+
+export function createHandler(userModule: Record<string, unknown>, options: HandlerOptions = {}): LambdaHandler {
+  const ir = options.ir ?? loadIr();
+  if (ir.version !== IR_VERSION) throw new Error(`unum: IR version ${ir.version} of node ${ir.node} is not supported (expected ${IR_VERSION})`);
+  let fn: UserFunction | undefined;
+  if (ir.handler.kind !== 'pass') {
+    const exported = userModule[ir.handler.export];
+    if (typeof exported !== 'function') {
+      throw new Error(`unum: node ${ir.node} needs the function export ${JSON.stringify(ir.handler.export)} of its entry module, which has ${typeof exported}`);
+    }
+    fn = exported as UserFunction;
+  }
+  let store = options.store;
+  let invoker = options.invoker;
+  return async (event, context) => {
+    // Parse before creating clients or writing anything: a malformed event leaves no trace.
+    const inv = parseEvent(event, ir, context);
+    if (!store) {
+      const table = process.env[ENV.table];
+      if (!table) throw new Error(`unum: environment variable ${ENV.table} is not set`);
+      store = new DynamoDbStore(table);
+    }
+    invoker ??= new LambdaInvoker();
+    await execute({ ir, fn, store, invoker }, inv, context);
+    return { workflowId: inv.workflowId };
+  };
+}

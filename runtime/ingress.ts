@@ -1,0 +1,65 @@
+/**
+ * Ingress: resolve this invocation's input. A reference or fan-in member that
+ * is a tombstone (or gone) means this invocation already committed elsewhere
+ * and its successors ran: GC only removes inputs after that. Then stop.
+ */
+import { checkpointKey, invocationName } from './naming';
+import { readArrivals, shardKeys } from './fan-in';
+import { runtimeError } from './errors';
+import type { InputRef, Json } from './ir';
+import type { Cleanup, Exec } from './types';
+
+export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });
+
+type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
+
+/**
+ * The checkpoint keys of a fan-in's branch outputs in branch order, decoded
+ * from the shards (tail position and iteration per branch), and what the join
+ * cleans up. Undefined when the shards are gone: the join already finished.
+ */
+export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string[]; shards: string[] } | undefined> {
+  const tails = x.rt.ir.join?.tails;
+  if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
+  const arrivals = await readArrivals(x.rt.store, f.join, f.size);
+  if (!arrivals) return undefined;
+  const { workflowId, iteration, frames } = x.inv;
+  const keys = arrivals.map((a, index) => {
+    const tail = tails[a.tail];
+    if (tail === undefined) throw runtimeError(`node ${x.rt.ir.node}: unknown tail position ${a.tail}`);
+    return checkpointKey(invocationName(workflowId, tail, a.iteration, [...frames, { iteration, index }]));
+  });
+  return { keys, shards: shardKeys(f.join, f.size) };
+}
+
+/** Values of checkpoints in key order, or undefined if any is a tombstone or missing. */
+export async function readValues(x: Exec, keys: readonly string[]): Promise<Json[] | undefined> {
+  const found = await x.rt.store.getCheckpoints(keys);
+  const out: Json[] = [];
+  for (const k of keys) {
+    const c = found.get(k);
+    if (!c || c.tombstone) return undefined;
+    out.push(JSON.parse(c.json) as Json);
+  }
+  return out;
+}
+
+export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
+  const input = x.inv.input;
+  if ('value' in input) return { value: input.value, cleanup: noCleanup() };
+  if ('ref' in input) {
+    const v = await readValues(x, [input.ref]);
+    return v && { value: v[0], cleanup: noCleanup() };
+  }
+  const m = await fanInMembers(x, input.fanIn);
+  const values = m && (await readValues(x, m.keys));
+  return values && m && { value: values, cleanup: { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } };
+}
+
+/** A duplicate join (own checkpoint found) still owes the cleanup if the shards remain. */
+export async function joinCleanup(x: Exec): Promise<Cleanup> {
+  const input = x.inv.input;
+  if (!('fanIn' in input)) return noCleanup();
+  const m = await fanInMembers(x, input.fanIn);
+  return m ? { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } : noCleanup();
+}

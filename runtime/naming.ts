@@ -1,0 +1,31 @@
+/**
+ * Deterministic names of invocations and of the table items derived from them
+ * (docs/architecture.md "Naming"). A name depends only on local information,
+ * so every execution of an invocation, and every party that must find its
+ * checkpoint (successors, joins), computes the same 43 characters.
+ */
+import { createHash } from 'node:crypto';
+
+/** The parts of a fan-out frame that identify a branch (size/kind/origin follow from them). */
+export interface FramePosition {
+  readonly iteration: number;
+  readonly index: number;
+}
+
+export function invocationName(
+  workflowId: string,
+  node: string,
+  iteration: number,
+  frames: readonly FramePosition[],
+  foldIndex?: number,
+): string {
+  const parts = [workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+export const checkpointKey = (invocation: string): string => `ckpt#${invocation}`;
+
+export const shardKey = (joinInvocation: string, level: number, shard: number): string =>
+  `fanin#${joinInvocation}#${level}#${shard}`;
+
+export const runKey = (workflowId: string): string => `run#${workflowId}`;

@@ -1,0 +1,57 @@
+/**
+ * Step Functions retry and catch semantics for the handler, run inside the
+ * execution: a retry sleeps (backoff, jitter) only while the remaining time
+ * allows it, then the error goes on to the catch rules as if retries were exhausted.
+ */
+import { TERMINAL_ERRORS } from './errors';
+import type { CatchRule, RetryRule } from './ir';
+import { sleep } from './pool';
+
+export function errorName(e: unknown): string {
+  return e instanceof Error && e.name ? e.name : 'Error';
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Does a rule's error list match this error name (States.ALL, States.TaskFailed as in Step Functions)? */
+export function matchesError(errors: readonly string[], name: string): boolean {
+  if (errors.includes(name)) return true;
+  if (TERMINAL_ERRORS.has(name)) return false;
+  return errors.includes('States.ALL') || (name !== 'States.Timeout' && errors.includes('States.TaskFailed'));
+}
+
+export function findCatch(rules: readonly CatchRule[] | undefined, name: string): number {
+  return (rules ?? []).findIndex((r) => matchesError(r.errors, name));
+}
+
+/** Time kept free after a retry sleep, for the checkpoint and the invokes. */
+const RESERVE_MS = 2000;
+
+/**
+ * Runs `fn` (attempt = 1, 2, ...) and retries per the first matching rule
+ * (each rule counts its own attempts). Throws the last error when no retry applies.
+ */
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  rules: readonly RetryRule[] | undefined,
+  remainingMs: () => number,
+): Promise<T> {
+  const used = new Map<RetryRule, number>();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      const rule = (rules ?? []).find((r) => matchesError(r.errors, errorName(e)));
+      const n = rule ? (used.get(rule) ?? 0) : 0;
+      if (!rule || n >= rule.maxAttempts) throw e;
+      let delay = rule.intervalSeconds * 1000 * Math.pow(rule.backoffRate, n);
+      if (rule.maxDelaySeconds !== undefined) delay = Math.min(delay, rule.maxDelaySeconds * 1000);
+      if (rule.jitter === 'FULL') delay = Math.random() * delay;
+      if (delay + RESERVE_MS > remainingMs()) throw e;
+      used.set(rule, n + 1);
+      await sleep(delay);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The persistence layer the protocol needs (docs/architecture.md "Table").
+ * One implementation talks to DynamoDB (dynamodb-store.ts); tests may use fakes.
+ * Values are JSON strings, stored byte-identical to what was committed.
+ */
+
+export type Checkpoint =
+  | { readonly tombstone: true }
+  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number };
+
+export interface RunError {
+  readonly node: string;
+  readonly error: string;
+  readonly cause: string;
+}
+
+export type RunOutcome =
+  | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
+  | { readonly status: 'FAILED'; readonly error: RunError };
+
+export interface CheckpointStore {
+  /** Consistent read of one checkpoint. */
+  getCheckpoint(key: string): Promise<Checkpoint | undefined>;
+  /**
+   * Conditional put (`attribute_not_exists`). Returns undefined when this call
+   * committed, else the checkpoint that was already there (the value to continue with).
+   */
+  putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined>;
+  /** Consistent batch read; absent keys are missing from the map. */
+  getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>>;
+  /** Replace checkpoints by tombstones `{pk, t: 1, ttl}` (value dropped). */
+  tombstone(keys: readonly string[], ttl: number): Promise<void>;
+  /** Raise a checkpoint's TTL (a run result referenced by the run record must outlive it). */
+  extendTtl(key: string, ttl: number): Promise<void>;
+  /** Create a fan-in shard expecting `expected` arrivals, keeping arrivals already recorded. */
+  createShard(key: string, expected: number, ttl: number): Promise<void>;
+  /** Idempotently add `element` to a shard; undefined when the shard no longer exists. */
+  addToShard(key: string, element: number): Promise<{ readonly count: number; readonly expected: number } | undefined>;
+  /** Consistent batch read of shards' arrival sets; absent shards are missing from the map. */
+  getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
+  deleteItems(keys: readonly string[]): Promise<void>;
+  /** Create the run record (RUNNING) unless it exists; true when created. */
+  startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean>;
+  /** Set the run's final status unless it already has one; true when this call set it. */
+  finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string, ttl?: number): Promise<boolean>;
+}

@@ -1,0 +1,27 @@
+/**
+ * ASL payload templates (Parameters, ResultSelector, ItemSelector): plain JSON
+ * where a key ending in `.$` takes its value from a path of the input, a
+ * context path (`$$.`) or an intrinsic function call.
+ */
+import { runtimeError } from './errors';
+import { evalIntrinsic, parseIntrinsic } from './intrinsics';
+import type { Json, PayloadTemplate } from './ir';
+import { selectPath } from './paths';
+
+export function applyTemplate(template: PayloadTemplate, input: Json, context: Json): Json {
+  if (Array.isArray(template)) return template.map((t) => applyTemplate(t, input, context));
+  if (typeof template !== 'object' || template === null) return template;
+  const out: { [k: string]: Json } = {};
+  for (const [key, spec] of Object.entries(template)) {
+    if (!key.endsWith('.$')) {
+      out[key] = applyTemplate(spec, input, context);
+      continue;
+    }
+    if (typeof spec !== 'string') throw runtimeError(`template key ${key} needs a path or intrinsic string`);
+    const name = key.slice(0, -2);
+    if (spec.startsWith('$$')) out[name] = selectPath(context, spec.slice(1), `template key ${key}`);
+    else if (spec.startsWith('$')) out[name] = selectPath(input, spec, `template key ${key}`);
+    else out[name] = evalIntrinsic(parseIntrinsic(spec), input, context);
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+/** Shapes shared by the runtime's modules (not part of the IR contract). */
+import type { FanOutFrame, FoldState, InputRef, Json, NodeIR } from './ir';
+import type { Invoker } from './invoker';
+import type { MetricName } from './log';
+import type { CheckpointStore } from './store';
+
+/** The part of Lambda's context object the runtime uses. */
+export interface LambdaContext {
+  readonly awsRequestId: string;
+  readonly functionName?: string;
+  getRemainingTimeInMillis?(): number;
+}
+
+export type UserFunction = (...args: Json[]) => unknown;
+
+/** Everything an execution needs besides its event. */
+export interface Runtime {
+  readonly ir: NodeIR;
+  /** The user's export (user and fold handlers). */
+  readonly fn?: UserFunction;
+  readonly store: CheckpointStore;
+  readonly invoker: Invoker;
+}
+
+/** A parsed event: a start request or an envelope, in one shape. */
+export interface Invocation {
+  readonly workflowId: string;
+  readonly iteration: number;
+  readonly frames: readonly FanOutFrame[];
+  readonly input: InputRef;
+  readonly parent?: string;
+  readonly fold?: FoldState;
+  /** A start request: the entry writes the RUNNING run record. */
+  readonly start: boolean;
+}
+
+/** Items to clean up once this invocation committed and invoked its successors. */
+export interface Cleanup {
+  readonly tombstones: string[];
+  readonly shards: string[];
+}
+
+/** One execution of an invocation: its identity and what it measured. */
+export interface Exec {
+  readonly rt: Runtime;
+  readonly inv: Invocation;
+  readonly ctx: LambdaContext;
+  readonly name: string;
+  /** This invocation's checkpoint key. */
+  readonly key: string;
+  readonly metrics: Partial<Record<MetricName, number>>;
+  attempts: number;
+  userMs: number;
+}
+
+/** The value this invocation continues with: always the stored one. */
+export interface Committed {
+  readonly key: string;
+  readonly json: string;
+  readonly value: Json;
+  readonly catchIndex?: number;
+}

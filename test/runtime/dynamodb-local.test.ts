@@ -1,0 +1,42 @@
+/** The DynamoDB Local launcher: starts in memory, answers, and leaves no java process after stop(). */
+import { execFileSync, spawn } from 'node:child_process';
+import { DynamoDBClient, DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { createWorkflowTable } from '../../lib/local/table';
+
+const javaOnPort = (port: number): boolean => {
+  try {
+    return execFileSync('pgrep', ['-f', `^java .*DynamoDBLocal.jar -inMemory -port ${port} `]).toString().trim() !== '';
+  } catch {
+    return false;
+  }
+};
+
+test('starts, creates a workflow table with TTL, and stops without leaving java behind', async () => {
+  const db = await startDynamoDbLocal();
+  expect(db.endpoint).toBe(`http://127.0.0.1:${db.port}`);
+  expect(javaOnPort(db.port)).toBe(true);
+  const client = new DynamoDBClient({ endpoint: db.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  try {
+    await createWorkflowTable(client, 'workflow-table');
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(['workflow-table']);
+    const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: 'workflow-table' }));
+    expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: 'ttl', TimeToLiveStatus: 'ENABLED' });
+  } finally {
+    client.destroy();
+    await db.stop();
+  }
+  expect(javaOnPort(db.port)).toBe(false);
+  await db.stop();
+}, 60000);
+
+test('java does not outlive its owner even when the owner is SIGKILLed', async () => {
+  const script = `require('ts-node').register({ transpileOnly: true }); require(${JSON.stringify(require.resolve('../../lib/local/dynamodb-local'))}).startDynamoDbLocal().then((d) => { console.log(d.port); setInterval(() => {}, 1000); });`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  expect(javaOnPort(port)).toBe(true);
+  child.kill('SIGKILL');
+  const deadline = Date.now() + 10000;
+  while (javaOnPort(port) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect(javaOnPort(port)).toBe(false);
+}, 60000);

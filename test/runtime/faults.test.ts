@@ -1,0 +1,134 @@
+/**
+ * Randomised crashes and duplicate deliveries on an in-memory store: every
+ * store and invoke call may crash the execution just before or just after it
+ * takes effect, events are delivered in random order and some twice. For each
+ * seed the run must end with exactly one correct result, send identical inputs
+ * to every invocation, and leave only tombstones and the terminal checkpoint.
+ */
+import { createHandler, type LambdaHandler } from '../../runtime/handler';
+import type { Envelope, Instruction, NodeIR } from '../../runtime/ir';
+import type { Invoker } from '../../runtime/invoker';
+import type { CheckpointStore } from '../../runtime/store';
+import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+import { MemoryStore } from '../support/memory-store';
+
+beforeEach(() => {
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+/** Small deterministic PRNG (mulberry32) so a failing seed can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Crash extends Error {}
+
+function crashing<T extends object>(inner: T, random: () => number, p: number): T {
+  return new Proxy(inner, {
+    get(target, prop: string) {
+      const orig = (target as Record<string, unknown>)[prop];
+      if (typeof orig !== 'function') return orig;
+      return async (...args: unknown[]) => {
+        if (random() < p) throw new Crash(`crash before ${prop}`);
+        const r = await (orig as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (random() < p) throw new Crash(`crash after ${prop}`);
+        return r;
+      };
+    },
+  });
+}
+
+const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame'): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail } });
+
+function workflow(noise: () => number) {
+  return defineWorkflow('faults', {
+    A: { fn: (n: number) => ({ items: Array.from({ length: n }, (_, i) => i) }), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'F', itemsPath: '$.items', maxConcurrency: 2 } }] },
+    M: {
+      fn: (i: number) => i * i + noise(),
+      instructions: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0)] }],
+    },
+    E: { instructions: [fanIn('F', 1)] },
+    F: { fn: (acc: number, v: number) => acc + v, handler: { kind: 'fold', export: 'handler', initial: 0 }, join: { tails: ['M', 'E'] }, instructions: [seq('P')] },
+    P: { instructions: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['X', 'Y'], join: 'K' } }] },
+    X: { fn: (v: number) => v + 1, instructions: [fanIn('K', 0, 2)] },
+    Y: {
+      fn: (v: { v: number; k: number } | number) => (typeof v === 'number' ? { v, k: 1 } : { v: v.v, k: v.k + 1 }),
+      instructions: [
+        {
+          op: 'choice',
+          rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.k', value: 3 }, then: [{ op: 'incrIteration' }, seq('Y')] }],
+          otherwise: [fanIn('K', 1, 2)],
+        },
+      ],
+    },
+    K: { fn: (xs: [number, { v: number; k: number }]) => ({ a: xs[0], b: xs[1].v * 2, k: xs[1].k }), join: { tails: ['X', 'Y'] }, instructions: [succeed] },
+  });
+}
+
+async function runWithFaults(seed: number, deterministic: boolean) {
+  const random = rng(seed);
+  const memory = new MemoryStore();
+  const store = crashing<CheckpointStore>(memory, random, 0.02);
+  const queue: { fn: string; event: unknown }[] = [];
+  const sent: Envelope[] = [];
+  const invoker = crashing<Invoker>(
+    {
+      async invoke(functionName, event) {
+        const copy = JSON.parse(JSON.stringify(event)) as Envelope;
+        sent.push(copy);
+        queue.push({ fn: functionName, event: copy });
+        // Lambda may deliver an async event twice.
+        if (random() < 0.15) queue.push({ fn: functionName, event: copy });
+      },
+    },
+    random,
+    0.02,
+  );
+  const nodes = workflow(() => (deterministic ? 0 : random()));
+  const handlers = new Map<string, LambdaHandler>(Object.entries(nodes).map(([n, v]) => [`fn-${n}`, createHandler(v.module, { ir: v.ir as NodeIR, store, invoker })]));
+  queue.push({ fn: 'fn-A', event: { workflowId: `run-${seed}`, input: 6 } });
+  let deliveries = 0;
+  // Lambda's async retries: the same event (same request id) until it succeeds.
+  const deliver = async (fn: string, event: unknown): Promise<void> => {
+    const requestId = `req-${++deliveries}`;
+    for (let attempts = 1; ; attempts++) {
+      try {
+        await handlers.get(fn)!(event, lambdaContext(fn, requestId));
+        return;
+      } catch (e) {
+        if (!(e instanceof Crash) || attempts > 50) throw e;
+      }
+    }
+  };
+  while (queue.length > 0) {
+    // Up to four executions at once, interleaving at every store and invoke call.
+    const batch = Array.from({ length: Math.min(queue.length, 1 + Math.floor(random() * 4)) }, () => queue.splice(Math.floor(random() * queue.length), 1)[0]);
+    await Promise.all(batch.map((d) => deliver(d.fn, d.event)));
+  }
+  return { memory, sent };
+}
+
+const identity = (e: Envelope): string => JSON.stringify([e.unum.node, e.unum.iteration, e.unum.fanOut.map((f) => [f.iteration, f.index]), e.unum.fold?.index ?? null]);
+
+test.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: one correct result, identical inputs, only tombstones left', async (seed) => {
+  const { memory, sent } = await runWithFaults(seed, seed % 2 === 0);
+  const run = memory.runs.get(`run-${seed}`)!;
+  expect(run.status).toBe('SUCCEEDED');
+  const result = JSON.parse(run.result!);
+  if (seed % 2 === 0) expect(result).toEqual({ a: 56, b: 110, k: 3 });
+  else expect(result.k).toBe(3);
+  // Every invocation received one and the same envelope, however often it was sent.
+  const byInvocation = new Map<string, Set<string>>();
+  for (const e of sent) byInvocation.set(identity(e), (byInvocation.get(identity(e)) ?? new Set()).add(JSON.stringify(e)));
+  for (const [id, variants] of byInvocation) expect([id, variants.size]).toEqual([id, 1]);
+  expect(memory.shards.size).toBe(0);
+  const live = [...memory.checkpoints.values()].filter((c) => !c.tombstone);
+  expect(live).toHaveLength(1);
+});

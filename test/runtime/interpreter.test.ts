@@ -1,0 +1,238 @@
+/** IR interpretation on an in-memory store and a recording invoker: what each instruction sends and writes. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHandler } from '../../runtime/handler';
+import type { Envelope, Instruction } from '../../runtime/ir';
+import { checkpointKey, invocationName, shardKey } from '../../runtime/naming';
+import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
+import { MemoryStore } from '../support/memory-store';
+
+beforeEach(() => {
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+const start = (input: unknown, workflowId = 'w'): unknown => ({ workflowId, input });
+
+test('scalar invoke: successor envelope with parent, inline value', async () => {
+  const nodes = defineWorkflow('s', { A: { fn: (x: number) => x + 1, instructions: [seq('B')] }, B: { instructions: [succeed] } });
+  const store = new MemoryStore();
+  const invoker = new QueueInvoker();
+  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
+  const key = checkpointKey(invocationName('w', 'A', 0, []));
+  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 1, workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], parent: key } } }]);
+  expect(store.runs.get('w')).toMatchObject({ status: 'RUNNING' });
+});
+
+test('parallel: shards exist before any branch is invoked; frames carry origin and iteration', async () => {
+  const nodes = defineWorkflow('p', {
+    O: { instructions: [{ op: 'incrIteration' }, { op: 'invoke', invoke: { kind: 'parallel', targets: ['X', 'Y'], join: 'J' } }] },
+    X: { instructions: [] },
+    Y: { instructions: [] },
+    J: { join: { tails: ['X', 'Y'] }, instructions: [succeed] },
+  });
+  const store = new MemoryStore();
+  const shardsAtInvoke: number[] = [];
+  const invoker = new QueueInvoker();
+  const orig = invoker.invoke.bind(invoker);
+  invoker.invoke = async (fn, ev) => {
+    shardsAtInvoke.push(store.shards.size);
+    return orig(fn, ev);
+  };
+  await createHandler({}, { ir: nodes.O.ir, store, invoker })(start('v'), lambdaContext('fn-O'));
+  expect(shardsAtInvoke).toEqual([1, 1]);
+  const origin = checkpointKey(invocationName('w', 'O', 0, []));
+  const join = invocationName('w', 'J', 1, []);
+  expect(store.shards.get(shardKey(join, 0, 0))?.n).toBe(2);
+  expect(invoker.sent.map((s) => [s.functionName, s.event.unum.iteration, s.event.unum.fanOut, s.event.unum.inputs])).toEqual([
+    ['fn-X', 0, [{ index: 0, size: 2, kind: 'parallel', iteration: 1, origin }], [{ value: 'v' }]],
+    ['fn-Y', 0, [{ index: 1, size: 2, kind: 'parallel', iteration: 1, origin }], [{ value: 'v' }]],
+  ]);
+});
+
+test('map launches concurrently, bounded by maxConcurrency', async () => {
+  const nodes = defineWorkflow('m', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 4 } }] },
+    M: { instructions: [] },
+    J: { join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  let inFlight = 0;
+  let peak = 0;
+  const invoker = {
+    sent: 0,
+    async invoke() {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      this.sent++;
+    },
+  };
+  await createHandler({}, { ir: nodes.O.ir, store: new MemoryStore(), invoker })(start(Array.from({ length: 40 }, (_, i) => i)), lambdaContext('fn-O'));
+  expect(invoker.sent).toBe(40);
+  expect(peak).toBe(4);
+});
+
+test('a map over a non-array fails the run (States.Runtime) without throwing', async () => {
+  const nodes = defineWorkflow('bad', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$.items', maxConcurrency: 0 } }] },
+    M: { instructions: [] },
+    J: { join: { tails: ['M'] }, instructions: [] },
+  });
+  const store = new MemoryStore();
+  await createHandler({}, { ir: nodes.O.ir, store, invoker: new QueueInvoker() })(start({ items: 5 }), lambdaContext('fn-O'));
+  expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'O', error: 'States.Runtime' } });
+});
+
+test('a duplicate execution skips user code and sends the committed value', async () => {
+  let calls = 0;
+  const nodes = defineWorkflow('d', {
+    A: {
+      fn: () => {
+        calls++;
+        return calls;
+      },
+      instructions: [seq('B')],
+    },
+    B: { instructions: [] },
+  });
+  const store = new MemoryStore();
+  const invoker = new QueueInvoker();
+  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+  await h(start(null), lambdaContext('fn-A', 'r'));
+  await h(start(null), lambdaContext('fn-A', 'r'));
+  expect(calls).toBe(1);
+  expect(invoker.sent.map((s) => s.event.unum.inputs[0])).toEqual([{ value: 1 }, { value: 1 }]);
+});
+
+test('a choice inside a choice, incrIteration, then succeed', async () => {
+  const inner: Instruction = {
+    op: 'choice',
+    rules: [{ when: { kind: 'matches', path: '$.s', pattern: 'a*' }, then: [{ op: 'incrIteration' }, seq('B')] }],
+    otherwise: [{ op: 'fail', error: 'E' }],
+  };
+  const nodes = defineWorkflow('c', {
+    A: { instructions: [{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.s', expected: true }, then: [inner] }], otherwise: [succeed] }] },
+    B: { instructions: [] },
+  });
+  const store = new MemoryStore();
+  const invoker = new QueueInvoker();
+  const h = createHandler({}, { ir: nodes.A.ir, store, invoker });
+  await h(start({ s: 'abc' }, 'w1'), lambdaContext('fn-A'));
+  await h(start({ s: 'xyz' }, 'w2'), lambdaContext('fn-A'));
+  await h(start({}, 'w3'), lambdaContext('fn-A'));
+  expect(invoker.sent.map((s) => [s.event.unum.workflowId, s.event.unum.iteration])).toEqual([['w1', 1]]);
+  expect(store.runs.get('w2')).toMatchObject({ status: 'FAILED', error: { error: 'E' } });
+  expect(store.runs.get('w3')).toMatchObject({ status: 'SUCCEEDED', result: '{}' });
+});
+
+test('the run record gets one final status; a later fail cannot overwrite success', async () => {
+  const nodes = defineWorkflow('once', { A: { instructions: [succeed, { op: 'fail', error: 'Late' }] } });
+  const store = new MemoryStore();
+  await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A'));
+  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
+});
+
+test('States.Timeout is raised before the function timeout and can be caught', async () => {
+  const nodes = defineWorkflow('t', {
+    A: { fn: () => new Promise(() => undefined), catch: [{ errors: ['States.Timeout'], next: 'B' }], instructions: [] },
+    B: { instructions: [] },
+  });
+  const store = new MemoryStore();
+  const invoker = new QueueInvoker();
+  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A', 'r', 300));
+  expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: { Error: 'States.Timeout', Cause: 'node A: handler timed out' } });
+});
+
+test('retries stop when the remaining time cannot cover the next delay', async () => {
+  let calls = 0;
+  const nodes = defineWorkflow('r', {
+    A: {
+      fn: () => {
+        calls++;
+        throw new Error('x');
+      },
+      retry: [{ errors: ['States.ALL'], maxAttempts: 5, intervalSeconds: 10, backoffRate: 2, jitter: 'NONE' }],
+      instructions: [],
+    },
+  });
+  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
+  await expect(h(start(1), lambdaContext('fn-A', 'r', 5000))).rejects.toThrow('x');
+  expect(calls).toBe(1);
+});
+
+test('retry intervals grow by the backoff rate and respect maxDelaySeconds', async () => {
+  const delays: number[] = [];
+  const realTimeout = global.setTimeout;
+  jest.spyOn(global, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+    if ((ms ?? 0) >= 10) delays.push(ms as number);
+    return realTimeout(fn, 0);
+  }) as typeof setTimeout);
+  let calls = 0;
+  const nodes = defineWorkflow('b', {
+    A: {
+      fn: () => {
+        if (++calls < 5) throw new Error('again');
+        return 'done';
+      },
+      retry: [{ errors: ['Error'], maxAttempts: 4, intervalSeconds: 1, backoffRate: 3, maxDelaySeconds: 5, jitter: 'NONE' }],
+      instructions: [succeed],
+    },
+  });
+  const store = new MemoryStore();
+  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A', 'r', 600000));
+  expect(delays.filter((d) => d < 100000)).toEqual([1000, 3000, 5000, 5000]);
+  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED' });
+});
+
+test('log lines and EMF metrics', async () => {
+  const lines: string[] = [];
+  (console.log as jest.Mock).mockImplementation((l: string) => lines.push(l));
+  const nodes = defineWorkflow('obs', { A: { fn: (x: number) => x, instructions: [succeed] } });
+  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
+  await h(start(1), lambdaContext('fn-A', 'r'));
+  await h(start(1), lambdaContext('fn-A', 'r'));
+  const docs = lines.map((l) => JSON.parse(l));
+  const transitions = docs.filter((d) => d.message === 'unum transition');
+  expect(transitions.map((t) => t.outcome)).toEqual(['committed', 'duplicate']);
+  expect(transitions[0]).toMatchObject({ workflowId: 'w', node: 'A', attempt: 1, durations: { totalMs: expect.any(Number), userMs: expect.any(Number) } });
+  const emf = docs.filter((d) => d._aws);
+  expect(emf[0]._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'Unum', Dimensions: [['Workflow'], ['Workflow', 'Node']] });
+  expect(emf[0]).toMatchObject({ Workflow: 'obs', Node: 'A', Transitions: 1 });
+  expect(emf[1]).toMatchObject({ DuplicateExecutions: 1 });
+  expect(emf[1]).not.toHaveProperty('Transitions');
+});
+
+test('the IR is loaded from UNUM_IR_FILE and the store needs UNUM_TABLE', async () => {
+  const nodes = defineWorkflow('file', { A: { fn: (x: number) => x, instructions: [succeed] } });
+  const dir = mkdtempSync(join(tmpdir(), 'unum-ir-'));
+  writeFileSync(join(dir, 'unum-ir.json'), JSON.stringify(nodes.A.ir));
+  const saved = { ...process.env };
+  process.env.UNUM_IR_FILE = join(dir, 'unum-ir.json');
+  delete process.env.UNUM_TABLE;
+  try {
+    const h = createHandler(nodes.A.module);
+    await expect(h(start(1), lambdaContext('fn-A'))).rejects.toThrow(/UNUM_TABLE is not set/);
+    process.env.UNUM_IR_FILE = join(dir, 'missing.json');
+    expect(() => createHandler(nodes.A.module)).toThrow(/ENOENT/);
+  } finally {
+    process.env = saved;
+  }
+});
+
+test('a whole run on the memory store: fan-in of 300 with duplicates', async () => {
+  const nodes = defineWorkflow('mem', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: number) => x + 1, instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } }] },
+    J: { fn: (xs: number[]) => xs.length, join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const store = new MemoryStore();
+  const d = new Driver(store, nodes);
+  await d.run(start(Array.from({ length: 300 }, (_, i) => i)), { deliveries: 2 });
+  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '300' });
+  expect(store.calls.committed).toBe(302);
+  expect(store.shards.size).toBe(0);
+  const sentToJ = d.invoker.sent.filter((s) => s.functionName === 'fn-J').map((s) => JSON.stringify((s.event as Envelope).unum));
+  expect(new Set(sentToJ).size).toBe(1);
+});

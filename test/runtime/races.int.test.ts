@@ -1,0 +1,201 @@
+/**
+ * Races and crashes against DynamoDB Local: concurrent duplicate executions,
+ * a crash between checkpoint and invoke, and late duplicates after GC.
+ */
+import { createHandler } from '../../runtime/handler';
+import type { Envelope } from '../../runtime/ir';
+import { counting } from '../support/counting-store';
+import { startTestDb, type TestDb } from '../support/dynamodb';
+import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await startTestDb();
+}, 60000);
+afterAll(async () => {
+  await db?.stop();
+});
+beforeEach(() => {
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+const envelopeFor = (node: string, input: unknown, workflowId = 'w1'): Envelope => ({
+  unum: { v: 1, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+});
+
+test('50 concurrent executions of one invocation commit one checkpoint and send one identical input', async () => {
+  const { store } = await db.table();
+  const c = counting(store);
+  const nodes = defineWorkflow('race', {
+    A: { fn: () => 0, instructions: [seq('B')] },
+    B: { fn: () => ({ r: Math.random() }), instructions: [seq('C'), seq('D')] },
+    C: { instructions: [succeed] },
+    D: { instructions: [succeed] },
+  });
+  const invoker = new QueueInvoker();
+  const h = createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker });
+  const event = envelopeFor('B', 1);
+  await Promise.all(Array.from({ length: 50 }, () => h(event, lambdaContext('fn-B'))));
+  expect(c.commits).toHaveLength(1);
+  expect(c.calls.putCheckpoint).toBeGreaterThan(1);
+  for (const target of ['fn-C', 'fn-D']) {
+    const inputs = invoker.sent.filter((s) => s.functionName === target).map((s) => JSON.stringify(s.event));
+    expect(inputs).toHaveLength(50);
+    expect(new Set(inputs).size).toBe(1);
+  }
+  const committed = (await store.getCheckpoint(c.commits[0])) as { json: string };
+  expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: JSON.parse(committed.json) });
+});
+
+test('a retry after a crash between checkpoint and invoke re-invokes with the committed value', async () => {
+  const { store } = await db.table();
+  const nodes = defineWorkflow('crash', {
+    A: { fn: () => ({ r: Math.random() }), instructions: [seq('B')] },
+    B: { instructions: [succeed] },
+  });
+  const invoker = new QueueInvoker();
+  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+  invoker.failNext = 1;
+  const ctx = lambdaContext('fn-A', 'req-1');
+  await expect(h({ workflowId: 'c1', input: null }, ctx)).rejects.toThrow(/injected crash/);
+  expect(invoker.sent).toHaveLength(0);
+  await h({ workflowId: 'c1', input: null }, ctx);
+  expect(invoker.sent).toHaveLength(1);
+  const items = await db.scan((store as unknown as { tableName: string }).tableName);
+  const ckpt = items.find((i) => i.pk.S?.startsWith('ckpt#'));
+  expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: JSON.parse(ckpt!.v.S as string) });
+});
+
+test('a late duplicate after GC stops at the tombstone: no user code, no invoke', async () => {
+  const { name, store } = await db.table();
+  let calls = 0;
+  const nodes = defineWorkflow('late', {
+    A: { fn: (x: number) => x + 1, instructions: [seq('B')] },
+    B: {
+      fn: (x: number) => {
+        calls++;
+        return x * 2;
+      },
+      instructions: [seq('C')],
+    },
+    C: { instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'late-1', input: 1 });
+  expect(calls).toBe(1);
+  const toB = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
+  const sentBefore = d.invoker.sent.length;
+  // B was tombstoned by C; a duplicate delivery of B's event now stops at ingress.
+  await d.deliver('fn-B', toB.event);
+  // The entry's start event delivered again: A is tombstoned too.
+  await d.deliver('fn-A', { workflowId: 'late-1', input: 1 });
+  expect(calls).toBe(1);
+  expect(d.invoker.sent.length).toBe(sentBefore);
+  const run = await db.run(name, 'late-1');
+  expect(run?.status?.S).toBe('SUCCEEDED');
+});
+
+test('duplicate deliveries of every event, concurrently, still give exactly one result', async () => {
+  const { name, store } = await db.table();
+  const c = counting(store);
+  const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
+  const nodes = defineWorkflow('dups', {
+    O: { fn: () => Array.from({ length: 20 }, () => Math.random()), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: number) => x + Math.random(), instructions: [fanIn] },
+    J: { fn: (xs: number[]) => ({ n: xs.length, r: Math.random() }), join: { tails: ['M'] }, instructions: [seq('E')] },
+    E: { fn: (x: unknown) => x, instructions: [succeed] },
+  });
+  const d = new Driver(c.store, nodes);
+  await d.run({ workflowId: 'd1', input: null }, { deliveries: 3 });
+  const run = await db.run(name, 'd1');
+  expect(run?.status?.S).toBe('SUCCEEDED');
+  expect(JSON.parse(run!.result!.S as string).n).toBe(20);
+  // One commit per invocation: O, 20 branches, J, E.
+  expect(c.commits).toHaveLength(23);
+  expect(c.calls.finishRun).toBeGreaterThanOrEqual(1);
+  const left = await db.scan(name);
+  expect(left.filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
+});
+
+test('a late duplicate branch after the join cleaned up cannot revive the fan-in', async () => {
+  const { name, store } = await db.table();
+  const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
+  let joins = 0;
+  const nodes = defineWorkflow('latebranch', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: number) => x, instructions: [fanIn] },
+    J: {
+      fn: (xs: number[]) => {
+        joins++;
+        return xs;
+      },
+      join: { tails: ['M'] },
+      instructions: [succeed],
+    },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'lb', input: [1, 2, 3] });
+  const branch = d.invoker.sent.find((s) => s.functionName === 'fn-M')!;
+  const joinEvent = d.invoker.sent.find((s) => s.functionName === 'fn-J')!;
+  const sent = d.invoker.sent.length;
+  await d.deliver('fn-M', branch.event);
+  await d.deliver('fn-J', joinEvent.event);
+  await d.drain();
+  expect(joins).toBe(1);
+  expect(d.invoker.sent.length).toBe(sent);
+  expect((await db.scan(name)).filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
+});
+
+test('an origin that runs again (after a crash mid-launch) does not wipe recorded arrivals', async () => {
+  const { name, store } = await db.table();
+  const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
+  const nodes = defineWorkflow('relaunch', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 1 } }] },
+    M: { fn: (x: number) => x * 2, instructions: [fanIn] },
+    J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  // Run the origin, then let two branches arrive, then run the origin again (Lambda retry), then finish.
+  await d.deliver('fn-O', { workflowId: 'rl', input: [1, 2, 3, 4] });
+  const first = d.invoker.queue.splice(0, 2);
+  d.invoker.queue.length = 0;
+  for (const q of first) await d.deliver(q.functionName, q.event);
+  await d.deliver('fn-O', { workflowId: 'rl', input: [1, 2, 3, 4] });
+  await d.drain();
+  const run = await db.run(name, 'rl');
+  expect(JSON.parse(run!.result!.S as string)).toEqual([2, 4, 6, 8]);
+});
+
+test('a stale duplicate origin that recreates shards after the join finished removes them and stops', async () => {
+  const { name, store } = await db.table();
+  const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
+  const nodes = defineWorkflow('stale', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: number) => x, instructions: [fanIn] },
+    J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'st', input: [1, 2, 3] });
+  // The stale execution read the origin's checkpoint before the join tombstoned it.
+  let first = true;
+  const stale = new Proxy(store, {
+    get(target, prop: string) {
+      if (prop === 'getCheckpoint') {
+        return async (key: string) => {
+          if (first) {
+            first = false;
+            return { tombstone: false, json: '[1,2,3]' };
+          }
+          return target.getCheckpoint(key);
+        };
+      }
+      const v = (target as unknown as Record<string, unknown>)[prop];
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const invoker = new QueueInvoker();
+  await createHandler({}, { ir: nodes.O.ir, store: stale, invoker })({ workflowId: 'st', input: [1, 2, 3] }, lambdaContext('fn-O'));
+  expect(invoker.sent).toEqual([]);
+  expect((await db.scan(name)).filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
+});

@@ -1,0 +1,50 @@
+/** DynamoDB Local for a test file: one instance per file, a fresh table per test. */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient, GetItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { createWorkflowTable } from '../../lib/local/table';
+import { DynamoDbStore } from '../../runtime/dynamodb-store';
+
+export interface TestDb {
+  readonly local: DynamoDbLocal;
+  readonly client: DynamoDBClient;
+  /** A new table and a store on it. */
+  table(): Promise<{ name: string; store: DynamoDbStore }>;
+  scan(table: string): Promise<Record<string, AttributeValue>[]>;
+  run(table: string, workflowId: string): Promise<Record<string, AttributeValue> | undefined>;
+  stop(): Promise<void>;
+}
+
+export async function startTestDb(): Promise<TestDb> {
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  const local = await startDynamoDbLocal();
+  const client = new DynamoDBClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return {
+    local,
+    client,
+    async table() {
+      const name = `t-${randomUUID()}`;
+      await createWorkflowTable(client, name);
+      return { name, store: new DynamoDbStore(name, client) };
+    },
+    async scan(table) {
+      const items: Record<string, AttributeValue>[] = [];
+      let start: Record<string, AttributeValue> | undefined;
+      do {
+        const r = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+        items.push(...(r.Items ?? []));
+        start = r.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+    async run(table, workflowId) {
+      const r = await client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: `run#${workflowId}` } }, ConsistentRead: true }));
+      return r.Item;
+    },
+    async stop() {
+      client.destroy();
+      await local.stop();
+    },
+  };
+}

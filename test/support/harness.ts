@@ -1,0 +1,167 @@
+/**
+ * Runs whole workflows in-process: hand-written IR per node, an invoker that
+ * queues Event invokes, and a driver that delivers them to the target node's
+ * handler like Lambda would (concurrently, with async retries and an
+ * on-failure destination), against any CheckpointStore.
+ */
+import { randomUUID } from 'node:crypto';
+import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
+import { createHandler, type LambdaHandler } from '../../runtime/handler';
+import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
+import type { Invoker } from '../../runtime/invoker';
+import type { CheckpointStore } from '../../runtime/store';
+import type { LambdaContext } from '../../runtime/types';
+
+export const SETTINGS: NodeSettings = {
+  inlineLimitBytes: 32768,
+  invokeConcurrency: 16,
+  checkpointTtlSeconds: 3600,
+  runRetentionSeconds: 86400,
+  timeoutSeconds: 30,
+};
+
+export type NodeSpec = Partial<Omit<NodeIR, 'instructions'>> & { instructions: readonly Instruction[]; fn?: (...args: never[]) => unknown };
+
+/** Builds every node's IR: defaults, and functionNames covering all nodes (`fn-<node>`). */
+export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>, settings: Partial<NodeSettings> = {}): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
+  const first = Object.keys(nodes)[0];
+  return Object.fromEntries(
+    Object.entries(nodes).map(([node, spec]) => {
+      const { fn, ...rest } = spec;
+      const ir: NodeIR = {
+        version: 1,
+        workflow,
+        node,
+        entry: node === first,
+        handler: fn ? { kind: 'user', export: 'handler' } : { kind: 'pass' },
+        settings: { ...SETTINGS, ...settings },
+        functionNames,
+        ...rest,
+      };
+      return [node, { ir, module: fn ? { handler: fn } : {} }];
+    }),
+  );
+}
+
+export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
+export const succeed: Instruction = { op: 'succeed' };
+
+export interface Delivery {
+  readonly functionName: string;
+  readonly event: Envelope;
+}
+
+/** Records every invoke; the driver consumes the queue. */
+export class QueueInvoker implements Invoker {
+  readonly queue: Delivery[] = [];
+  readonly sent: Delivery[] = [];
+  /** Throw on invoke (simulates a crash at that point). */
+  failNext = 0;
+
+  async invoke(functionName: string, event: Envelope): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('injected crash before invoke');
+    }
+    // A copy: what was sent must not change if a handler mutates its event.
+    const copy = JSON.parse(JSON.stringify(event)) as Envelope;
+    this.queue.push({ functionName, event: copy });
+    this.sent.push({ functionName, event: copy });
+  }
+}
+
+export function lambdaContext(functionName: string, requestId: string = randomUUID(), remainingMs = 30000): LambdaContext {
+  const deadline = Date.now() + remainingMs;
+  return { awsRequestId: requestId, functionName, getRemainingTimeInMillis: () => deadline - Date.now() };
+}
+
+export interface DriverOptions {
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Lambda async retries after the first attempt. @default 2 */
+  retryAttempts?: number;
+  /** Deliver every event this many times (duplicate async delivery). @default 1 */
+  deliveries?: number;
+  /** Keep matching deliveries in `held` instead of delivering them. */
+  hold?: (d: Delivery) => boolean;
+}
+
+export class Driver {
+  readonly invoker = new QueueInvoker();
+  readonly handlers = new Map<string, LambdaHandler>();
+  readonly failures: FailureRecord[] = [];
+  readonly held: Delivery[] = [];
+  readonly recorder: (r: FailureRecord) => Promise<void>;
+  executions = 0;
+
+  constructor(
+    readonly store: CheckpointStore,
+    readonly nodes: Record<string, { ir: NodeIR; module: Record<string, unknown> }>,
+  ) {
+    for (const [node, n] of Object.entries(nodes)) {
+      this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
+    }
+    this.recorder = createFailureRecorder(store);
+  }
+
+  /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */
+  async deliver(functionName: string, event: unknown, retryAttempts = 2, requestId: string = randomUUID()): Promise<void> {
+    const h = this.handlers.get(functionName);
+    if (!h) throw new Error(`no function ${functionName}`);
+    let last: unknown;
+    for (let attempt = 1; attempt <= retryAttempts + 1; attempt++) {
+      this.executions++;
+      try {
+        await h(event, lambdaContext(functionName, requestId));
+        return;
+      } catch (e) {
+        last = e;
+      }
+    }
+    const err = last as Error;
+    const record: FailureRecord = {
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+      requestContext: {
+        requestId,
+        functionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}:$LATEST`,
+        condition: 'RetriesExhausted',
+        approximateInvokeCount: retryAttempts + 1,
+      },
+      requestPayload: event,
+      responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+      responsePayload: { errorType: err?.name ?? 'Error', errorMessage: err?.message ?? String(err) },
+    };
+    this.failures.push(record);
+    await this.recorder(record);
+  }
+
+  /** Starts a run at the entry and delivers invokes until none is left. */
+  async run(event: unknown, options: DriverOptions = {}, requestId: string = randomUUID()): Promise<void> {
+    const entry = Object.values(this.nodes).find((n) => n.ir.entry);
+    if (!entry) throw new Error('no entry node');
+    await this.deliver(`fn-${entry.ir.node}`, event, options.retryAttempts, requestId);
+    await this.drain(options);
+  }
+
+  async drain(options: DriverOptions = {}): Promise<void> {
+    const limit = options.concurrency ?? 32;
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      while (this.invoker.queue.length > 0 && inFlight.size < limit) {
+        const d = this.invoker.queue.shift() as Delivery;
+        if (options.hold?.(d)) {
+          this.held.push(d);
+          continue;
+        }
+        for (let i = 0; i < (options.deliveries ?? 1); i++) {
+          const p: Promise<void> = this.deliver(d.functionName, d.event, options.retryAttempts).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+      }
+      if (inFlight.size === 0) return;
+      await Promise.race(inFlight);
+    }
+  }
+}

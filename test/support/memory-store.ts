@@ -1,0 +1,103 @@
+/** An in-memory CheckpointStore with DynamoDB's semantics for what the runtime uses; counts calls. */
+import type { Checkpoint, CheckpointStore, RunOutcome } from '../../runtime/store';
+
+export interface RunRecord {
+  status: string;
+  startedAt?: string;
+  finishedAt?: string;
+  result?: string;
+  resultRef?: string;
+  error?: { node: string; error: string; cause: string };
+}
+
+export class MemoryStore implements CheckpointStore {
+  readonly checkpoints = new Map<string, Checkpoint>();
+  readonly shards = new Map<string, { a: Set<number>; n: number }>();
+  readonly runs = new Map<string, RunRecord>();
+  readonly calls: Record<string, number> = {};
+  /** Writes of any kind (to check that nothing was written). */
+  writes = 0;
+
+  private count(op: string, write = false): void {
+    this.calls[op] = (this.calls[op] ?? 0) + 1;
+    if (write) this.writes++;
+  }
+
+  async getCheckpoint(key: string): Promise<Checkpoint | undefined> {
+    this.count('getCheckpoint');
+    return this.checkpoints.get(key);
+  }
+
+  async putCheckpoint(key: string, json: string, catchIndex: number | undefined, _ttl: number): Promise<Checkpoint | undefined> {
+    this.count('putCheckpoint', true);
+    const old = this.checkpoints.get(key);
+    if (old) return old;
+    this.checkpoints.set(key, { tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+    this.count('committed');
+    return undefined;
+  }
+
+  async getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>> {
+    this.count('getCheckpoints');
+    const out = new Map<string, Checkpoint>();
+    for (const k of keys) {
+      const c = this.checkpoints.get(k);
+      if (c) out.set(k, c);
+    }
+    return out;
+  }
+
+  async tombstone(keys: readonly string[], _ttl: number): Promise<void> {
+    this.count('tombstone', true);
+    for (const k of keys) this.checkpoints.set(k, { tombstone: true });
+  }
+
+  async extendTtl(_key: string, _ttl: number): Promise<void> {
+    this.count('extendTtl', true);
+  }
+
+  async createShard(key: string, expected: number, _ttl: number): Promise<void> {
+    this.count('createShard', true);
+    const s = this.shards.get(key);
+    if (s) s.n = expected;
+    else this.shards.set(key, { a: new Set(), n: expected });
+  }
+
+  async addToShard(key: string, element: number): Promise<{ count: number; expected: number } | undefined> {
+    this.count('addToShard', true);
+    const s = this.shards.get(key);
+    if (!s) return undefined;
+    s.a.add(element);
+    return { count: s.a.size, expected: s.n };
+  }
+
+  async getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>> {
+    this.count('getShards');
+    const out = new Map<string, readonly number[]>();
+    for (const k of keys) {
+      const s = this.shards.get(k);
+      if (s) out.set(k, [...s.a]);
+    }
+    return out;
+  }
+
+  async deleteItems(keys: readonly string[]): Promise<void> {
+    this.count('deleteItems', true);
+    for (const k of keys) this.shards.delete(k);
+  }
+
+  async startRun(workflowId: string, startedAt: string, _ttl: number): Promise<boolean> {
+    this.count('startRun', true);
+    if (this.runs.has(workflowId)) return false;
+    this.runs.set(workflowId, { status: 'RUNNING', startedAt });
+    return true;
+  }
+
+  async finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string): Promise<boolean> {
+    this.count('finishRun', true);
+    const r = this.runs.get(workflowId);
+    if (r && r.status !== 'RUNNING') return false;
+    this.runs.set(workflowId, { ...r, ...outcome, finishedAt });
+    return true;
+  }
+}
