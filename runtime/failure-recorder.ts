@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { DynamoDbStore } from './dynamodb-store';
 import { ENV, WORKFLOW_ID_PATTERN } from './ir';
+import { writeLogLine } from './log';
 import type { CheckpointStore } from './store';
 
 /** Lambda's destination record for a failed async invocation. */
@@ -25,13 +26,6 @@ export interface FailureRecord {
   readonly responsePayload?: { readonly errorType?: string; readonly errorMessage?: string } | null;
 }
 
-export const FAILURE_ENV = {
-  /** JSON map function name -> node name, set by the construct. */
-  nodeByFunction: 'UNUM_NODE_BY_FUNCTION',
-  queueUrl: 'UNUM_FAILURE_QUEUE_URL',
-  topicArn: 'UNUM_FAILURE_TOPIC_ARN',
-} as const;
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The failed invocation's workflow id and node, as far as the record tells. */
@@ -41,9 +35,9 @@ export function identify(record: FailureRecord): { workflowId?: string; node: st
   const explicitStart = isObject(req) && !unum && 'input' in req && Object.keys(req).every((k) => k === 'input' || k === 'workflowId');
   // A start request without an id ran under the Lambda request id.
   const id = unum ? unum.workflowId : explicitStart && req.workflowId !== undefined ? req.workflowId : record.requestContext.requestId;
+  // Only the entry function receives events without an envelope.
   const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
-  const byFunction = JSON.parse(process.env[FAILURE_ENV.nodeByFunction] || '{}') as Record<string, string>;
-  const node = typeof unum?.node === 'string' ? unum.node : (byFunction[fnName] ?? fnName);
+  const node = typeof unum?.node === 'string' ? unum.node : (process.env[ENV.entryNode] ?? fnName);
   return { ...(typeof id === 'string' && WORKFLOW_ID_PATTERN.test(id) ? { workflowId: id } : {}), node };
 }
 
@@ -59,8 +53,8 @@ async function sdk(name: string): Promise<Record<string, new (...args: unknown[]
 
 async function forward(record: FailureRecord): Promise<void> {
   const body = JSON.stringify(record);
-  const queueUrl = process.env[FAILURE_ENV.queueUrl];
-  const topicArn = process.env[FAILURE_ENV.topicArn];
+  const queueUrl = process.env[ENV.failureQueueUrl];
+  const topicArn = process.env[ENV.failureTopicArn];
   if (queueUrl) {
     const m = await sdk('@aws-sdk/client-sqs');
     await new m.SQSClient({}).send(new m.SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
@@ -83,9 +77,9 @@ export function createFailureRecorder(store?: CheckpointStore): (record: Failure
         store = new DynamoDbStore(table);
       }
       const set = await store.finishRun(workflowId, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString());
-      console.log(JSON.stringify({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set }));
+      writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set });
     } else {
-      console.log(JSON.stringify({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause }));
+      writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
     }
     await forward(record);
   };

@@ -294,6 +294,12 @@ export const ENV = {
   table: 'UNUM_TABLE',
   /** Optional override of the IR file path (default: `unum-ir.json` beside the bundle). */
   irFile: 'UNUM_IR_FILE',
+  /** Failure recorder: the entry node, to which a failed event without an envelope was addressed. */
+  entryNode: 'UNUM_ENTRY_NODE',
+  /** Failure recorder: optional SQS queue URL to forward failure records to. */
+  failureQueueUrl: 'UNUM_FAILURE_QUEUE_URL',
+  /** Failure recorder: optional SNS topic ARN to forward failure records to. */
+  failureTopicArn: 'UNUM_FAILURE_TOPIC_ARN',
 } as const;
 
 /** The IR file name inside each function's asset. */

@@ -4,8 +4,17 @@
  */
 import { METRICS } from './ir';
 
+/**
+ * Written straight to stdout, not through `console`: under Lambda's JSON log
+ * format the runtime wraps console output in its own JSON record, which hides
+ * EMF documents from CloudWatch's metric extraction; raw lines pass unchanged.
+ */
+export function writeLogLine(doc: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(doc)}\n`);
+}
+
 export function logTransition(fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ level: 'INFO', message: 'unum transition', ...fields }));
+  writeLogLine({ timestamp: new Date().toISOString(), level: 'INFO', message: 'unum transition', ...fields });
 }
 
 export type MetricName = Exclude<keyof typeof METRICS, 'namespace'>;
@@ -29,5 +38,5 @@ export function emitMetrics(workflow: string, node: string, values: Partial<Reco
     Node: node,
   };
   for (const [k, v] of entries) doc[METRICS[k]] = v;
-  console.log(JSON.stringify(doc));
+  writeLogLine(doc);
 }

@@ -2,14 +2,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { ENV } from '../../runtime/ir';
 import type { AsyncSettings } from './validation';
 
-/** Environment of the failure recorder (read by runtime/failure-recorder.ts). */
-export const FAILURE_RECORDER_ENV = {
-  nodeByFunction: 'UNUM_NODE_BY_FUNCTION',
-  queueUrl: 'UNUM_FAILURE_QUEUE_URL',
-  topicArn: 'UNUM_FAILURE_TOPIC_ARN',
-} as const;
 
 /**
  * `AWS::Lambda::EventInvokeConfig` of one node: Lambda's async retries and
@@ -37,10 +32,10 @@ export function configureAsyncInvoke(
 export function forwardFailures(target: IQueue | ITopic, recorder: lambda.Function): void {
   if (isQueue(target)) {
     target.grantSendMessages(recorder);
-    recorder.addEnvironment(FAILURE_RECORDER_ENV.queueUrl, target.queueUrl);
+    recorder.addEnvironment(ENV.failureQueueUrl, target.queueUrl);
   } else {
     target.grantPublish(recorder);
-    recorder.addEnvironment(FAILURE_RECORDER_ENV.topicArn, target.topicArn);
+    recorder.addEnvironment(ENV.failureTopicArn, target.topicArn);
   }
 }
 

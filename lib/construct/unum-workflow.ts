@@ -12,7 +12,7 @@ import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
 import { bundleFailureRecorder, bundleNode, describeBuildFailure, moduleExports, stageAsset, type ResolvedBundling } from './bundling';
 import { UnumWorkflowError } from './errors';
-import { configureAsyncInvoke, FAILURE_RECORDER_ENV, forwardFailures } from './event-invoke';
+import { configureAsyncInvoke, forwardFailures } from './event-invoke';
 import { physicalFunctionName } from './function-names';
 import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
@@ -25,8 +25,6 @@ const DEFAULT_CHECKPOINT_RETENTION = Duration.days(7);
 const DEFAULT_RUN_RETENTION = Duration.days(30);
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
 const FAILURE_RECORDER_NAME = 'unum-failure';
-/** Lambda's limit on the total size of a function's environment variables. */
-const MAX_ENVIRONMENT_BYTES = 4096;
 
 /**
  * A serverless workflow with no orchestrator (the Unum design): one Lambda
@@ -215,13 +213,6 @@ export class UnumWorkflow extends Construct {
   }
 
   private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
-    const nodeByFunction: Record<string, string> = {};
-    for (const node of Object.keys(this.compiled.nodes)) nodeByFunction[names.get(node) as string] = node;
-    const mapping = JSON.stringify(nodeByFunction);
-    // Leave room for the recorder's other variables (table name, queue URL or topic ARN).
-    if (mapping.length > MAX_ENVIRONMENT_BYTES - 512) {
-      this.fail(undefined, `too many nodes for the failure recorder's ${FAILURE_RECORDER_ENV.nodeByFunction} (${mapping.length} bytes; Lambda allows 4 KB of environment)`);
-    }
     const scope = new Construct(this, 'FailureRecorder');
     const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, failure recorder`);
     const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(common.bundling));
@@ -233,7 +224,7 @@ export class UnumWorkflow extends Construct {
       code: assetCode(stageAsset(bundle)),
       memorySize: 256,
       timeoutSeconds: 30,
-      environment: { [FAILURE_RECORDER_ENV.nodeByFunction]: mapping },
+      environment: { [ENV.entryNode]: this.compiled.entry },
       loop: false,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);

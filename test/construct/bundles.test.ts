@@ -45,7 +45,7 @@ beforeAll(async () => {
   fs.mkdirSync(cache, { recursive: true });
   outdir = fs.mkdtempSync(path.join(cache, 'unum-bundles-'));
   // The runtime logs one JSON line per transition: keep the test output readable.
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
   const app = new App({ outdir });
   new ExamplesStack(app, 'UnumExamples');
   const artifact = app.synth().getStackByName('UnumExamples');

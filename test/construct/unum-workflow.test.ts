@@ -207,7 +207,7 @@ describe('UnumWorkflow settings', () => {
       Environment: {
         Variables: {
           UNUM_FAILURE_QUEUE_URL: { Ref: Match.stringLikeRegexp('^Dlq') },
-          UNUM_NODE_BY_FUNCTION: JSON.stringify({ [fnName('A')]: 'A', [fnName('B')]: 'B', [fnName('C')]: 'C' }),
+          UNUM_ENTRY_NODE: 'A',
         },
       },
     });

@@ -2,11 +2,11 @@ import { createFailureRecorder, type FailureRecord, identify } from '../../runti
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterEach(() => {
   jest.restoreAllMocks();
-  delete process.env.UNUM_NODE_BY_FUNCTION;
+  delete process.env.UNUM_ENTRY_NODE;
   delete process.env.UNUM_FAILURE_QUEUE_URL;
   delete process.env.UNUM_FAILURE_TOPIC_ARN;
 });
@@ -21,7 +21,7 @@ const record = (requestPayload: unknown, responsePayload: FailureRecord['respons
 });
 
 test('identifies workflow and node from an envelope, a start request, or the request id', () => {
-  process.env.UNUM_NODE_BY_FUNCTION = JSON.stringify({ 'stack-wf-B': 'Entry' });
+  process.env.UNUM_ENTRY_NODE = 'Entry';
   expect(identify(record({ unum: { workflowId: 'w1', node: 'B' } }))).toEqual({ workflowId: 'w1', node: 'B' });
   expect(identify(record({ workflowId: 'w2', input: 1 }))).toEqual({ workflowId: 'w2', node: 'Entry' });
   expect(identify(record({ input: 1 }))).toEqual({ workflowId: 'req-42', node: 'Entry' });

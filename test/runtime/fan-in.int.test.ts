@@ -12,7 +12,7 @@ afterAll(async () => {
   await db?.stop();
 });
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterEach(() => jest.restoreAllMocks());
 

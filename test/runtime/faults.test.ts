@@ -13,7 +13,7 @@ import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness'
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterEach(() => jest.restoreAllMocks());
 

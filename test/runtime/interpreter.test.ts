@@ -9,7 +9,7 @@ import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } fro
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -188,7 +188,7 @@ test('retry intervals grow by the backoff rate and respect maxDelaySeconds', asy
 
 test('log lines and EMF metrics', async () => {
   const lines: string[] = [];
-  (console.log as jest.Mock).mockImplementation((l: string) => lines.push(l));
+  (process.stdout.write as unknown as jest.Mock).mockImplementation((l: string) => lines.push(l.trimEnd()));
   const nodes = defineWorkflow('obs', { A: { fn: (x: number) => x, instructions: [succeed] } });
   const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
   await h(start(1), lambdaContext('fn-A', 'r'));
