@@ -1,6 +1,6 @@
-import type { NextableState, State } from '../../definition';
+import { State, type NextableState } from '../../definition';
 import { choiceReader } from './choice';
-import type { BuildContext, StateReader } from './context';
+import type { BuildContext, StateReader, Translation } from './context';
 import { failReader } from './fail';
 import { checkFields } from './fields';
 import { mapReader } from './map';
@@ -29,17 +29,19 @@ const READERS: Readonly<Record<string, StateReader>> = {
  * every `Next` / `Default` / `Catch.Next` names a state of the same scope.
  */
 export function buildScope(ctx: BuildContext, scope: AslScope): State {
-  const created = new Map<string, State>();
+  const created = new Map<string, Translation>();
   const entries = Object.entries(scope.States);
   for (const [name, state] of entries) {
     checkFields(ctx.report, name, state);
-    created.set(name, READERS[state.Type].create(ctx, name, state));
+    const made = READERS[state.Type].create(ctx, name, state);
+    created.set(name, made instanceof State ? { entry: made, exit: made } : made);
   }
-  const lookup = (name: string): State => created.get(name) as State;
+  const lookup = (name: string): State => (created.get(name) as Translation).entry;
   for (const [name, state] of entries) {
-    const dsl = created.get(name) as State;
-    if (typeof state.Next === 'string') (dsl as NextableState).next(lookup(state.Next));
-    READERS[state.Type].wire?.(ctx, name, state, dsl, lookup);
+    const translation = created.get(name) as Translation;
+    // asl-validator allows Next only on states that have one (Task, Pass, Parallel, Map, Wait).
+    if (typeof state.Next === 'string') (translation.exit as NextableState).next(lookup(state.Next));
+    READERS[state.Type].wire?.(ctx, name, state, translation, lookup);
   }
   return lookup(scope.StartAt);
 }

@@ -1,5 +1,6 @@
 import type { ComparisonOperator, ComparisonType, Condition, Json, TypeTest } from '../../../runtime/ir';
 import type { Reporter } from './errors';
+import { checkKeys } from './fields';
 
 type Rule = { readonly [field: string]: Json };
 
@@ -41,9 +42,14 @@ const NOT_OPERATORS = new Set(['Variable', 'Next', 'Comment']);
  * IR's Condition AST. `field` locates the rule for messages, e.g. `Choices[1].And[0]`.
  */
 export function conditionOf(report: Reporter, state: string, field: string, rule: Rule): Condition {
-  if (Array.isArray(rule.And)) return { kind: 'and', all: rule.And.map((r, i) => conditionOf(report, state, `${field}.And[${i}]`, r as Rule)) };
-  if (Array.isArray(rule.Or)) return { kind: 'or', any: rule.Or.map((r, i) => conditionOf(report, state, `${field}.Or[${i}]`, r as Rule)) };
-  if (rule.Not !== undefined) return { kind: 'not', arg: conditionOf(report, state, `${field}.Not`, rule.Not as Rule) };
+  const combinator = ['And', 'Or', 'Not'].find((k) => rule[k] !== undefined);
+  if (combinator !== undefined) {
+    checkKeys(report, state, field, rule, [combinator, 'Next', 'Comment']);
+    if (combinator === 'Not') return { kind: 'not', arg: conditionOf(report, state, `${field}.Not`, rule.Not as Rule) };
+    const rules = (rule[combinator] as Rule[]).map((r, i) => conditionOf(report, state, `${field}.${combinator}[${i}]`, r));
+    return combinator === 'And' ? { kind: 'and', all: rules } : { kind: 'or', any: rules };
+  }
+  if (rule.Assign !== undefined) report.fail(state, `${field}.Assign`, 'Assign is not supported: workflow variables are not supported');
   const path = rule.Variable as string;
   const operators = Object.keys(rule).filter((k) => !NOT_OPERATORS.has(k));
   if (operators.length !== 1) report.fail(state, field, `a rule needs exactly one comparison operator, found ${operators.length === 0 ? 'none' : operators.join(', ')}`);

@@ -16,8 +16,19 @@ export interface BuildContext {
 /** Looks up the translated state of an ASL state name of the same scope. */
 export type StateLookup = (name: string) => State;
 
-/** How one ASL state type is translated: `create` makes the DSL state, `wire` adds its transitions once all states of the scope exist. */
+/**
+ * The translation of one ASL state: usually a single DSL state; a Map or
+ * Parallel whose ResultPath merges into its input, or a Choice or Succeed
+ * with InputPath/OutputPath, is a short chain, entered at `entry` and
+ * continued (`Next`, Choice rules) from `exit`.
+ */
+export interface Translation {
+  readonly entry: State;
+  readonly exit: State;
+}
+
+/** How one ASL state type is translated: `create` makes the DSL state(s), `wire` adds its transitions once all states of the scope exist. */
 export interface StateReader {
-  create(ctx: BuildContext, name: string, state: AslState): State;
-  wire?(ctx: BuildContext, name: string, state: AslState, created: State, lookup: StateLookup): void;
+  create(ctx: BuildContext, name: string, state: AslState): State | Translation;
+  wire?(ctx: BuildContext, name: string, state: AslState, created: Translation, lookup: StateLookup): void;
 }

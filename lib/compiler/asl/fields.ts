@@ -8,10 +8,10 @@ const COMMON = ['Type', 'Comment', 'QueryLanguage'];
 const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Task: ['Next', 'End', 'Resource', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch', 'TimeoutSeconds'],
   Pass: ['Next', 'End', 'Result', 'InputPath', 'Parameters', 'ResultPath', 'OutputPath'],
-  Choice: ['Choices', 'Default'],
+  Choice: ['Choices', 'Default', 'InputPath', 'OutputPath'],
   Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'],
   Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath'],
-  Succeed: [],
+  Succeed: ['InputPath', 'OutputPath'],
   Fail: ['Error', 'Cause'],
 };
 
@@ -23,8 +23,6 @@ const REASONS: Readonly<Record<string, string>> = {
   HeartbeatSecondsPath: 'heartbeats apply to activity and callback tasks, which unum does not run',
   TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
   Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
-  InputPath: 'this state is not a function in unum (it is folded into its predecessor): put the path on a Pass state before it',
-  OutputPath: 'this state is not a function in unum (it is folded into its predecessor): put the path on a Pass state before it',
   ErrorPath: 'the error name is a fixed string in unum: use Error',
   CausePath: 'the cause is a fixed string in unum: use Cause',
   MaxConcurrencyPath: 'the concurrency bound is fixed at deploy time: use MaxConcurrency',
@@ -38,6 +36,20 @@ const REASONS: Readonly<Record<string, string>> = {
   Label: 'distributed Map features (child execution labels) are not supported',
   Assign: 'workflow variables are not supported',
 };
+
+/**
+ * Rejects a key of a nested object (a Retrier, a Catcher, a Choice rule, a
+ * branch) that is not in `allowed`: asl-validator lets unknown keys through
+ * there, and the importer must not drop them silently. `where` locates the
+ * object, e.g. `Catch[0]`.
+ */
+export function checkKeys(report: Reporter, name: string, where: string, value: object, allowed: readonly string[]): void {
+  for (const key of Object.keys(value)) {
+    if (allowed.includes(key)) continue;
+    const reason = REASONS[key] ?? `it is not one of ${allowed.join(', ')}`;
+    report.fail(name, `${where}.${key}`, `${key} is not supported here: ${reason}`);
+  }
+}
 
 /** Rejects the first field of `state` that the importer does not translate, naming it and saying why. */
 export function checkFields(report: Reporter, name: string, state: AslState): void {

@@ -4,10 +4,10 @@ import { compileCheck } from './compile-check';
 import type { BuildContext } from './context';
 import { Reporter, WORKFLOW_LEVEL } from './errors';
 import { NodeNames } from './names';
+import { readDocument } from './read';
 import { forEachState } from './scopes';
 import { TaskCatalog } from './task-catalog';
 import type { AslScope, FromAslOptions } from './types';
-import { readDocument } from './validate';
 
 export { AslDefinitionError, AslValidationError } from './errors';
 export type { AslValidatorFinding } from './errors';

@@ -46,6 +46,23 @@ export class NodeNames {
     return this.toNode.get(aslName) ?? aslName;
   }
 
+  /**
+   * The name of an extra state the translation of `aslName` needs (e.g. the
+   * merge step of a Map with a ResultPath): `<node>-<suffix>`, or, if that is
+   * too long or taken, the node name cut short with an 8-hex-digit hash of the
+   * ASL name and suffix before `-<suffix>`. Reported in errors as `aslName`.
+   */
+  helper(aslName: string, suffix: string): string {
+    const node = this.node(aslName);
+    let name = `${node}-${suffix}`;
+    if (name.length > 64 || this.toAsl.has(name)) {
+      const hash = createHash('sha256').update(`${aslName}\u0000${suffix}`).digest('hex').slice(0, 8);
+      name = `${node.slice(0, 64 - suffix.length - 10)}-${hash}-${suffix}`;
+    }
+    this.toAsl.set(name, aslName);
+    return name;
+  }
+
   /** The ASL state name of a node, if the node comes from a state. */
   asl(nodeName: string): string | undefined {
     return this.toAsl.get(nodeName);

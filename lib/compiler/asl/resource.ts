@@ -28,7 +28,11 @@ export interface TaskResource {
  * integration. Other integrations and activities are rejected.
  */
 export function taskResource(report: Reporter, name: string, state: AslState): TaskResource {
-  const resource = state.Resource as string;
+  const resource = state.Resource;
+  if (typeof resource !== 'string') {
+    // asl-validator accepts an object here (substituted before deployment by other tools).
+    return report.fail(name, 'Resource', `${JSON.stringify(resource)} is not supported: Resource must be a string (a function name, a Lambda ARN or a \${...} placeholder)`);
+  }
   if (resource === LAMBDA_INVOKE) {
     const target = lambdaInvokeTarget(report, name, state.Parameters);
     return { resource, functionName: functionNameIn(report, name, 'Parameters.FunctionName', target), aliases: [target], lambdaInvoke: true };

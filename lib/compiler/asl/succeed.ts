@@ -1,9 +1,10 @@
 import { Succeed } from '../../definition';
 import type { StateReader } from './context';
+import { withPathsBefore } from './io-pass';
 
-/** Succeed: ends the run (or, inside a Parallel branch or Map item, that branch) with its input. */
+/** Succeed: ends the run (or, inside a Parallel branch or Map item, that branch) with its input (after InputPath / OutputPath). */
 export const succeedReader: StateReader = {
-  create(ctx, name) {
-    return new Succeed(ctx.names.node(name));
+  create(ctx, name, state) {
+    return withPathsBefore(ctx, name, state, (id) => new Succeed(id));
   },
 };

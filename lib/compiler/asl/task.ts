@@ -1,6 +1,7 @@
 import type { Json } from '../../../runtime/ir';
 import { Task } from '../../definition';
 import type { StateReader } from './context';
+import { checkKeys } from './fields';
 import { ioProps } from './io';
 import { lambdaInvokeIo } from './lambda-invoke';
 import { taskResource } from './resource';
@@ -30,14 +31,15 @@ export const taskReader: StateReader = {
       ...(target.lambdaInvoke ? lambdaInvokeIo(ctx.report, name, io) : io),
       ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
     });
-    for (const retry of retryProps(state.Retry)) task.addRetry(retry);
+    for (const retry of retryProps(ctx.report, name, state.Retry)) task.addRetry(retry);
     return task;
   },
 
   /** Catch rules need their targets, which exist once the whole scope is created. */
-  wire(_ctx, _name, state, created, lookup) {
-    for (const c of (state.Catch ?? []) as Json[] as AslCatcher[]) {
-      (created as Task).addCatch(lookup(c.Next), { errors: c.ErrorEquals, ...(c.ResultPath !== undefined ? { resultPath: c.ResultPath } : {}) });
+  wire(ctx, name, state, created, lookup) {
+    for (const [i, c] of ((state.Catch ?? []) as Json[] as AslCatcher[]).entries()) {
+      checkKeys(ctx.report, name, `Catch[${i}]`, c, ['ErrorEquals', 'Next', 'ResultPath', 'Comment']);
+      (created.entry as Task).addCatch(lookup(c.Next), { errors: c.ErrorEquals, ...(c.ResultPath !== undefined ? { resultPath: c.ResultPath } : {}) });
     }
   },
 };

@@ -2,46 +2,9 @@ import aslValidator from 'asl-validator';
 import type { Json } from '../../../runtime/ir';
 import { AslDefinitionError, AslValidationError, WORKFLOW_LEVEL, type AslValidatorFinding } from './errors';
 import { forEachState } from './scopes';
-import type { AslScope } from './types';
 
 /** A Lambda function name: what the unum dialect writes as `Resource` instead of an ARN. */
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * Reads an ASL document (JSON text or a parsed object) and checks it: JSONata
- * mode is rejected first (with its own message), then asl-validator checks
- * the whole document against the ASL specification. Returns a private copy,
- * made through JSON text: it is plain JSON in the caller's realm (unlike
- * structuredClone's result under a test runner's vm), which the compiler requires.
- */
-export function readDocument(workflow: string, input: unknown): AslScope {
-  const doc = parseJson(workflow, typeof input === 'string' ? input : JSON.stringify(input));
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', 'an ASL definition must be a JSON object with StartAt and States');
-  }
-  rejectJsonata(workflow, doc as { [k: string]: Json });
-  validateWithAslValidator(workflow, doc);
-  return doc as unknown as AslScope;
-}
-
-function parseJson(workflow: string, text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', `the definition is not JSON: ${(e as Error).message}`);
-  }
-}
-
-/** JSONata expressions would need a JSONata interpreter in every function; only JSONPath mode is supported. */
-function rejectJsonata(workflow: string, doc: { [k: string]: Json }): void {
-  const message = "QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields";
-  if (doc.QueryLanguage === 'JSONata') throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, 'QueryLanguage', message);
-  let jsonataState: string | undefined;
-  forEachState(doc, (name, state) => {
-    if (jsonataState === undefined && state.QueryLanguage === 'JSONata') jsonataState = name;
-  });
-  if (jsonataState !== undefined) throw new AslDefinitionError(workflow, jsonataState, 'QueryLanguage', message);
-}
 
 /**
  * Runs asl-validator on a copy (it writes into the document). In the unum
@@ -49,14 +12,20 @@ function rejectJsonata(workflow: string, doc: { [k: string]: Json }): void {
  * accepts as an ARN or a `${...}` placeholder: such names are checked as
  * placeholders, everything else exactly as written.
  */
-function validateWithAslValidator(workflow: string, doc: object): void {
+export function validateWithAslValidator(workflow: string, doc: object): void {
   const copy = JSON.parse(JSON.stringify(doc)) as object;
   forEachState(copy, (_name, state) => {
     if (state.Type === 'Task' && typeof state.Resource === 'string' && FUNCTION_NAME.test(state.Resource)) {
       (state as { Resource: string }).Resource = `\${${state.Resource}}`;
     }
   });
-  const result = aslValidator(copy, { checkArn: true, checkPaths: true });
+  let result: ReturnType<typeof aslValidator>;
+  try {
+    result = aslValidator(copy, { checkArn: true, checkPaths: true });
+  } catch (e) {
+    // It also writes into any object under a key named "States", e.g. inside a payload template.
+    throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', `asl-validator could not check the document (${(e as Error).message}); a key named "States" outside a state list (e.g. in Parameters) whose values are not objects can cause this`);
+  }
   if (result.isValid) return;
   const findings: AslValidatorFinding[] = result.errors.map((e) => ({
     code: e['Error code'],

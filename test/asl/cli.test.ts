@@ -1,0 +1,62 @@
+/** `unum compile-asl`: prints or writes the per-node IR; exit codes 0 / 1 / 2. */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { main } from '../../lib/cli/asl';
+
+const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
+
+function capture(): { io: { stdout: { write(t: string): boolean }; stderr: { write(t: string): boolean } }; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (t: string) => { out += t; return true; } }, stderr: { write: (t: string) => { err += t; return true; } } },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('unum compile-asl', () => {
+  test('prints { node: IR } for a corpus file; the workflow name comes from the file name', async () => {
+    const c = capture();
+    expect(await main([path.join(CORPUS, 'excamera.embedded.asl.json')], c.io)).toBe(0);
+    const irs = JSON.parse(c.out());
+    expect(Object.keys(irs)).toEqual(['vpxenc_And_xcdec.Origin', 'vpxenc', 'Group', 'xcdec', 'xcenc_Replace_Key_Frame', 'Rebase']);
+    expect(irs.Group).toMatchObject({ workflow: 'excamera-embedded', node: 'Group', handler: { kind: 'user', export: 'groupArn' } });
+  });
+
+  test('--tasks maps states to entries relative to the tasks file ("*" = default); --out writes one file per node', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asl-'));
+    const tasksFile = path.join(dir, 'tasks.json');
+    fs.writeFileSync(tasksFile, JSON.stringify({ Hello: { entry: 'src/hello.ts', handler: 'hi' }, '*': { entry: 'src/rest.ts' } }));
+    const c = capture();
+    const out = path.join(dir, 'ir');
+    expect(await main([path.join(CORPUS, 'hello-world.asl.json'), '--tasks', tasksFile, '--out', out, '--name', 'greet'], c.io)).toBe(0);
+    expect(c.out().trim().split('\n')).toEqual([path.join(out, 'Hello.json'), path.join(out, 'World.json')]);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'Hello.json'), 'utf8'))).toMatchObject({ workflow: 'greet', handler: { kind: 'user', export: 'hi' } });
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'World.json'), 'utf8')).handler).toEqual({ kind: 'user', export: 'handler' });
+  });
+
+  test('a rejected document prints the error and exits 1; warnings go to stderr', async () => {
+    const bad = capture();
+    expect(await main([path.join(__dirname, 'invalid', 'wait-state.json')], bad.io)).toBe(1);
+    expect(bad.err()).toMatch(/^Workflow 'wait-state', node 'Pause a bit', field 'Type': Wait states are not supported/);
+    const warned = capture();
+    expect(await main([path.join(CORPUS, 'hello-bye.embedded.asl.json')], warned.io)).toBe(0);
+    expect(warned.err()).toMatch(/^warning: .*node 'GreetingChoice', field 'otherwise'/);
+  });
+
+  test('usage errors exit 2', async () => {
+    const c = capture();
+    expect(await main([], c.io)).toBe(2);
+    expect(await main(['a.json', '--bogus', 'x'], c.io)).toBe(2);
+    expect(await main(['a.json', '--out'], c.io)).toBe(2);
+    expect(c.err()).toContain('usage: unum compile-asl');
+  });
+
+  test('a missing file exits 1 with the file error', async () => {
+    const c = capture();
+    expect(await main(['/nonexistent/x.asl.json'], c.io)).toBe(1);
+    expect(c.err()).toContain('ENOENT');
+  });
+});

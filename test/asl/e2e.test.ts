@@ -1,0 +1,129 @@
+/**
+ * End to end: every corpus file (and the documents of test/asl/fixtures),
+ * imported with fromAsl, synthesized with UnumWorkflow (test/asl/app) and run
+ * on the local engine (Lambda emulator + DynamoDB Local) with the handlers of
+ * test/asl/handlers. Each expected result is derived from the ASL semantics
+ * and the handlers, step by step in the comments — not taken from a run.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { Json } from '../../runtime/ir';
+import { LocalEngine } from '../../lib/local/engine';
+import type { RunRecord } from '../../lib/local/runs';
+import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
+
+jest.setTimeout(600_000);
+
+const APP = path.join(__dirname, 'app');
+
+interface Case {
+  readonly workflow: string;
+  readonly input: Json;
+  readonly expected: Pick<RunRecord, 'status' | 'result'> & { error?: { error: string; cause?: string } };
+}
+
+const succeeds = (workflow: string, input: Json, result: Json): Case => ({ workflow, input, expected: { status: 'SUCCEEDED', result } });
+
+const CASES: Case[] = [
+  // Hello -> World. Hello ignores its input and returns "Hello"; World appends " World".
+  succeeds('hello-world', {}, 'Hello World'),
+  succeeds('step-functions-hello-world-embedded', {}, 'Hello World'),
+  // Choice on the raw input ($): "hello" -> Hello ("Hello") -> World; "bye" -> Bye ("Bye") -> World.
+  succeeds('hello-bye-embedded', 'hello', 'Hello World'),
+  succeeds('hello-bye-embedded', 'bye', 'Bye World'),
+  // No rule matches and there is no Default: the run fails with States.NoChoiceMatched.
+  { workflow: 'hello-bye-embedded', input: 'hi', expected: { status: 'FAILED', error: { error: 'States.NoChoiceMatched' } } },
+  // Aggregator: average of [20, 30, 31] = 27; HvacController: 27 > 25 -> "cool".
+  succeeds('iot-pipeline', { readings: [20, 30, 31] }, { average: 27, action: 'cool' }),
+  succeeds('iot-pipeline-embedded', { readings: [20, 30, 31] }, { average: 27, action: 'cool' }),
+  succeeds('step-functions-iot-pipeline', { readings: [10, 14] }, { average: 12, action: 'heat' }),
+  // Map over $ = [1, 2, 3]: F1 squares -> [1, 4, 9] (item order); Summary sums -> 14.
+  succeeds('map', [1, 2, 3], 14),
+  succeeds('map-embedded', [1, 2, 3], 14),
+  succeeds('step-functions-map', [1, 2, 3], 14),
+  // Map of F1 -> F2 -> F3 per item: 1 -> 1 -> 2 -> 20, 2 -> 4 -> 5 -> 50, 3 -> 9 -> 10 -> 100; Summary -> 170.
+  succeeds('parallel-pipeline', [1, 2, 3], 170),
+  succeeds('parallel-pipeline-embedded', [1, 2, 3], 170),
+  succeeds('step-functions-parallel-pipeline', [1, 2, 3], 170),
+  // Both branches get the input. Branch 0: UserMention -> { mentions: [bob, amy] }. Branch 1: FindUrl ->
+  // { urls: [https://example.com/a] } -> ShortenUrl -> { short: [sh.rt/0] }. CreatePost gets [branch 0, branch 1]
+  // -> { mentions: [bob, amy], links: [sh.rt/0] }; Publish -> "@bob @amy sh.rt/0".
+  ...['text-processing', 'step-functions-text-processing', 'step-functions-text-processing-arn'].map((w) =>
+    succeeds(w, { text: 'hi @bob and @amy, see https://example.com/a' }, '@bob @amy sh.rt/0'),
+  ),
+  // Count maps lines: "a b a" -> {a: 2, b: 1}, "b c" -> {b: 1, c: 1}. Partition groups by sorted word:
+  // [{a, [2]}, {b, [1, 1]}, {c, [1]}]. Reduce maps Reducer -> totals a 2, b 2, c 1; Summary -> {a: 2, b: 2, c: 1}.
+  succeeds('wordcount', ['a b a', 'b c'], { a: 2, b: 2, c: 1 }),
+  succeeds('step-functions-wordcount', ['a b a', 'b c'], { a: 2, b: 2, c: 1 }),
+  // Thumbnail -> { thumbnail: thumb-family.png }, FaceDetection -> { faces: 2 }; Publish merges [both].
+  succeeds('image-process', { image: 'family.png', people: ['ann', 'bo'] }, { thumbnail: 'thumb-family.png', faces: 2 }),
+  // ChainN: N states all calling passArn, which adds 1 to count: {count: 0} -> {count: N}.
+  ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => succeeds(`chain-Chain${n}-embedded`, { count: 0 }, { count: n })),
+  // First adds first: true, Second adds second: true.
+  succeeds('pass-embedded', {}, { first: true, second: true }),
+  // Map over $.chunks (ResultPath $: the results replace the input): vpxenc -> {id, encoded: v<id>}, xcdec adds
+  // state s<id> -> [{0, v0, s0}, {1, v1, s1}, {2, v2, s2}]. Group pairs each with the previous state:
+  // [{v0, null}, {v1, s0}, {v2, s1}]. Re-encode over $: "v0<key", "v1<s0", "v2<s1". Rebase joins with "|".
+  succeeds('excamera-embedded', { chunks: [{ id: 0 }, { id: 1 }, { id: 2 }] }, 'v0<key|v1<s0|v2<s1'),
+
+  // features.asl.json, items [1, 2, 3]: "Set defaults" puts {factor: 10} at $.config. "Scale items" maps $.items;
+  // the ItemSelector gives item i {value, index: i, factor: 10, tag: "item-i"}; Scale (lambda:invoke, Payload.$ $)
+  // returns {n: value * 10, tag}, wrapped as {ExecutedVersion, Payload, StatusCode}, OutputPath $.Payload unwraps it.
+  // The Map's ResultSelector over [{n: 10, tag: item-0}, ...] gives {scaled: [10, 20, 30], tags: [item-0, item-1, item-2]},
+  // which replaces the input (ResultPath $). Total gets {values: [10, 20, 30]} (Parameters), returns {sum: 60, count: 3},
+  // ResultSelector keeps {sum: 60}, ResultPath puts it at $.total. Choice: $.total present and 60 > 50 -> "Flaky step":
+  // InputPath $.total -> {sum: 60}; attempt 1 throws Flaky, the Retry (1 s) runs attempt 2 -> {attempts: 2} at $.flaky.
+  // "Done" (Succeed) ends the run with that document.
+  succeeds('features', { items: [1, 2, 3] }, { scaled: [10, 20, 30], tags: ['item-0', 'item-1', 'item-2'], total: { sum: 60 }, flaky: { attempts: 2 } }),
+  // items [1]: scaled [10], sum 10: the And fails (10 > 50 is false), rule 2 holds (10 >= 10) -> "Small" puts "small" at $.size.
+  succeeds('features', { items: [1] }, { scaled: [10], tags: ['item-0'], total: { sum: 10 }, size: 'small' }),
+  // items [0]: sum 0, no rule matches -> Default "Too small" (Fail) -> the run fails with its Error and Cause.
+  { workflow: 'features', input: { items: [0] }, expected: { status: 'FAILED', error: { error: 'TooSmall', cause: 'sum below 10' } } },
+  // items [7, 8]: scaled [70, 80], sum 150 -> "Flaky step": 150 > 100 throws Fatal; the Retry is only for Flaky, so the
+  // Catch (States.ALL) puts {Error: Fatal, Cause: "150 is too big"} at $.error and goes to "Recover", whose Parameters
+  // pick the error name, the cause and the sum.
+  succeeds('features', { items: [7, 8] }, { recovered: 'Fatal', cause: '150 is too big', sum: 150 }),
+
+  // result-path.asl.json, numbers [1, 2, 3]: "Square all" maps $.numbers -> [1, 4, 9]; its ResultSelector gives
+  // {values: [1, 4, 9]}, which ResultPath places at $.squares of the raw input: {numbers, squares: {values: [1, 4, 9]}}.
+  // "Both ways" runs both branches on that: Sum (InputPath $.squares.values) -> 14; Describe (Pass, Parameters)
+  // -> {n: "[1,2,3]"} (States.JsonToString). ResultPath $.stats places [14, {n}] in the input, OutputPath $.stats
+  // selects it back: [14, {n: "[1,2,3]"}]. "Side effects" maps Ignore over those 2 items; ResultPath null discards
+  // the results, so the run's result is the Map's input unchanged.
+  succeeds('result-path', { numbers: [1, 2, 3] }, [14, { n: '[1,2,3]' }]),
+
+  // paths.asl.json: Route's InputPath selects $.order = {total: 150, items: [a, b]}; 150 > 100 -> Big, which gets that
+  // selection; Big's InputPath $.items -> [a, b], OutputPath $[0] -> "a", the run's result.
+  succeeds('paths', { order: { total: 150, items: ['a', 'b'] } }, 'a'),
+  // total 5: no rule matches -> Default Small, a Pass whose Result "small" replaces its input.
+  succeeds('paths', { order: { total: 5, items: [] } }, 'small'),
+];
+
+describe('imported ASL workflows run on the local engine', () => {
+  let engine: LocalEngine;
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asl-e2e-'));
+
+  beforeAll(async () => {
+    engine = await LocalEngine.fromApp(APP, { outDir });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    fs.rmSync(outDir, { recursive: true, force: true });
+  });
+
+  test('every corpus file is a workflow of the app, and has at least one run below', () => {
+    const names = [...corpusFiles(), ...fixtureFiles()].map(workflowNameOf);
+    expect(engine.workflows.map((w) => w.name).sort()).toEqual([...names].sort());
+    for (const name of names) expect(CASES.some((c) => c.workflow === name)).toBe(true);
+  });
+
+  test.each(CASES.map((c, i) => [`${c.workflow} ${JSON.stringify(c.input)}`, i] as const))('%s', async (_title, i) => {
+    const c = CASES[i];
+    const id = engine.startRun(c.workflow, c.input);
+    const record = await engine.waitForRun(c.workflow, id, { timeoutMs: 120_000 });
+    expect(record.status).toBe(c.expected.status);
+    if (c.expected.status === 'SUCCEEDED') expect(record.result).toEqual(c.expected.result);
+    else expect(record.error).toMatchObject(c.expected.error ?? {});
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Invalid or unsupported ASL documents (test/asl/invalid/): each is rejected
+ * with an error naming the ASL state and field and saying why. Messages are
+ * asserted in full, so a vaguer message is a test failure.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { AslDefinitionError, AslValidationError, fromAsl } from '../../lib/compiler/asl';
+import { UnumDefinitionError } from '../../lib/compiler';
+import { DEFAULT_TASK, ENTRY, aslError, machine, task } from './helpers';
+
+const DIR = path.join(__dirname, 'invalid');
+const VALIDATOR = 'the document is not valid ASL (asl-validator): ';
+
+/** file -> the exact message (workflow 'wf'). */
+const EXPECTED: Record<string, string> = {
+  // asl-validator findings, reported with all their detail and located at the state and field.
+  'missing-start-at.json': `Workflow 'wf', node '(workflow)', field '(document)': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] / is invalid. must have required property 'StartAt'`,
+  'next-to-missing-state.json': `Workflow 'wf', node 'A', field 'Next': ${VALIDATOR}[MISSING_TRANSITION_TARGET] Missing 'StartAt'|'Next'|'Default' target: Nowhere; [MISSING_TERMINAL_STATE] State machine fsm1 is missing a terminal state`,
+  'unreachable-state.json': `Workflow 'wf', node 'Orphan', field '(document)': ${VALIDATOR}[MISSING_TRANSITION_TARGET] State Orphan is not reachable`,
+  'end-and-next.json': `Workflow 'wf', node 'A', field '(document)': ${VALIDATOR}[TERMINAL_STATE_WITH_NEXT] State "A" MUST contain exactly one of "End", "Next"`,
+  'bad-input-path.json': `Workflow 'wf', node 'A', field 'InputPath': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/A/InputPath is invalid. must match format "asl_path"`,
+  'unknown-type.json': `Workflow 'wf', node 'A', field 'Type': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/A/Type is invalid. must be equal to one of the allowed values; [SCHEMA_VALIDATION_FAILED] /States/A/QueryLanguage is invalid. must be equal to one of the allowed values`,
+  'duplicate-state-names.json': `Workflow 'wf', node 'Work', field '(document)': ${VALIDATOR}[DUPLICATE_STATE_NAMES] A state with this name already exists: Work`,
+  'loop-without-exit.json': `Workflow 'wf', node '(workflow)', field '(document)': ${VALIDATOR}[MISSING_TERMINAL_STATE] State machine fsm1 is missing a terminal state`,
+  'resource-not-a-function.json': `Workflow 'wf', node 'A', field 'Resource': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/A/Resource is invalid. must match exactly one schema in oneOf`,
+  // Valid ASL that unum does not translate.
+  'jsonata-top-level.json': "Workflow 'wf', node '(workflow)', field 'QueryLanguage': QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields",
+  'jsonata-state.json': "Workflow 'wf', node 'Shape it', field 'QueryLanguage': QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields",
+  'wait-state.json': "Workflow 'wf', node 'Pause a bit', field 'Type': Wait states are not supported: unum has no orchestrator to hold the run while it waits, and a sleeping function would be billed for the wait (and stops after 15 minutes). Split the workflow at the Wait and start the second part on a schedule (e.g. EventBridge Scheduler)",
+  'service-integration.json': "Workflow 'wf', node 'Save', field 'Resource': the service integration 'arn:aws:states:::dynamodb:putItem' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a ${...} placeholder or arn:aws:states:::lambda:invoke)",
+  'activity.json': "Workflow 'wf', node 'Approve', field 'Resource': activities are not supported ('arn:aws:states:us-east-1:123456789012:activity:Approve'): a Task must call a Lambda function",
+  'parallel-retry.json': "Workflow 'wf', node 'Both', field 'Retry': Retry is not supported on a Parallel state: unum retries and catches errors of a function's handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it",
+  'unsupported-intrinsic.json': "Workflow 'wf', node 'Add', field 'Parameters.next.$': the intrinsic function States.MathAdd is not supported (supported: States.Format, States.Array, States.JsonMerge, States.StringToJson, States.JsonToString)",
+  'unsupported-context-path.json': "Workflow 'wf', node 'Stamp', field 'Parameters.startedAt.$': the context path $$.Execution.StartTime is not supported (available here: $$.Execution.Id, $$.State.Name)",
+  'task-timeout-too-long.json': "Workflow 'wf', node 'Slow', field 'TimeoutSeconds': 3600 s is longer than a Lambda function may run (900 s)",
+  'choice-output-path.json': "Workflow 'wf', node 'Pick', field 'OutputPath': OutputPath is not supported on a Choice state: its rules see the InputPath selection, and the selected output would need a step after the decision; put the path on a Pass state after it",
+  'distributed-map.json': `Workflow 'wf', node 'Each', field 'ItemProcessor.ProcessorConfig.Mode': "DISTRIBUTED" is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`,
+  'heartbeat.json': "Workflow 'wf', node 'Long', field 'HeartbeatSeconds': HeartbeatSeconds is not supported on a Task state: heartbeats apply to activity and callback tasks, which unum does not run",
+  'fail-error-path.json': "Workflow 'wf', node 'Stop', field 'ErrorPath': ErrorPath is not supported on a Fail state: the error name is a fixed string in unum: use Error",
+  'top-level-timeout.json': "Workflow 'wf', node '(workflow)', field 'TimeoutSeconds': a run-wide timeout is not supported: set TimeoutSeconds on the Tasks",
+  'lambda-invoke-dynamic-function.json': "Workflow 'wf', node 'Call', field 'Parameters.FunctionName.$': the function must be known at deploy time: use a fixed FunctionName",
+  'lambda-invoke-extra-parameter.json': "Workflow 'wf', node 'Call', field 'Parameters.InvocationType': arn:aws:states:::lambda:invoke supports only FunctionName and Payload (the call is always an asynchronous unum invocation)",
+  'catch-unknown-field.json': "Workflow 'wf', node 'Charge', field 'Catch[0].Resultpath': Resultpath is not supported here: it is not one of ErrorEquals, Next, ResultPath, Comment",
+  'resource-object.json': `Workflow 'wf', node 'A', field 'Resource': {"Ref":"MyFunction"} is not supported: Resource must be a string (a function name, a Lambda ARN or a \${...} placeholder)`,
+  'choice-rule-two-operators.json': `Workflow 'wf', node 'Pick', field 'Choices[0]': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/Pick/Choices/0 is invalid. must match exactly one schema in oneOf; [SCHEMA_VALIDATION_FAILED] /States/Pick/Choices/0 is invalid. must match exactly one schema in oneOf`,
+  // Found by the compiler, reported in ASL terms: the state name with its space, the ASL field.
+  'retry-jitter-strategy.json': "Workflow 'wf', node 'Charge card', field 'Retry[0].JitterStrategy': 'SAMPLE' is not 'FULL' or 'NONE'",
+  'catch-loops-back.json': "Workflow 'wf', node 'Do work', field 'Catch[0].Next': the catch handler 'Do work' leads back to an earlier state; route the loop through a Choice so that each iteration is a new invocation",
+};
+
+describe('invalid ASL documents', () => {
+  test('every file in test/asl/invalid has an expected message, and there are at least 15', () => {
+    const files = fs.readdirSync(DIR).filter((f) => f !== 'not-json.json').sort();
+    expect(files).toEqual(Object.keys(EXPECTED).sort());
+    expect(files.length).toBeGreaterThanOrEqual(15);
+  });
+
+  test.each(Object.entries(EXPECTED))('%s', (file, message) => {
+    expect(aslError(fs.readFileSync(path.join(DIR, file), 'utf8'))).toBe(message);
+  });
+
+  test('not-json.json: the JSON parser\'s own message', () => {
+    expect(aslError(fs.readFileSync(path.join(DIR, 'not-json.json'), 'utf8'))).toMatch(/^Workflow 'wf', node '\(workflow\)', field '\(document\)': the definition is not JSON: .*position \d+/);
+  });
+
+  test('errors are UnumDefinitionErrors carrying the ASL state and field; validator errors keep every finding', () => {
+    const doc = fs.readFileSync(path.join(DIR, 'next-to-missing-state.json'), 'utf8');
+    let error: unknown;
+    try {
+      fromAsl(doc, { workflowName: 'wf', defaultTask: DEFAULT_TASK });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnumDefinitionError);
+    expect(error).toBeInstanceOf(AslDefinitionError);
+    expect(error).toBeInstanceOf(AslValidationError);
+    expect(error).toMatchObject({ workflow: 'wf', node: 'A', field: 'Next' });
+    expect((error as AslValidationError).findings.map((f) => f.code)).toEqual(['MISSING_TRANSITION_TARGET', 'MISSING_TERMINAL_STATE']);
+  });
+});
+
+describe('invalid task settings', () => {
+  test('a Task with no settings names the keys that would cover it', () => {
+    expect(aslError(machine({ T: task({ Resource: '${fnArn}' }) }), { defaultTask: undefined })).toBe(
+      `Workflow 'wf', node 'T', field 'Resource': no function settings for this Task: add tasks["T"] or tasks["\${fnArn}"] or tasks["fnArn"] (or defaultTask) with at least { entry }`,
+    );
+  });
+
+  test('a tasks key that matches no state or resource is a typo, not silently ignored', () => {
+    expect(aslError(machine({ T: task() }), { tasks: { Tee: { entry: ENTRY } } })).toBe(
+      `Workflow 'wf', node '(workflow)', field 'tasks["Tee"]': the key matches no Task state name, Resource or function name in the definition (known: Fn, T)`,
+    );
+  });
+
+  test('a bad setting is reported by the compiler as a tasks field of the ASL state', () => {
+    expect(aslError(machine({ 'Resize image': task() }), { tasks: { 'Resize image': { entry: 'relative/handlers.ts' } } })).toBe(
+      "Workflow 'wf', node 'Resize image', field 'tasks.entry': 'relative/handlers.ts' is not an absolute path; use path.join(__dirname, '...')",
+    );
+  });
+
+  test('a name the compiler rejects: the workflow name', () => {
+    expect(aslError(machine({ T: task() }), { workflowName: 'has space' })).toBe(
+      "Workflow 'has space', node '(workflow)', field 'workflowName': 'has space' contains characters outside [A-Za-z0-9_-] (Lambda function name charset)",
+    );
+  });
+});
