@@ -16,9 +16,9 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { TABLE } from './ir';
-import { runKey } from './naming';
+import { historyKey, runKey } from './naming';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { Checkpoint, CheckpointStore, RunOutcome } from './store';
+import type { Checkpoint, CheckpointStore, HistoryItem, RunOutcome } from './store';
 
 type Item = Record<string, AttributeValue>;
 
@@ -237,5 +237,25 @@ export class DynamoDbStore implements CheckpointStore {
       if (conditionFailed(e)) return false;
       throw e;
     }
+  }
+
+  async nextHistorySeq(workflowId: string, ttl: number): Promise<number> {
+    const r = await this.client.send(
+      new UpdateItemCommand({
+        TableName: this.tableName,
+        Key: key(historyKey(workflowId)),
+        UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :t)',
+        ExpressionAttributeNames: TTL,
+        ExpressionAttributeValues: { ':n': { N: '1' }, ':t': { N: String(ttl) } },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(r.Attributes?.n?.N);
+  }
+
+  async putHistoryEntry(workflowId: string, seq: number, entry: HistoryItem, ttl: number): Promise<void> {
+    const item: Item = { ...key(historyKey(workflowId, seq)), [TABLE.ttlAttribute]: { N: String(ttl) } };
+    for (const [k, v] of Object.entries(entry)) if (v !== undefined) item[k] = typeof v === 'number' ? { N: String(v) } : { S: v };
+    await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item }));
   }
 }

@@ -7,8 +7,11 @@
  */
 import { createRequire } from 'node:module';
 import { DynamoDbStore } from './dynamodb-store';
+import { appendHistory, historyItem } from './history';
 import { ENV, WORKFLOW_ID_PATTERN } from './ir';
 import { writeLogLine } from './log';
+import { invocationName } from './naming';
+import { ttlIn } from './payload';
 import type { CheckpointStore } from './store';
 
 /** Lambda's destination record for a failed async invocation. */
@@ -51,6 +54,25 @@ async function sdk(name: string): Promise<Record<string, new (...args: unknown[]
   }
 }
 
+/**
+ * Appends the `failed` history entry of the invocation Lambda gave up on
+ * (`UNUM_HISTORY` holds the run retention in seconds). The recorder has no IR:
+ * the name is computed from the envelope, so a fold's first step (no `fold`
+ * in its envelope, named with index 0) gets a name of its own here, which
+ * only affects the reader's de-duplication.
+ */
+async function appendFailed(store: CheckpointStore, record: FailureRecord, workflowId: string, node: string, error: string, cause: string): Promise<void> {
+  const seconds = Number(process.env[ENV.history]);
+  if (!(seconds > 0)) return;
+  const req = record.requestPayload;
+  const u = isObject(req) && isObject(req.unum) ? req.unum : {};
+  const iteration = typeof u.iteration === 'number' ? u.iteration : 0;
+  const frames = (Array.isArray(u.fanOut) ? u.fanOut.filter(isObject) : []) as { iteration: number; index: number }[];
+  const fold = isObject(u.fold) && typeof u.fold.index === 'number' ? u.fold.index : undefined;
+  const inv = invocationName(workflowId, node, iteration, frames, fold);
+  await appendHistory(store, workflowId, historyItem(node, inv, iteration, frames, 'failed', { error: { error, cause } }), ttlIn(seconds));
+}
+
 async function forward(record: FailureRecord): Promise<void> {
   const body = JSON.stringify(record);
   const queueUrl = process.env[ENV.failureQueueUrl];
@@ -78,6 +100,8 @@ export function createFailureRecorder(store?: CheckpointStore): (record: Failure
       }
       const set = await store.finishRun(workflowId, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString());
       writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set });
+      // After the run record: a malformed envelope must not keep the run from being marked FAILED.
+      await appendFailed(store, record, workflowId, node, error, cause);
     } else {
       writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
     }

@@ -9,6 +9,7 @@
 import { commit, fromCheckpoint } from './egress';
 import { runtimeError } from './errors';
 import { collect } from './gc';
+import { logCommit } from './history';
 import { fanInMembers, noCleanup, readValues, resolveInput } from './ingress';
 import { proceed, send } from './interpreter';
 import type { Json } from './ir';
@@ -70,6 +71,7 @@ export async function runFold(x: Exec): Promise<string> {
     if (!ck) return stop();
   }
   if (ck.catchIndex === undefined && k + 1 < items.length) {
+    await logCommit(x, ck, { next: [x.rt.ir.node] });
     await send(x, x.rt.ir.node, {
       iteration: x.inv.iteration,
       fanOut: x.inv.frames,

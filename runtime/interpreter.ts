@@ -7,6 +7,7 @@
 import { evaluate } from './condition';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
+import { logCommit } from './history';
 import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { invocationName } from './naming';
 import { passValue, ttlIn } from './payload';
@@ -49,10 +50,12 @@ async function fanOut(
   kind: FanOutFrame['kind'],
   join: string,
   size: number,
+  next: readonly string[],
   branch: (index: number) => { target: string; input: InputRef },
   bound?: number,
 ): Promise<boolean> {
   const joinName = invocationName(x.inv.workflowId, join, out.iteration, out.frames);
+  await logCommit(x, ck, { next, join: joinName, size });
   await createFanIn(x.rt.store, joinName, size, ttlIn(x.rt.ir.settings.checkpointTtlSeconds), concurrency(x));
   if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
     await x.rt.store.deleteItems(shardKeys(joinName, size));
@@ -74,16 +77,18 @@ async function fanOut(
 async function invoke(x: Exec, ck: Committed, inv: Invoke, out: Outgoing): Promise<boolean> {
   switch (inv.kind) {
     case 'scalar':
+      await logCommit(x, ck, { next: [inv.target] });
       await send(x, inv.target, { iteration: out.iteration, fanOut: out.frames, inputs: [passValue(x, ck)], parent: ck.key });
       return true;
     case 'parallel':
-      return fanOut(x, ck, out, 'parallel', inv.join, inv.targets.length, (i) => ({ target: inv.targets[i], input: passValue(x, ck) }));
+      return fanOut(x, ck, out, 'parallel', inv.join, inv.targets.length, inv.targets, (i) => ({ target: inv.targets[i], input: passValue(x, ck) }));
     case 'map': {
       const items = evalPath(ck.value, inv.itemsPath ?? '$');
       if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${inv.itemsPath} is not an array`);
       const list = items.value;
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
+        await logCommit(x, ck, { next: [inv.join], join: invocationName(x.inv.workflowId, inv.join, out.iteration, out.frames), size: 0 });
         await send(x, inv.join, { iteration: out.iteration, fanOut: out.frames, inputs: [{ value: [] }], parent: ck.key });
         return true;
       }
@@ -91,7 +96,7 @@ async function invoke(x: Exec, ck: Committed, inv: Invoke, out: Outgoing): Promi
       // Items travel inline: the IR has no reference into part of a checkpoint.
       const item = (i: number): Json =>
         selector === undefined ? list[i] : applyTemplate(selector, ck.value, contextObject(x, { Map: { Item: { Value: list[i], Index: i } } }));
-      return fanOut(x, ck, out, 'map', inv.join, list.length, (i) => ({ target: inv.target, input: { value: item(i) } }), inv.maxConcurrency);
+      return fanOut(x, ck, out, 'map', inv.join, list.length, [inv.target], (i) => ({ target: inv.target, input: { value: item(i) } }), inv.maxConcurrency);
     }
     case 'fanIn': {
       const top = out.frames[out.frames.length - 1];
@@ -101,6 +106,8 @@ async function invoke(x: Exec, ck: Committed, inv: Invoke, out: Outgoing): Promi
       const join = invocationName(x.inv.workflowId, inv.target, top.iteration, popped);
       // The code names this invocation's checkpoint: its own iteration, not the outgoing one.
       const code = arrivalCode(top.index, inv.tail, x.inv.iteration, size);
+      // Before the arrival: once it is recorded the join may run and log first.
+      await logCommit(x, ck, { next: [inv.target] });
       const state = await recordArrival(x.rt.store, join, size, top.index, code);
       out.frames = popped;
       out.iteration = top.iteration;
@@ -133,6 +140,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         break;
       }
       case 'succeed':
+        await logCommit(x, ck);
         await succeedRun(x, ck);
         break;
       case 'fail':
@@ -148,6 +156,8 @@ export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.inv.iteration, frames: x.inv.frames };
   if (ck.catchIndex === undefined) {
     await runInstructions(x, ck, x.rt.ir.instructions, out);
+    // A path that invoked nothing and did not end the run still committed.
+    if (!x.logged) await logCommit(x, ck);
     return;
   }
   const rule = x.rt.ir.catch?.[ck.catchIndex];

@@ -199,6 +199,12 @@ export interface NodeSettings {
   readonly runRetentionSeconds: number;
   /** The handler's timeout in seconds (States.Timeout is raised just before the function's own). */
   readonly timeoutSeconds: number;
+  /**
+   * Keep an append-only log of the run's transitions in the table (items
+   * `hist#<workflowId>` and `hist#<workflowId>#<seq>`, format in docs/client.md),
+   * retained as long as the run record (`runRetentionSeconds`). Absent = off.
+   */
+  readonly history?: boolean;
 }
 
 export interface NodeIR {
@@ -300,6 +306,8 @@ export const ENV = {
   failureQueueUrl: 'UNUM_FAILURE_QUEUE_URL',
   /** Failure recorder: optional SNS topic ARN to forward failure records to. */
   failureTopicArn: 'UNUM_FAILURE_TOPIC_ARN',
+  /** Failure recorder: set when the workflow keeps a run history; its value is the run retention in seconds. */
+  history: 'UNUM_HISTORY',
 } as const;
 
 /** The IR file name inside each function's asset. */

@@ -29,3 +29,6 @@ export const shardKey = (joinInvocation: string, level: number, shard: number): 
   `fanin#${joinInvocation}#${level}#${shard}`;
 
 export const runKey = (workflowId: string): string => `run#${workflowId}`;
+
+/** The run's history counter (no `seq`) or its entry `seq` (docs/client.md, "Run history"). */
+export const historyKey = (workflowId: string, seq?: number): string => `hist#${workflowId}${seq === undefined ? '' : `#${seq}`}`;

@@ -1,4 +1,5 @@
 /** The run record `run#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
+import { logTransition } from './history';
 import { byteLength, ttlIn } from './payload';
 import type { Committed, Exec } from './types';
 
@@ -19,6 +20,7 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
 
 export async function failRun(x: Exec, error: string, cause: string): Promise<void> {
   x.metrics.failures = 1;
+  await logTransition(x, 'failed', { error: { error, cause } });
   const outcome = { status: 'FAILED' as const, error: { node: x.rt.ir.node, error, cause } };
   await x.rt.store.finishRun(x.inv.workflowId, outcome, now(), ttlIn(x.rt.ir.settings.runRetentionSeconds));
 }

@@ -18,6 +18,9 @@ export type RunOutcome =
   | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
   | { readonly status: 'FAILED'; readonly error: RunError };
 
+/** Attributes of a run-history entry besides key and TTL (docs/client.md, "Run history"); undefined ones are not written. */
+export type HistoryItem = Readonly<Record<string, string | number | undefined>>;
+
 export interface CheckpointStore {
   /** Consistent read of one checkpoint. */
   getCheckpoint(key: string): Promise<Checkpoint | undefined>;
@@ -43,4 +46,8 @@ export interface CheckpointStore {
   startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean>;
   /** Set the run's final status unless it already has one; true when this call set it. */
   finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string, ttl?: number): Promise<boolean>;
+  /** Run history counter `hist#<workflowId>`: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
+  nextHistorySeq(workflowId: string, ttl: number): Promise<number>;
+  /** Put history entry `hist#<workflowId>#<seq>` (unconditional: the key is new). */
+  putHistoryEntry(workflowId: string, seq: number, item: HistoryItem, ttl: number): Promise<void>;
 }

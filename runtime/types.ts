@@ -51,6 +51,8 @@ export interface Exec {
   readonly metrics: Partial<Record<MetricName, number>>;
   attempts: number;
   userMs: number;
+  /** The last outcome this execution appended to the run history (runtime/history.ts). */
+  logged?: string;
 }
 
 /** The value this invocation continues with: always the stored one. */

@@ -1,20 +1,22 @@
 /**
- * The optional per-run transition log (`history: true`). The runtime writes it;
- * the client only reads it. The format is specified in docs/client.md
- * ("Run history: the item format"); keep the two in step.
+ * The optional per-run transition log (`history: true`). The runtime writes it
+ * (runtime/history.ts, keys from runtime/naming.ts); the client only reads it.
+ * The format is specified in docs/client.md ("Run history: the item format");
+ * keep the two in step.
  *
  * Why a counter: the table has a partition key only, so items of one run can be
  * listed without a Scan only if their keys are predictable. A per-run counter
  * hands out dense sequence numbers, and the reader fetches `1..n` by key.
  */
 import type { Json } from '../../runtime/ir';
+import { historyKey } from '../../runtime/naming';
 import { Item, num, str, timestamp } from './records';
 
 export const HISTORY = {
   /** Counter item of a run: `n` = the last sequence number handed out. */
-  counterKey: (workflowId: string): string => `hist#${workflowId}`,
+  counterKey: (workflowId: string): string => historyKey(workflowId),
   /** Entry `seq` (1, 2, ...) of a run. */
-  entryKey: (workflowId: string, seq: number): string => `hist#${workflowId}#${seq}`,
+  entryKey: (workflowId: string, seq: number): string => historyKey(workflowId, seq),
 } as const;
 
 /** What the logged invocation did. */

@@ -34,7 +34,7 @@ function validateAll(workflow: string, graph: ReturnType<typeof buildGraph>): st
 }
 
 function workflowSettings(workflow: string, options: CompileOptions): WorkflowSettings {
-  const settings: WorkflowSettings = {
+  const settings = {
     inlineLimitBytes: options.inlineLimitBytes ?? 32768,
     invokeConcurrency: options.invokeConcurrency ?? 64,
     checkpointTtlSeconds: options.checkpointTtlSeconds ?? 7 * DAY,
@@ -44,5 +44,6 @@ function workflowSettings(workflow: string, options: CompileOptions): WorkflowSe
     const problem = atLeast(value, 1, true);
     if (problem) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, `options.${field}`, problem);
   }
-  return settings;
+  // Only when on: IR of workflows without history stays byte-identical.
+  return options.history ? { ...settings, history: true } : settings;
 }

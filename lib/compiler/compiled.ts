@@ -49,4 +49,10 @@ export interface CompileOptions {
   readonly checkpointTtlSeconds?: number;
   /** @default 30 days */
   readonly runRetentionSeconds?: number;
+  /**
+   * Keep an append-only transition log per run (`settings.history` in every
+   * node's IR, set only when true so the IR is otherwise unchanged).
+   * @default false
+   */
+  readonly history?: boolean;
 }

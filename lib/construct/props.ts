@@ -88,6 +88,20 @@ export interface UnumWorkflowProps {
    */
   readonly runRetention?: Duration;
   /**
+   * Keep an append-only log of every run's transitions in the table (which
+   * node committed, caught or failed, when, what it invoked), read by
+   * `UnumClient.inspect` / `unum inspect` and kept as long as the run record
+   * (`runRetention`). Format: docs/client.md, "Run history".
+   *
+   * Cost: about 2 write units per transition (a counter update and an entry
+   * put), i.e. ~$1.25 per million transitions at the on-demand price of
+   * $0.625 per million write request units, plus storage of ~200 bytes per
+   * entry until its TTL. One run's log takes at most ~1,000 transitions per
+   * second (one counter item), so leave it off for very large maps.
+   * @default false
+   */
+  readonly history?: boolean;
+  /**
    * Values whose JSON is larger than this travel by reference to their checkpoint.
    * @default 32768
    */

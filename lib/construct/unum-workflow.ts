@@ -170,6 +170,7 @@ export class UnumWorkflow extends Construct {
         runRetentionSeconds: (props.runRetention ?? DEFAULT_RUN_RETENTION).toSeconds(),
         inlineLimitBytes: props.inlineLimitBytes,
         invokeConcurrency: props.invokeConcurrency,
+        history: props.history,
       });
     } catch (err) {
       if (err instanceof UnumDefinitionError) {
@@ -224,11 +225,17 @@ export class UnumWorkflow extends Construct {
       code: assetCode(stageAsset(bundle)),
       memorySize: 256,
       timeoutSeconds: 30,
-      environment: { [ENV.entryNode]: this.compiled.entry },
+      environment: { [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
       loop: false,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
     return fn;
+  }
+
+  /** The recorder has no IR: with history on, it gets the run retention (the entries' TTL) instead. */
+  private historyEnvironment(): Record<string, string> {
+    const settings = this.compiled.nodes[this.compiled.entry].ir.settings;
+    return settings.history ? { [ENV.history]: String(settings.runRetentionSeconds) } : {};
   }
 
   private createFunction(scope: Construct, id: string, options: FunctionOptions): lambda.Function {

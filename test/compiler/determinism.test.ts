@@ -47,3 +47,23 @@ describe('determinism', () => {
     );
   });
 });
+
+describe('the history option', () => {
+  it('sets settings.history in every IR only when true; otherwise the IR is byte-identical to the default', () => {
+    fc.assert(
+      fc.property(randomSeq, (spec) => {
+        const plain = JSON.stringify(compileWorkflow('Random', build(spec)));
+        expect(JSON.stringify(compileWorkflow('Random', build(spec), { history: false }))).toBe(plain);
+        const withHistory = compileWorkflow('Random', build(spec), { history: true });
+        for (const node of Object.values(withHistory.nodes)) {
+          expect(node.ir.settings.history).toBe(true);
+          expect(validateIr(JSON.parse(JSON.stringify(node.ir)))).toEqual({ valid: true, errors: [] });
+        }
+        // Nothing else changes.
+        const stripped = JSON.parse(JSON.stringify(withHistory), (k, v) => (k === 'history' ? undefined : v));
+        expect(JSON.stringify(stripped)).toBe(plain);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

@@ -1,9 +1,11 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
@@ -420,5 +422,54 @@ describe('cloud assembly metadata for the local engine', () => {
     }
     expect(data.nodes.A.successors).toEqual(['B', 'C']);
     expect(template.Resources[data.failureRecorder.logicalId].Properties.FunctionName).toBe(`${STACK_NAME}-Flow-unum-failure`);
+  });
+});
+
+describe('run history', () => {
+  /** Every node's `unum-ir.json` as staged in the cloud assembly, by node. */
+  function stagedIr(app: App, workflow: UnumWorkflow): Record<string, { settings: Record<string, unknown> }> {
+    const assembly = app.synth();
+    const template = assembly.getStackByName(STACK_NAME).template as { Resources: Record<string, { Properties: { Code?: { S3Key?: string } } }> };
+    const stack = Stack.of(workflow);
+    return Object.fromEntries(
+      Object.entries(workflow.functions).map(([node, fn]) => {
+        const logicalId = stack.resolve((fn.node.defaultChild as lambda.CfnFunction).logicalId) as string;
+        const hash = String(template.Resources[logicalId].Properties.Code?.S3Key).replace(/\.zip$/, '');
+        return [node, JSON.parse(fs.readFileSync(path.join(assembly.directory, `asset.${hash}`, 'unum-ir.json'), 'utf8'))];
+      }),
+    );
+  }
+
+  test('history: true reaches every IR and gives the failure recorder the run retention', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: fanOut(), history: true, runRetention: Duration.days(3) });
+    for (const n of Object.values(workflow.compiled.nodes)) expect(n.ir.settings).toMatchObject({ history: true, runRetentionSeconds: 259200 });
+    const irs = stagedIr(app, workflow);
+    expect(Object.keys(irs).sort()).toEqual(Object.keys(workflow.compiled.nodes).sort());
+    for (const ir of Object.values(irs)) expect(ir.settings.history).toBe(true);
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${STACK_NAME}-Flow-unum-failure`,
+      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_HISTORY: '259200' } },
+    });
+    // The recorder appends with UpdateItem (counter) and PutItem (entry) on the table.
+    const recorderRole = stack.resolve(((workflow.failureRecorder.role as iam.Role).node.defaultChild as iam.CfnRole).logicalId) as string;
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: recorderRole }],
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['dynamodb:PutItem', 'dynamodb:UpdateItem']) })]) },
+    });
+  });
+
+  test('off by default: no history setting in the IR, no UNUM_HISTORY', () => {
+    const app = new App();
+    const stack = new Stack(app, STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: fanOut() });
+    for (const n of Object.values(workflow.compiled.nodes)) expect(n.ir.settings).not.toHaveProperty('history');
+    for (const ir of Object.values(stagedIr(app, workflow))) expect(ir.settings).not.toHaveProperty('history');
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${STACK_NAME}-Flow-unum-failure`,
+      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_HISTORY: Match.absent() } },
+    });
   });
 });

@@ -5,9 +5,11 @@
  * seed the run must end with exactly one correct result, send identical inputs
  * to every invocation, and leave only tombstones and the terminal checkpoint.
  */
+import { dedupeHistory, parseHistoryEntry, type HistoryEntry } from '../../lib/client/history';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
 import type { Envelope, Instruction, NodeIR } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
+import { checkpointKey, invocationName } from '../../runtime/naming';
 import type { CheckpointStore } from '../../runtime/store';
 import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
@@ -47,7 +49,7 @@ function crashing<T extends object>(inner: T, random: () => number, p: number): 
 
 const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame'): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail } });
 
-function workflow(noise: () => number) {
+function workflow(noise: () => number, history = false) {
   return defineWorkflow('faults', {
     A: { fn: (n: number) => ({ items: Array.from({ length: n }, (_, i) => i) }), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'F', itemsPath: '$.items', maxConcurrency: 2 } }] },
     M: {
@@ -69,10 +71,10 @@ function workflow(noise: () => number) {
       ],
     },
     K: { fn: (xs: [number, { v: number; k: number }]) => ({ a: xs[0], b: xs[1].v * 2, k: xs[1].k }), join: { tails: ['X', 'Y'] }, instructions: [succeed] },
-  });
+  }, history ? { history: true } : {});
 }
 
-async function runWithFaults(seed: number, deterministic: boolean) {
+async function runWithFaults(seed: number, deterministic: boolean, history = false) {
   const random = rng(seed);
   const memory = new MemoryStore();
   const store = crashing<CheckpointStore>(memory, random, 0.02);
@@ -91,7 +93,7 @@ async function runWithFaults(seed: number, deterministic: boolean) {
     random,
     0.02,
   );
-  const nodes = workflow(() => (deterministic ? 0 : random()));
+  const nodes = workflow(() => (deterministic ? 0 : random()), history);
   const handlers = new Map<string, LambdaHandler>(Object.entries(nodes).map(([n, v]) => [`fn-${n}`, createHandler(v.module, { ir: v.ir as NodeIR, store, invoker })]));
   queue.push({ fn: 'fn-A', event: { workflowId: `run-${seed}`, input: 6 } });
   let deliveries = 0;
@@ -131,4 +133,29 @@ test.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: one correct res
   expect(memory.shards.size).toBe(0);
   const live = [...memory.checkpoints.values()].filter((c) => !c.tombstone);
   expect(live).toHaveLength(1);
+});
+
+test.each(Array.from({ length: 30 }, (_, i) => i + 1))('seed %i with history: every invocation logged once, after its predecessors', async (seed) => {
+  const { memory, sent } = await runWithFaults(seed, true, true);
+  const workflowId = `run-${seed}`;
+  expect(memory.runs.get(workflowId)?.status).toBe('SUCCEEDED');
+  const entries = dedupeHistory(
+    memory.historyOf(workflowId).map(({ seq: n, ...item }) =>
+      parseHistoryEntry(n, Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))) as HistoryEntry,
+    ),
+  );
+  // Crashes around either write make duplicates and gaps; the reader sees each transition once.
+  expect(entries.every((e) => e.outcome === 'committed')).toBe(true);
+  const seqOf = new Map(entries.map((e) => [checkpointKey(e.invocation), e.seq]));
+  expect(seqOf.size).toBe(entries.length);
+  // Complete: one entry per checkpoint (every invocation that committed).
+  expect([...seqOf.keys()].sort()).toEqual([...memory.checkpoints.keys()].sort());
+  // Ordered: an invocation is logged after the predecessor that invoked it (scalar parent or fan-in origin).
+  const fold = new Set(['F']);
+  for (const e of sent) {
+    const u = e.unum;
+    const own = checkpointKey(invocationName(u.workflowId, u.node, u.iteration, u.fanOut, fold.has(u.node) ? (u.fold?.index ?? 0) : undefined));
+    const before = u.parent ?? ('fanIn' in u.inputs[0] ? u.inputs[0].fanIn.origin : u.fanOut[u.fanOut.length - 1]?.origin);
+    if (before) expect([before, seqOf.get(before)! < seqOf.get(own)!]).toEqual([before, true]);
+  }
 });

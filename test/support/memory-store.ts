@@ -1,5 +1,5 @@
 /** An in-memory CheckpointStore with DynamoDB's semantics for what the runtime uses; counts calls. */
-import type { Checkpoint, CheckpointStore, RunOutcome } from '../../runtime/store';
+import type { Checkpoint, CheckpointStore, HistoryItem, RunOutcome } from '../../runtime/store';
 
 export interface RunRecord {
   status: string;
@@ -14,6 +14,8 @@ export class MemoryStore implements CheckpointStore {
   readonly checkpoints = new Map<string, Checkpoint>();
   readonly shards = new Map<string, { a: Set<number>; n: number }>();
   readonly runs = new Map<string, RunRecord>();
+  /** Run history per workflow id: the counter, and entries by sequence number. */
+  readonly history = new Map<string, { n: number; entries: Map<number, HistoryItem> }>();
   readonly calls: Record<string, number> = {};
   /** Writes of any kind (to check that nothing was written). */
   writes = 0;
@@ -99,5 +101,24 @@ export class MemoryStore implements CheckpointStore {
     if (r && r.status !== 'RUNNING') return false;
     this.runs.set(workflowId, { ...r, ...outcome, finishedAt });
     return true;
+  }
+
+  async nextHistorySeq(workflowId: string, _ttl: number): Promise<number> {
+    this.count('nextHistorySeq', true);
+    const h = this.history.get(workflowId) ?? { n: 0, entries: new Map() };
+    this.history.set(workflowId, h);
+    return ++h.n;
+  }
+
+  async putHistoryEntry(workflowId: string, seq: number, item: HistoryItem, _ttl: number): Promise<void> {
+    this.count('putHistoryEntry', true);
+    // As DynamoDB stores it: undefined attributes are not written.
+    this.history.get(workflowId)?.entries.set(seq, JSON.parse(JSON.stringify(item)) as HistoryItem);
+  }
+
+  /** A run's history entries in sequence order (gaps skipped), with their `seq`. */
+  historyOf(workflowId: string): (HistoryItem & { seq: number })[] {
+    const entries = this.history.get(workflowId)?.entries ?? new Map<number, HistoryItem>();
+    return [...entries].sort(([a], [b]) => a - b).map(([seq, item]) => ({ seq, ...item }));
   }
 }

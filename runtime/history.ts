@@ -1,0 +1,81 @@
+/**
+ * The optional per-run transition log (`settings.history`; format in
+ * docs/client.md, "Run history"). Appended after the checkpoint commits and
+ * before the successors are invoked, so an entry's `seq` is larger than its
+ * predecessors'. At least once: a duplicate execution appends again, and the
+ * reader keeps the first entry per (invocation, outcome).
+ */
+import type { Json } from './ir';
+import { evalPath } from './paths';
+import { ttlIn } from './payload';
+import type { CheckpointStore, HistoryItem } from './store';
+import type { Committed, Exec } from './types';
+
+export type HistoryOutcome = 'committed' | 'caught' | 'failed';
+
+/** What an entry tells besides the invocation's identity. */
+export interface Transition {
+  /** Nodes the invocation invokes (a branch tail: its join). */
+  readonly next?: readonly string[];
+  /** A fan-out origin: the join's invocation name and the number of branches. */
+  readonly join?: string;
+  /** With `join`. */
+  readonly size?: number;
+  readonly error?: { readonly error: string; readonly cause?: string };
+}
+
+/** Two writes: the counter hands out `seq`, then the entry is put. Returns `seq`. */
+export async function appendHistory(store: CheckpointStore, workflowId: string, item: HistoryItem, ttl: number): Promise<number> {
+  const seq = await store.nextHistorySeq(workflowId, ttl);
+  await store.putHistoryEntry(workflowId, seq, item, ttl);
+  return seq;
+}
+
+/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
+export function historyItem(
+  node: string,
+  inv: string,
+  iteration: number,
+  frames: readonly { readonly index: number }[],
+  outcome: HistoryOutcome,
+  t: Transition,
+  durationMs?: number,
+): HistoryItem {
+  // Undefined attributes are not written; JSON.stringify drops an undefined `cause`.
+  return {
+    node,
+    inv,
+    iteration,
+    indexes: JSON.stringify(frames.map((f) => f.index)),
+    at: new Date().toISOString(),
+    outcome,
+    durationMs,
+    next: t.next && JSON.stringify(t.next),
+    fanInJoin: t.join,
+    fanInSize: t.size,
+    error: t.error && JSON.stringify(t.error),
+  };
+}
+
+/**
+ * Appends this execution's entry when the workflow keeps a history. Each
+ * outcome at most once per execution: an execution path has one transition
+ * (one invoke, or its end), so the first call for it is the entry.
+ */
+export async function logTransition(x: Exec, outcome: HistoryOutcome, t: Transition = {}): Promise<void> {
+  const { ir } = x.rt;
+  if (!ir.settings.history || x.logged === outcome) return;
+  x.logged = outcome;
+  // User-code time only when user code ran in this execution (not for a duplicate).
+  const ms = x.rt.fn && x.attempts ? x.userMs : undefined;
+  const item = historyItem(ir.node, x.name, x.inv.iteration, x.inv.frames, outcome, t, ms);
+  await appendHistory(x.rt.store, x.inv.workflowId, item, ttlIn(ir.settings.runRetentionSeconds));
+}
+
+/** The committed value's entry: `caught` (error read at the catch rule's ResultPath) or `committed`. */
+export function logCommit(x: Exec, ck: Committed, t: Transition = {}): Promise<void> {
+  const rule = ck.catchIndex === undefined ? undefined : x.rt.ir.catch?.[ck.catchIndex];
+  if (!rule) return logTransition(x, 'committed', t);
+  const v = (rule.resultPath === null ? undefined : evalPath(ck.value, rule.resultPath ?? '$').value) as { [k: string]: Json } | undefined;
+  return logTransition(x, 'caught', { ...t, error: { error: String(v?.Error ?? rule.errors[0]), cause: v?.Cause as string | undefined } });
+}
