@@ -5,6 +5,7 @@ import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { FromAslOptions } from '../compiler/asl/types';
 import type { WorkflowDefinition } from './definition-type';
 
 /** How each node's code is bundled (always the local esbuild, never Docker). */
@@ -138,4 +139,19 @@ export interface UnumWorkflowProps {
    * @default RetentionDays.ONE_MONTH
    */
   readonly logRetention?: RetentionDays;
+}
+
+/** Props of `UnumWorkflow.fromAsl`: the workflow props without `definition`, plus how ASL Tasks map to functions. */
+export interface UnumWorkflowFromAslProps extends Omit<UnumWorkflowProps, 'definition'> {
+  /**
+   * Function settings (`entry`, `handler`, memory, ...) per Task, keyed by ASL
+   * state name or by resource (the `Resource` string, or the function it names).
+   * @default none: every Task must be covered by `defaultTask`
+   */
+  readonly tasks?: FromAslOptions['tasks'];
+  /**
+   * Settings of Tasks that `tasks` does not cover, or a function computing them.
+   * @default none: a Task that `tasks` does not cover is an error
+   */
+  readonly defaultTask?: FromAslOptions['defaultTask'];
 }

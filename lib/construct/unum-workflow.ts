@@ -6,8 +6,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { Definition } from '../definition';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
+import { fromAsl } from '../compiler/asl';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
 import { bundleFailureRecorder, bundleNode, describeBuildFailure, moduleExports, stageAsset, type ResolvedBundling } from './bundling';
@@ -16,7 +18,7 @@ import { configureAsyncInvoke, forwardFailures } from './event-invoke';
 import { physicalFunctionName } from './function-names';
 import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
-import type { UnumWorkflowProps } from './props';
+import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { createWorkflowTable } from './table';
 import { asyncSettingsProblem, hasCycle, resolveAsyncSettings, retentionProblem, type AsyncDefaults } from './validation';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './workflow-metadata';
@@ -52,6 +54,25 @@ export class UnumWorkflow extends Construct {
   readonly failureRecorder: lambda.Function;
   /** The compiler's output: IR and settings of every node (without function names). */
   readonly compiled: CompiledWorkflow;
+
+  /**
+   * A workflow from an Amazon States Language document: `tasks` (by state name
+   * or resource) and `defaultTask` say which function each Task state runs.
+   * Errors name the construct path, the ASL state and the field.
+   */
+  static fromAsl(scope: Construct, id: string, asl: string | object, props: UnumWorkflowFromAslProps): UnumWorkflow {
+    const { tasks, defaultTask, ...workflowProps } = props;
+    const workflowName = props.workflowName ?? id;
+    let definition: Definition;
+    try {
+      definition = fromAsl(asl, { workflowName, tasks, defaultTask });
+    } catch (err) {
+      if (!(err instanceof UnumDefinitionError)) throw err;
+      const node = err.node === WORKFLOW_LEVEL ? undefined : err.node;
+      throw new UnumWorkflowError(`${scope.node.path}/${id}`, workflowName, node, `invalid ASL definition (field '${err.field}'): ${err.detail}`);
+    }
+    return new UnumWorkflow(scope, id, { ...workflowProps, definition });
+  }
 
   constructor(scope: Construct, id: string, props: UnumWorkflowProps) {
     super(scope, id);

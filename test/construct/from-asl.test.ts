@@ -1,0 +1,33 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Definition } from '../../lib/definition';
+import { compileWorkflow } from '../../lib/compiler';
+import { UnumWorkflow } from '../../lib/construct';
+
+const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
+const HANDLERS = path.join(__dirname, 'fixtures', 'handlers.ts');
+const wordcount = JSON.parse(fs.readFileSync(path.join(CORPUS, 'wordcount.asl.json'), 'utf8'));
+
+test('UnumWorkflow.fromAsl deploys one function per ASL Task, named by the ASL state', () => {
+  const stack = new Stack(new App(), 'AslStack');
+  const workflow = UnumWorkflow.fromAsl(stack, 'WordCount', wordcount, { defaultTask: { entry: HANDLERS, handler: 'first' } });
+  expect(Object.keys(workflow.functions).filter((n) => !workflow.compiled.nodes[n].implicit).sort()).toEqual(['Mapper', 'Partition', 'Reducer', 'Summary']);
+  Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'AslStack-WordCount-Mapper' });
+});
+
+test('UnumWorkflow.fromAsl reports an invalid document with the construct path, the ASL state and the field', () => {
+  const stack = new Stack(new App(), 'AslStack');
+  const asl = { StartAt: 'Pause', States: { Pause: { Type: 'Wait', Seconds: 5, End: true } } };
+  expect(() => UnumWorkflow.fromAsl(stack, 'Waits', asl, { defaultTask: { entry: HANDLERS } })).toThrow(
+    /^AslStack\/Waits: workflow 'Waits', node 'Pause': invalid ASL definition \(field 'Type'\): .*Wait/,
+  );
+});
+
+test('Definition.fromAsl gives the same IR as the importer used directly', () => {
+  const definition = Definition.fromAsl(wordcount, { workflowName: 'wc', defaultTask: { entry: HANDLERS, handler: 'first' } });
+  const compiled = compileWorkflow('wc', definition);
+  expect(compiled.entry).toBe('Count.Origin');
+  expect(compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+});
