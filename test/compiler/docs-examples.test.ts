@@ -1,7 +1,7 @@
 import { examples } from '../types/dsl-examples';
 import { compile, instructions, INCR, scalar } from './helpers';
 
-describe('docs/dsl.md examples', () => {
+describe('the README (DSL section) examples', () => {
   it.each(Object.keys(examples))('%s compiles', (name) => {
     expect(Object.keys(compile(examples[name]()).nodes).length).toBeGreaterThan(0);
   });

@@ -1,4 +1,4 @@
-// The examples of docs/dsl.md, type-checked by test/types/types.test.ts and
+// The examples of the README (DSL section), type-checked by test/types/types.test.ts and
 // compiled by test/compiler/docs-examples.test.ts, so the documentation stays true.
 import * as path from 'node:path';
 import { Choice, Condition, Definition, Fail, Fold, Map, Parallel, Pass, Task, Succeed, type FoldHandler, type Handler, type InputOf, type OutputOf } from '../../lib/definition';

@@ -22,7 +22,7 @@ const TOP_LEVEL = new Set(['StartAt', 'States', 'Comment', 'Version', 'QueryLang
  * object, JSONPath mode) into a unum workflow definition.
  *
  * The document is validated with asl-validator first; then every state is
- * translated (see docs/asl.md for the supported states and fields) and the
+ * translated (see the README, "Migrating from Step Functions", for the supported states and fields) and the
  * result is compiled once, so every problem is reported here as an
  * `AslDefinitionError` naming the ASL state and field.
  *
