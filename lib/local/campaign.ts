@@ -1,0 +1,127 @@
+/**
+ * Fault campaigns over a running engine, shared by the jest suites and
+ * `npm run test:faults`: the crash-point enumeration of a workflow (every
+ * single point, every pair) and seeded random schedules. Schedules run
+ * concurrently on one engine, each run under its own workflowId.
+ */
+import type { Json } from '../../runtime/ir';
+import type { Expectation } from './checker';
+import { allPairs, pairwiseCovering } from './covering';
+import type { LocalEngine } from './engine';
+import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun } from './fault-run';
+import type { RunRecord } from './runs';
+import { CrashPointPlan, describePoint, paramsForSeed, RandomPlan, type CrashPoint } from './schedule';
+
+export interface Target {
+  readonly workflow: string;
+  readonly input: Json;
+  /** What a correct run returns, given a fault-free run's record (default: that record's result). */
+  readonly expect?: (reference: RunRecord, engine: LocalEngine) => Expectation;
+}
+
+export interface Failure {
+  readonly what: string;
+  readonly workflowId: string;
+  readonly violations: readonly string[];
+}
+
+export interface CampaignSummary {
+  readonly schedules: number;
+  readonly executions: number;
+  readonly callFaults: number;
+  readonly lateDuplicates: number;
+  readonly failures: Failure[];
+  /** Notes of all runs (findings that break no invariant), deduplicated with counts. */
+  readonly notes: Map<string, number>;
+}
+
+export function expectationFor(target: Target, reference: RunRecord, engine: LocalEngine): Expectation {
+  if (target.expect) return target.expect(reference, engine);
+  return reference.status === 'SUCCEEDED' ? { kind: 'result', result: reference.result ?? null } : { kind: 'failed' };
+}
+
+function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): CampaignSummary {
+  return {
+    schedules: runs.length,
+    executions: runs.reduce((a, r) => a + r.run.executions, 0),
+    callFaults: runs.reduce((a, r) => a + r.run.callFaults, 0),
+    lateDuplicates: runs.reduce((a, r) => a + r.run.lateDuplicates, 0),
+    failures: runs.filter((r) => r.run.violations.length > 0).map((r) => ({ what: r.what, workflowId: r.run.workflowId, violations: r.run.violations })),
+    notes: countNotes(runs.flatMap((r) => r.run.notes)),
+  };
+}
+
+/** Notes without run-specific keys, counted. */
+function countNotes(notes: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const n of notes) {
+    const key = n.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#').replace(/attempt \d+/, 'attempt n');
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
+export interface EnumerationOptions {
+  /** `exact`: one run per pair; `covering`: sets of `setSize` points covering every pair; `none`: singles only. */
+  readonly pairs: 'exact' | 'covering' | 'none';
+  /** @default 6 */
+  readonly setSize?: number;
+  /** @default 6 */
+  readonly concurrency?: number;
+}
+
+export interface EnumerationSummary extends CampaignSummary {
+  readonly points: number;
+  readonly pairPoints: number;
+  readonly pairs: number;
+  readonly singles: number;
+  readonly pairSchedules: number;
+}
+
+/** Every single crash point of the target, then every pair (exactly or by a pairwise covering). */
+export async function enumerateCrashPoints(engine: LocalEngine, target: Target, options: EnumerationOptions): Promise<EnumerationSummary> {
+  const p = await profile(engine, target.workflow, target.input);
+  const expectation = expectationFor(target, p.record, engine);
+  const concurrency = options.concurrency ?? 6;
+  const run = async (points: readonly CrashPoint[]): Promise<{ what: string; run: CheckedRun }> => ({
+    what: `${target.workflow}: crash ${points.map(describePoint).join(' + ')}`,
+    run: await checkedRun(engine, target.workflow, target.input, new CrashPointPlan(points), expectation),
+  });
+  const singles = await withConcurrency(p.points, concurrency, (pt) => run([pt]));
+  const pairSets = options.pairs === 'exact' ? allPairs(p.pairPoints) : options.pairs === 'covering' ? pairwiseCovering(p.pairPoints, options.setSize ?? 6) : [];
+  const pairs = await withConcurrency(pairSets, concurrency, (set) => run(set));
+  const n = p.pairPoints.length;
+  return {
+    ...summarize([...singles, ...pairs]),
+    points: p.points.length,
+    pairPoints: n,
+    pairs: (n * (n - 1)) / 2,
+    singles: singles.length,
+    pairSchedules: pairs.length,
+  };
+}
+
+export interface RandomOptions {
+  /** @default 6 */
+  readonly concurrency?: number;
+  /** Called after each seed (progress output). */
+  readonly onSeed?: (seed: number, target: Target, run: CheckedRun) => void;
+}
+
+/** Seeded random schedules: seed s runs target `s mod n` under `RandomPlan(paramsForSeed(s))`. */
+export async function randomSchedules(engine: LocalEngine, targets: readonly Target[], seeds: readonly number[], options: RandomOptions = {}): Promise<CampaignSummary & { injected: Record<string, number> }> {
+  const references = new Map<string, Expectation>();
+  for (const t of targets) {
+    references.set(t.workflow, expectationFor(t, await referenceRun(engine, t.workflow, t.input), engine));
+  }
+  const injected: Record<string, number> = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
+  const runs = await withConcurrency(seeds, options.concurrency ?? 6, async (seed) => {
+    const target = targets[((seed % targets.length) + targets.length) % targets.length] as Target;
+    const plan = new RandomPlan(paramsForSeed(seed));
+    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}` });
+    for (const [k, v] of Object.entries(plan.injected)) injected[k] = (injected[k] ?? 0) + v;
+    options.onSeed?.(seed, target, run);
+    return { what: `seed ${seed} (${target.workflow})`, run };
+  });
+  return { ...summarize(runs), injected };
+}

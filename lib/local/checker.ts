@@ -1,0 +1,182 @@
+/**
+ * The oracle of the fault tests: checks one finished run against the
+ * invariants of docs/architecture.md, from the calls the fault proxy recorded
+ * and the table's final state.
+ *
+ * 1. Exactly one result or one FAILED record: the run record was created once
+ *    and finished (SUCCEEDED/FAILED) by exactly one successful write.
+ * 2. Every invocation's successors got identical inputs from all its
+ *    executions (and so a fan-in target is never invoked with two inputs).
+ * 3. The result equals the expected one: a fault-free run's, or, when user
+ *    code is non-deterministic, what the committed (first-writer) checkpoint
+ *    values imply.
+ * 4. No coordination state is left but TTL-bound records: every remaining
+ *    item the run wrote has a TTL (fan-in shards left are reported as notes).
+ * 5. A late duplicate produced no second result (checked by the caller
+ *    comparing the record before and after, plus check 1 again).
+ */
+import { BatchGetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { isDeepStrictEqual } from 'util';
+import type { Json } from '../../runtime/ir';
+import type { RunRecord } from './runs';
+import type { CallRecord } from './traffic';
+
+/** Committed checkpoint values of a run, by invocation identity (the winning conditional put). */
+export type Committed = ReadonlyMap<string, Json>;
+
+export type Expectation =
+  | { readonly kind: 'result'; readonly result: Json }
+  | { readonly kind: 'failed'; readonly error?: string }
+  /** Non-deterministic user code: derive the expected result from the committed values. */
+  | { readonly kind: 'derived'; readonly expected: (committed: Committed) => Json };
+
+type Item = Record<string, AttributeValue>;
+
+function parseBody(body: string): Record<string, unknown> {
+  try {
+    return JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+const pkOf = (item: unknown): string | undefined => (item as { pk?: { S?: string } } | undefined)?.pk?.S;
+
+/** Which successful writes the run made to its run record: creations and final updates. */
+export function runRecordWrites(calls: readonly CallRecord[]): { created: number; finished: number } {
+  let created = 0;
+  let finished = 0;
+  for (const c of calls) {
+    if (c.call.service !== 'dynamodb' || c.status !== 200 || !c.call.label.includes('run')) continue;
+    if (c.call.operation === 'PutItem') created++;
+    if (c.call.operation === 'UpdateItem') finished++;
+  }
+  return { created, finished };
+}
+
+/** The first-writer value of every checkpoint the run committed, by the identity of the invocation that won. */
+export function committedValues(calls: readonly CallRecord[]): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const c of calls) {
+    if (c.call.operation !== 'PutItem' || c.status !== 200 || !c.call.label.includes('ckpt')) continue;
+    const item = parseBody(c.request).Item as { v?: { S?: string } } | undefined;
+    if (item?.v?.S !== undefined) out.set(c.exec.identity, JSON.parse(item.v.S) as Json);
+  }
+  return out;
+}
+
+/** Every key the run wrote (puts, updates, batch puts), to inspect what is left. */
+export function writtenKeys(calls: readonly CallRecord[]): Set<string> {
+  const keys = new Set<string>();
+  for (const c of calls) {
+    if (c.call.service !== 'dynamodb' || c.status !== 200) continue;
+    const body = parseBody(c.request);
+    const single = pkOf(body.Item) ?? pkOf(body.Key);
+    if (single && ['PutItem', 'UpdateItem'].includes(c.call.operation)) keys.add(single);
+    if (c.call.operation === 'BatchWriteItem') {
+      for (const requests of Object.values((body.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item?: unknown } }>>)) {
+        for (const r of requests) {
+          const pk = pkOf(r.PutRequest?.Item);
+          if (pk) keys.add(pk);
+        }
+      }
+    }
+  }
+  return keys;
+}
+
+/** Invariant 2: group invoke payloads by target invocation; more than one distinct payload is a violation. */
+export function successorInputViolations(calls: readonly CallRecord[]): string[] {
+  const byTarget = new Map<string, Set<string>>();
+  for (const c of calls) {
+    if (c.call.service !== 'lambda') continue;
+    const key = `${c.call.label}`;
+    const set = byTarget.get(key) ?? new Set<string>();
+    set.add(canonical(c.request));
+    byTarget.set(key, set);
+  }
+  const out: string[] = [];
+  for (const [target, payloads] of byTarget) {
+    if (payloads.size > 1) out.push(`invariant 2: ${target} was invoked with ${payloads.size} different inputs: ${[...payloads].join(' | ')}`);
+  }
+  return out;
+}
+
+/** JSON text with sorted keys, so key order does not count as a difference. */
+function canonical(text: string): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  try {
+    return JSON.stringify(sort(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+/** Reads the items at `keys` (consistent reads, chunks of 100). */
+export async function readItems(client: DynamoDBClient, tableName: string, keys: Iterable<string>): Promise<Item[]> {
+  const all = [...keys];
+  const items: Item[] = [];
+  for (let i = 0; i < all.length; i += 100) {
+    let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
+      [tableName]: { Keys: all.slice(i, i + 100).map((pk) => ({ pk: { S: pk } })), ConsistentRead: true },
+    };
+    while (request && Object.keys(request).length > 0) {
+      const out = await client.send(new BatchGetItemCommand({ RequestItems: request }));
+      items.push(...(out.Responses?.[tableName] ?? []));
+      request = out.UnprocessedKeys as typeof request;
+    }
+  }
+  return items;
+}
+
+/**
+ * Invariant 4 on the items left of the run: everything left must be bound by
+ * TTL. A fan-in shard with a TTL breaks no invariant (TTL is its backstop) but
+ * is reported by `leftoverNotes`: the join normally deletes it.
+ */
+export function leftoverViolations(items: readonly Item[]): string[] {
+  return items.filter((item) => item.ttl?.N === undefined).map((item) => `invariant 4: ${item.pk?.S ?? '?'} was left without a TTL`);
+}
+
+/** Fan-in shards left to their TTL, with what the traffic says about why. */
+export function leftoverNotes(items: readonly Item[], calls: readonly CallRecord[]): string[] {
+  return items.filter((item) => item.pk?.S?.startsWith('fanin#') && item.ttl?.N !== undefined).map((item) => {
+    const pk = item.pk?.S as string;
+    const touching = calls.filter((c) => c.status === 200 && c.request.includes(`"${pk}"`));
+    const deletedAt = touching.findIndex((c) => c.call.operation === 'BatchWriteItem');
+    const recreated = deletedAt >= 0 && touching.slice(deletedAt + 1).find((c) => c.call.operation === 'UpdateItem' && c.request.includes('SET n'));
+    return `fan-in shard ${pk} left to its TTL${recreated ? ` (recreated by ${recreated.exec.identity} attempt ${recreated.exec.attempt} after the join deleted it)` : ''}`;
+  });
+}
+
+export interface CheckInput {
+  readonly record: RunRecord;
+  readonly calls: readonly CallRecord[];
+  readonly items: readonly Item[];
+  readonly expectation: Expectation;
+}
+
+/** All violations of one finished run (empty: the run is correct). */
+export function checkRun(input: CheckInput): string[] {
+  const { record, calls, expectation } = input;
+  const out: string[] = [];
+  const writes = runRecordWrites(calls);
+  if (writes.created !== 1) out.push(`invariant 1: run record created ${writes.created} times`);
+  if (writes.finished !== 1) out.push(`invariant 1: run record finished ${writes.finished} times`);
+  out.push(...successorInputViolations(calls));
+  if (expectation.kind === 'failed') {
+    if (record.status !== 'FAILED') out.push(`invariant 3: expected FAILED, got ${record.status} ${JSON.stringify(record.result)}`);
+    else if (expectation.error && record.error?.error !== expectation.error) out.push(`invariant 3: expected error ${expectation.error}, got ${JSON.stringify(record.error)}`);
+  } else if (record.status !== 'SUCCEEDED') {
+    out.push(`invariant 1/3: expected SUCCEEDED, got ${record.status} ${JSON.stringify(record.error ?? null)}`);
+  } else {
+    const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
+    if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
+  }
+  out.push(...leftoverViolations(input.items));
+  return out;
+}

@@ -1,0 +1,225 @@
+/**
+ * The local engine: runs a synthesized app on this machine. It starts DynamoDB
+ * Local and creates the app's tables, starts the Lambda emulator and the fault
+ * proxy every function sandbox talks to, expires TTL items, and starts and
+ * waits for workflow runs. Faults are off unless a run is given a fault plan.
+ */
+import { randomUUID } from 'crypto';
+import * as path from 'path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Json } from '../../runtime/ir';
+import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { LambdaEmulator } from './emulator';
+import type { FaultPlan } from './fault-plan';
+import { FaultProxy } from './fault-proxy';
+import { FunctionRunner } from './function-runner';
+import { readRun, waitForRun, type RunRecord } from './runs';
+import { synthesize } from './synth';
+import { createWorkflowTable } from './table';
+import { Traffic } from './traffic';
+import { TtlReaper } from './ttl-reaper';
+
+export interface EngineOptions {
+  /** Multiplies Lambda's async retry delays (1 and 2 minutes); event age counts them unscaled. @default 0.001 */
+  readonly timeScale?: number;
+  /** @default 'us-east-1' */
+  readonly region?: string;
+  /** Function sandboxes (worker threads) alive at once. @default 64 */
+  readonly maxSandboxes?: number;
+  /** How often expired TTL items are deleted (each sweep scans every table). @default 10000 */
+  readonly ttlIntervalMs?: number;
+  /** How long a `timeout` fault hangs a call before the execution is killed. @default 20 */
+  readonly timeoutHoldMs?: number;
+  /** Receives the functions' log lines (default: dropped). */
+  readonly onLog?: (line: string, functionName: string, executionId: string | undefined) => void;
+}
+
+export interface WaitOptions {
+  /** @default 60000 */
+  readonly timeoutMs?: number;
+  /** Called with every record polled (progress output). */
+  readonly onPoll?: (r: RunRecord) => void;
+}
+
+interface Started {
+  readonly dynamo: { endpoint: string; stop(): Promise<void> | void };
+  readonly client: DynamoDBClient;
+  readonly runner: FunctionRunner;
+  readonly emulator: LambdaEmulator;
+  readonly proxy: FaultProxy;
+  readonly reaper: TtlReaper;
+}
+
+export class LocalEngine {
+  readonly traffic = new Traffic();
+  private readonly plans = new Map<string, FaultPlan>();
+  /** Workflow of each run started here. */
+  private readonly runs = new Map<string, string>();
+  private parts?: Started;
+
+  private constructor(readonly app: LocalApp, private readonly options: EngineOptions) {}
+
+  /** Starts an engine for the assembly in `dir` (e.g. `cdk.out`), or for several assemblies at once. */
+  static async fromCloudAssembly(dir: string | readonly string[], options: EngineOptions = {}): Promise<LocalEngine> {
+    const engine = new LocalEngine(typeof dir === 'string' ? readCloudAssembly(dir) : readCloudAssemblies(dir), options);
+    await engine.start();
+    return engine;
+  }
+
+  /** Synthesizes the CDK app in `appDir` (with its cdk.json) into `outDir`, then starts an engine for it. */
+  static async fromApp(appDir: string, options: EngineOptions & { outDir?: string } = {}): Promise<LocalEngine> {
+    const outDir = path.resolve(appDir, options.outDir ?? 'cdk.out');
+    await synthesize({ appDir, outDir, ...(options.region ? { region: options.region } : {}) });
+    return LocalEngine.fromCloudAssembly(outDir, options);
+  }
+
+  get workflows(): readonly LocalWorkflow[] {
+    return [...this.app.workflows.values()];
+  }
+
+  workflow(name: string): LocalWorkflow {
+    const wf = this.app.workflows.get(name);
+    if (!wf) throw new Error(`no workflow '${name}' in ${this.app.dir} (have: ${[...this.app.workflows.keys()].join(', ') || 'none'})`);
+    return wf;
+  }
+
+  /** The Lambda Invoke endpoint (also DynamoDB's, through the proxy), for SDK clients outside the engine. */
+  get lambdaEndpoint(): string {
+    return this.started.proxy.endpoint;
+  }
+
+  get dynamoEndpoint(): string {
+    return this.started.dynamo.endpoint;
+  }
+
+  /** A client of DynamoDB Local that bypasses the fault proxy. */
+  get dynamo(): DynamoDBClient {
+    return this.started.client;
+  }
+
+  get emulator(): LambdaEmulator {
+    return this.started.emulator;
+  }
+
+  /** Injects faults into the run's executions and events (set before `startRun`). */
+  setFaultPlan(workflowId: string, plan: FaultPlan): void {
+    this.plans.set(workflowId, plan);
+  }
+
+  /** Starts a run as a client would: an async (`Event`) invoke of the entry function with an explicit start request. */
+  startRun(workflow: string, input: Json, options: { workflowId?: string } = {}): string {
+    const wf = this.workflow(workflow);
+    const workflowId = options.workflowId ?? randomUUID();
+    const fn = this.app.functions.get(wf.entryFunction);
+    if (!fn) throw new Error(`entry function ${wf.entryFunction} of '${workflow}' has no local bundle`);
+    this.runs.set(workflowId, workflow);
+    this.started.emulator.accept(fn, JSON.stringify({ workflowId, input }));
+    return workflowId;
+  }
+
+  /** The run record `run#<workflowId>` (result resolved when stored by reference). */
+  readRun(workflowId: string): Promise<RunRecord>;
+  /** The same, naming the workflow (runs started outside this engine). */
+  readRun(workflow: string, workflowId: string): Promise<RunRecord>;
+  async readRun(a: string, b?: string): Promise<RunRecord> {
+    const workflowId = b ?? a;
+    return readRun(this.started.client, b === undefined ? await this.tableOf(a) : this.workflow(a).tableName, workflowId);
+  }
+
+  /** Polls the run record until the run SUCCEEDED or FAILED. */
+  waitForRun(workflowId: string, options?: WaitOptions): Promise<RunRecord>;
+  /** The same, naming the workflow (runs started outside this engine). */
+  waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunRecord>;
+  async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunRecord> {
+    const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
+    return waitForRun(this.started.client, table, workflowId, options ?? {});
+  }
+
+  /** The table of a run: known for runs started here, else the workflow table that has its record. */
+  private async tableOf(workflowId: string): Promise<string> {
+    const known = this.runs.get(workflowId);
+    if (known) return this.workflow(known).tableName;
+    for (const wf of this.workflows) {
+      if ((await readRun(this.started.client, wf.tableName, workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+    }
+    throw new Error(`no run '${workflowId}' in any workflow table`);
+  }
+
+  /** Resolves when nothing is queued, retrying or running for the run (or, without an id, for any run). */
+  idle(workflowId?: string): Promise<void> {
+    return this.started.emulator.pending.idle(workflowId);
+  }
+
+  /** Forgets a finished run's log, traffic and fault plan (long fault runs). */
+  forget(workflowId: string): void {
+    this.plans.delete(workflowId);
+    this.runs.delete(workflowId);
+    this.traffic.forget(workflowId);
+    this.started.emulator.timeline.forget(workflowId);
+  }
+
+  async stop(): Promise<void> {
+    const parts = this.parts;
+    if (!parts) return;
+    this.parts = undefined;
+    parts.emulator.stop();
+    await parts.reaper.stop();
+    await parts.runner.close();
+    await parts.proxy.stop();
+    parts.client.destroy();
+    // DynamoDB Local's process is unref'd (it must not keep a CLI alive), so
+    // nothing would keep this process alive while we wait for it to exit:
+    // without this timer a CLI exits mid-stop, losing its last output and exit code.
+    const keepAlive = setInterval(() => undefined, 1000);
+    try {
+      await parts.dynamo.stop();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private get started(): Started {
+    if (!this.parts) throw new Error('the local engine is not running');
+    return this.parts;
+  }
+
+  private async start(): Promise<void> {
+    const region = this.options.region ?? 'us-east-1';
+    const dynamo = await startDynamoDbLocal();
+    const stops: Array<() => Promise<void> | void> = [() => dynamo.stop()];
+    try {
+      const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      stops.push(() => client.destroy());
+      for (const table of this.app.tables) await createWorkflowTable(client, table.tableName);
+      const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
+      // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.
+      let endpoint = '';
+      const runner = new FunctionRunner({
+        get endpoint() { return endpoint; },
+        region,
+        ...(this.options.maxSandboxes !== undefined ? { maxSandboxes: this.options.maxSandboxes } : {}),
+        ...(this.options.onLog ? { onLog: this.options.onLog } : {}),
+      });
+      stops.push(() => runner.close());
+      const emulator = new LambdaEmulator(this.app.functions, runner, { timeScale: this.options.timeScale ?? 0.001, planFor });
+      stops.push(() => emulator.stop());
+      const proxy = new FaultProxy({
+        dynamoEndpoint: dynamo.endpoint,
+        emulator,
+        runner,
+        traffic: this.traffic,
+        planFor,
+        timeoutHoldMs: this.options.timeoutHoldMs ?? 20,
+      });
+      endpoint = await proxy.start();
+      stops.push(() => proxy.stop());
+      const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
+      reaper.start();
+      this.parts = { dynamo, client, runner, emulator, proxy, reaper };
+    } catch (err) {
+      for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+      throw err;
+    }
+  }
+}

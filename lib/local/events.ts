@@ -1,0 +1,47 @@
+/**
+ * What the engine can tell about an event from its payload alone: the run it
+ * belongs to and a name for the invocation that does not depend on the
+ * workflowId. The name is what fault schedules and the checker key on, so the
+ * same schedule means the same faults in every run of a workflow.
+ */
+import type { EnvelopeHeader } from '../../runtime/ir';
+import { parseFunctionRef } from './assembly';
+
+export interface EventInfo {
+  /** The run, when the payload names one (a start without a workflowId is named by its request id). */
+  readonly workflowId?: string;
+  /** `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, or `<function>@start`. */
+  readonly identity: string;
+  readonly node?: string;
+}
+
+function parse(payload: string): unknown {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+}
+
+export function describeEvent(functionName: string, payload: string, requestId: string): EventInfo {
+  return describeValue(functionName, parse(payload), requestId);
+}
+
+function describeValue(functionName: string, event: unknown, requestId: string): EventInfo {
+  const o = (event && typeof event === 'object' ? event : {}) as Record<string, unknown>;
+  const unum = o.unum as EnvelopeHeader | undefined;
+  if (unum && typeof unum === 'object' && Array.isArray(unum.fanOut)) {
+    const frames = unum.fanOut.map((f) => `${f.iteration}.${f.index}`).join(',');
+    const fold = unum.fold ? `/${unum.fold.index}` : '';
+    return { workflowId: unum.workflowId, node: unum.node, identity: `${functionName}@${unum.iteration}[${frames}]${fold}` };
+  }
+  // A Lambda on-failure destination record: describe the failed event.
+  const ctx = o.requestContext as { requestId?: string; functionArn?: string } | undefined;
+  if (o.version === '1.0' && ctx?.functionArn && 'requestPayload' in o) {
+    const failed = describeValue(parseFunctionRef(ctx.functionArn).name, o.requestPayload, ctx.requestId ?? requestId);
+    return { ...(failed.workflowId ? { workflowId: failed.workflowId } : {}), identity: `${functionName}<-${failed.identity}` };
+  }
+  const keys = Object.keys(o);
+  const explicit = 'input' in o && keys.every((k) => k === 'input' || k === 'workflowId') && typeof o.workflowId === 'string';
+  return { workflowId: explicit ? (o.workflowId as string) : requestId, identity: `${functionName}@start` };
+}

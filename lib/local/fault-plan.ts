@@ -1,0 +1,54 @@
+/**
+ * The questions the emulator and the fault proxy ask a run's fault plan. A
+ * plan answers from the execution's and call's identities only (never from
+ * timing), so the same plan injects the same faults on a replay.
+ */
+
+/** One execution (attempt) of an invocation, as the emulator started it. */
+export interface ExecutionInfo {
+  readonly executionId: string;
+  readonly functionName: string;
+  readonly requestId: string;
+  /** 1-based attempt of this event (Lambda's async retries). */
+  readonly attempt: number;
+  /** Attempts Lambda allows this event: 1 + the function's retry attempts (1 for RequestResponse). */
+  readonly maxAttempts: number;
+  readonly identity: string;
+  readonly workflowId?: string;
+  readonly node?: string;
+  /** A duplicate delivery or a re-run of an execution that succeeded. */
+  readonly duplicate: boolean;
+}
+
+/** One I/O call an execution makes, as the proxy sees it. */
+export interface CallInfo {
+  readonly service: 'dynamodb' | 'lambda';
+  /** `GetItem`, `PutItem`, ..., `Invoke`. */
+  readonly operation: string;
+  /** Operation plus what it touches: `PutItem(ckpt)`, `Invoke(<target identity>)`; stable across runs. */
+  readonly label: string;
+  /** 0-based count of earlier calls of this execution with the same label. */
+  readonly occurrence: number;
+  /** 0-based position among all calls of this execution. */
+  readonly index: number;
+}
+
+/** Crash before the call reaches its service, crash after it took effect, or hang until killed by the timeout. */
+export type CallFault = 'none' | 'crash-before' | 'crash-after' | 'timeout';
+
+export interface EventFault {
+  /** Delay before delivery: different delays reorder queued events. */
+  readonly delayMs: number;
+  /** Deliver the event a second time: at once, or late (after the run finished and GC ran). */
+  readonly duplicate: 'none' | 'concurrent' | 'late';
+}
+
+export interface FaultPlan {
+  callFault(exec: ExecutionInfo, call: CallInfo): CallFault;
+  /** Asked once per accepted async event (not for retries or duplicates). */
+  eventFault(functionName: string, identity: string): EventFault;
+  /** Run a successful async execution once more (Lambda's at-least-once delivery). */
+  rerunSucceeded(exec: ExecutionInfo): boolean;
+}
+
+export const NO_EVENT_FAULT: EventFault = { delayMs: 0, duplicate: 'none' };

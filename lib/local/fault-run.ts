@@ -1,0 +1,175 @@
+/**
+ * One checked run under a fault plan: start it, wait for its record, wait
+ * until the engine has nothing left for it (retries, duplicates), deliver the
+ * late duplicates held back and wait again, then check the invariants.
+ * Also profiles a fault-free run into the crash points of the enumeration.
+ */
+import { randomUUID } from 'crypto';
+import { isDeepStrictEqual } from 'util';
+import type { Json } from '../../runtime/ir';
+import { checkRun, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
+import type { LocalEngine } from './engine';
+import type { CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';
+import type { RunRecord } from './runs';
+import type { CrashPoint } from './schedule';
+
+export interface CheckedRun {
+  readonly workflowId: string;
+  readonly record?: RunRecord;
+  readonly violations: string[];
+  /** Findings that break no invariant (e.g. a fan-in shard left to its TTL). */
+  readonly notes: string[];
+  readonly executions: number;
+  /** Call faults the proxy injected in this run. */
+  readonly callFaults: number;
+  readonly lateDuplicates: number;
+}
+
+export interface CheckedRunOptions {
+  readonly workflowId?: string;
+  /** Give up on a run that still has work after this long. @default 120000 */
+  readonly timeoutMs?: number;
+  /** Keep the run's log and traffic in the engine (default: forget them after the check). */
+  readonly keep?: boolean;
+}
+
+export async function checkedRun(
+  engine: LocalEngine,
+  workflow: string,
+  input: Json,
+  plan: FaultPlan | undefined,
+  expectation: Expectation,
+  options: CheckedRunOptions = {},
+): Promise<CheckedRun> {
+  const workflowId = options.workflowId ?? `chk-${randomUUID()}`;
+  if (plan) engine.setFaultPlan(workflowId, plan);
+  engine.startRun(workflow, input, { workflowId });
+  const violations: string[] = [];
+  const notes: string[] = [];
+  let record: RunRecord | undefined;
+  let lateDuplicates = 0;
+  try {
+    record = await finished(engine, workflowId, options.timeoutMs ?? 120_000);
+    lateDuplicates = engine.emulator.deliverLate(workflowId);
+    if (lateDuplicates > 0) {
+      await engine.idle(workflowId);
+      const after = await engine.readRun(workflowId);
+      if (!isDeepStrictEqual(after, record)) violations.push(`invariant 5: a late duplicate changed the run record: ${JSON.stringify(record)} -> ${JSON.stringify(after)}`);
+    }
+    const calls = engine.traffic.of(workflowId);
+    const items = await readItems(engine.dynamo, engine.workflow(workflow).tableName, writtenKeys(calls));
+    violations.push(...checkRun({ record, calls, items, expectation }));
+    notes.push(...leftoverNotes(items, calls));
+  } catch (err) {
+    const calls = engine.traffic.of(workflowId);
+    violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);
+  }
+  const timeline = engine.emulator.timeline.of(workflowId);
+  if (violations.length > 0) {
+    // What went wrong where: every execution that did not end well, for the report.
+    const failed = timeline.filter((e) => e.outcome !== 'ok').map((e) => `${e.identity} attempt ${e.attempt}${e.duplicate ? ' (duplicate)' : ''}: ${e.outcome ?? 'unfinished'} ${e.error ?? ''}`.trim());
+    if (failed.length > 0) violations.push(`failed executions: ${failed.join(' | ')}`);
+  }
+  const executions = timeline.length;
+  const callFaults = engine.traffic.of(workflowId).filter((c) => c.fault !== 'none').length;
+  if (!options.keep) engine.forget(workflowId);
+  return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, lateDuplicates };
+}
+
+/**
+ * Waits until the engine has nothing left for the run (no event queued,
+ * retrying or running), then reads its record once: a run that is quiet but
+ * not finished is stuck, which is a violation in itself.
+ */
+async function finished(engine: LocalEngine, workflowId: string, timeoutMs: number): Promise<RunRecord> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still busy after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([engine.idle(workflowId), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  const record = await engine.readRun(workflowId);
+  if (record.status !== 'SUCCEEDED' && record.status !== 'FAILED') throw new Error(`nothing left to run but the run is ${record.status}`);
+  return record;
+}
+
+/** A fault-free run, for the reference result. */
+export async function referenceRun(engine: LocalEngine, workflow: string, input: Json): Promise<RunRecord> {
+  const workflowId = engine.startRun(workflow, input, { workflowId: `reference-${randomUUID()}` });
+  const record = await engine.waitForRun(workflowId);
+  await engine.idle(workflowId);
+  engine.forget(workflowId);
+  return record;
+}
+
+/** The calls of each execution of a fault-free run, to enumerate crash points from. */
+class RecordingPlan implements FaultPlan {
+  readonly calls: Array<{ identity: string; call: CallInfo }> = [];
+
+  callFault(exec: ExecutionInfo, call: CallInfo): 'none' {
+    if (exec.attempt === 1 && !exec.duplicate) this.calls.push({ identity: exec.identity, call });
+    return 'none';
+  }
+
+  eventFault(): { delayMs: number; duplicate: 'none' } {
+    return { delayMs: 0, duplicate: 'none' };
+  }
+
+  rerunSucceeded(): boolean {
+    return false;
+  }
+}
+
+export interface Profile {
+  readonly record: RunRecord;
+  /** Every crash point: before and after each call of each invocation. */
+  readonly points: readonly CrashPoint[];
+  /**
+   * The points the pair enumeration combines: before each call, and after the
+   * last call of each invocation. "After call k" is the same state as "before
+   * call k+1" for a sequential execution, so this loses no distinct pair there.
+   */
+  readonly pairPoints: readonly CrashPoint[];
+}
+
+/** Runs the workflow without faults and lists its crash points. */
+export async function profile(engine: LocalEngine, workflow: string, input: Json): Promise<Profile> {
+  const plan = new RecordingPlan();
+  const workflowId = `profile-${randomUUID()}`;
+  engine.setFaultPlan(workflowId, plan);
+  engine.startRun(workflow, input, { workflowId });
+  const record = await engine.waitForRun(workflowId);
+  await engine.idle(workflowId);
+  engine.forget(workflowId);
+  const points: CrashPoint[] = [];
+  const pairPoints: CrashPoint[] = [];
+  const byIdentity = new Map<string, CallInfo[]>();
+  for (const { identity, call } of plan.calls) byIdentity.set(identity, [...(byIdentity.get(identity) ?? []), call]);
+  // Sorted by invocation, so the enumeration (and a covering built from it) is the same in every run.
+  for (const [identity, calls] of [...byIdentity].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    calls.forEach((call, i) => {
+      const at = { identity, label: call.label, occurrence: call.occurrence };
+      points.push({ ...at, phase: 'before' }, { ...at, phase: 'after' });
+      pairPoints.push({ ...at, phase: 'before' });
+      if (i === calls.length - 1) pairPoints.push({ ...at, phase: 'after' });
+    });
+  }
+  return { record, points, pairPoints };
+}
+
+/** Runs `tasks` with at most `limit` in flight. */
+export async function withConcurrency<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,150 @@
+/**
+ * Fault schedules: the two kinds of fault plan the tests use.
+ *
+ * - `CrashPointPlan`: crash at given points, each once (the single and pair
+ *   enumerations). A point names an invocation, a call (label + occurrence)
+ *   and a phase; it fires at the first execution of that invocation that
+ *   makes the call, on any attempt, so the second point of a pair on the same
+ *   invocation hits its retry.
+ * - `RandomPlan`: faults drawn from a seed. fast-check turns the seed into
+ *   rates (crashes, timeouts, duplicates, late duplicates, re-runs of
+ *   successes, reordering); each decision hashes the seed's salt with the
+ *   identities of the execution and call, so it does not depend on timing and
+ *   the same seed replays the same schedule. Each drawn fault fires once per
+ *   run: an invocation invoked again (by a duplicate predecessor) does not
+ *   meet the same fault again, or faults would multiply with every stage.
+ */
+import { createHash } from 'crypto';
+import * as fc from 'fast-check';
+import type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan } from './fault-plan';
+
+export interface CrashPoint {
+  readonly identity: string;
+  readonly label: string;
+  readonly occurrence: number;
+  readonly phase: 'before' | 'after';
+}
+
+export function describePoint(p: CrashPoint): string {
+  return `${p.phase} ${p.label}#${p.occurrence} of ${p.identity}`;
+}
+
+export class CrashPointPlan implements FaultPlan {
+  private readonly fired = new Set<number>();
+
+  constructor(readonly points: readonly CrashPoint[]) {}
+
+  callFault(exec: ExecutionInfo, call: CallInfo): CallFault {
+    const i = this.points.findIndex((p, k) => !this.fired.has(k) && p.identity === exec.identity && p.label === call.label && p.occurrence === call.occurrence);
+    if (i < 0) return 'none';
+    this.fired.add(i);
+    return this.points[i]?.phase === 'before' ? 'crash-before' : 'crash-after';
+  }
+
+  eventFault(): EventFault {
+    return { delayMs: 0, duplicate: 'none' };
+  }
+
+  rerunSucceeded(): boolean {
+    return false;
+  }
+
+  /** How many points fired (a point on a path the run did not take never fires). */
+  get firedCount(): number {
+    return this.fired.size;
+  }
+}
+
+export interface RandomFaultParams {
+  readonly salt: number;
+  /** Probability that a call crashes its execution (before or after the call, even odds). */
+  readonly crash: number;
+  /** Probability that a call hangs until its execution is killed as timed out. */
+  readonly timeout: number;
+  /** Probability that an async event is delivered twice at once. */
+  readonly duplicate: number;
+  /** Probability that an async event is delivered again after the run finished. */
+  readonly late: number;
+  /** Probability that a successful async execution runs once more. */
+  readonly rerun: number;
+  /** Events wait up to this long before delivery (different waits reorder them). */
+  readonly reorderMs: number;
+}
+
+/** A rate in [0, max], uniform (no bias towards the edges: every seed should inject faults). */
+const rate = (max: number): fc.Arbitrary<number> => fc.noBias(fc.integer({ min: 0, max: 1000 })).map((n) => (n / 1000) * max);
+
+export const randomFaultParams: fc.Arbitrary<RandomFaultParams> = fc.record({
+  salt: fc.noBias(fc.integer({ min: 0, max: 0x7fffffff })),
+  crash: rate(0.1),
+  timeout: rate(0.02),
+  duplicate: rate(0.2),
+  late: rate(0.2),
+  rerun: rate(0.1),
+  reorderMs: fc.noBias(fc.integer({ min: 0, max: 30 })),
+});
+
+/** The fault parameters of a seed: the same seed always gives the same ones. */
+export function paramsForSeed(seed: number): RandomFaultParams {
+  return fc.sample(randomFaultParams, { seed, numRuns: 1 })[0] as RandomFaultParams;
+}
+
+export class RandomPlan implements FaultPlan {
+  /** Faults this plan injected, by kind. */
+  readonly injected = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
+  private readonly fired = new Set<string>();
+
+  constructor(readonly params: RandomFaultParams) {}
+
+  callFault(exec: ExecutionInfo, call: CallInfo): CallFault {
+    // Never fault the last attempt Lambda allows: the run would fail for a
+    // reason the runtime cannot control, and the oracle wants its result.
+    if (exec.attempt >= exec.maxAttempts) return 'none';
+    const key = `${exec.identity}|${exec.attempt}|${exec.duplicate}|${call.label}|${call.occurrence}`;
+    if (!this.once(`call|${key}`)) return 'none';
+    const r = this.draw(`call|${key}`);
+    if (r < this.params.crash) {
+      this.injected.crash++;
+      return this.draw(`phase|${key}`) < 0.5 ? 'crash-before' : 'crash-after';
+    }
+    if (r < this.params.crash + this.params.timeout) {
+      this.injected.timeout++;
+      return 'timeout';
+    }
+    return 'none';
+  }
+
+  eventFault(functionName: string, identity: string): EventFault {
+    const key = `${functionName}|${identity}`;
+    const delayMs = Math.floor(this.draw(`delay|${key}`) * this.params.reorderMs);
+    const d = this.once(`dup|${key}`) ? this.draw(`dup|${key}`) : 1;
+    if (d < this.params.duplicate) {
+      this.injected.duplicate++;
+      return { delayMs, duplicate: 'concurrent' };
+    }
+    if (d < this.params.duplicate + this.params.late) {
+      this.injected.late++;
+      return { delayMs, duplicate: 'late' };
+    }
+    return { delayMs, duplicate: 'none' };
+  }
+
+  rerunSucceeded(exec: ExecutionInfo): boolean {
+    const key = `rerun|${exec.identity}|${exec.attempt}`;
+    const yes = this.once(key) && this.draw(key) < this.params.rerun;
+    if (yes) this.injected.rerun++;
+    return yes;
+  }
+
+  /** True the first time a decision key comes up in this run. */
+  private once(key: string): boolean {
+    if (this.fired.has(key)) return false;
+    this.fired.add(key);
+    return true;
+  }
+
+  /** A uniform number in [0, 1) from the salt and a key. */
+  private draw(key: string): number {
+    return createHash('sha256').update(`${this.params.salt}|${key}`).digest().readUInt32BE(0) / 2 ** 32;
+  }
+}

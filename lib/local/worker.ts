@@ -1,0 +1,95 @@
+/**
+ * Entry of one function sandbox (a worker thread): loads the function's bundle
+ * once, like a warm Lambda container, and runs one execution at a time on
+ * request from the function runner. The thread is terminated to crash or time
+ * out an execution, so nothing here needs to know about faults.
+ */
+import { createRequire } from 'module';
+import * as path from 'path';
+import { parentPort, workerData } from 'worker_threads';
+
+export interface WorkerData {
+  readonly assetDir: string;
+  /** `file.export` as in the template's `Handler`. */
+  readonly handler: string;
+}
+
+export interface ExecuteMessage {
+  readonly type: 'execute';
+  readonly executionId: string;
+  /** The event as the JSON text Lambda would deliver. */
+  readonly payload: string;
+  readonly context: {
+    readonly awsRequestId: string;
+    readonly functionName: string;
+    readonly invokedFunctionArn: string;
+    readonly memoryLimitInMB: string;
+    /** Epoch ms at which the execution is killed. */
+    readonly deadline: number;
+  };
+}
+
+export type WorkerReply =
+  | { readonly type: 'ready' }
+  | { readonly type: 'result'; readonly executionId: string; readonly payload: string }
+  | { readonly type: 'error'; readonly executionId: string; readonly error: LambdaError };
+
+export interface LambdaError {
+  readonly errorType: string;
+  readonly errorMessage: string;
+  readonly trace: string[];
+}
+
+type Handler = (event: unknown, context: unknown) => unknown;
+
+function toLambdaError(err: unknown): LambdaError {
+  if (err instanceof Error) {
+    return { errorType: err.name, errorMessage: err.message, trace: (err.stack ?? '').split('\n') };
+  }
+  return { errorType: 'Error', errorMessage: String(err), trace: [] };
+}
+
+function loadHandler(data: WorkerData): Handler {
+  const dot = data.handler.lastIndexOf('.');
+  const file = path.join(data.assetDir, data.handler.slice(0, dot));
+  const exported = (createRequire(path.join(data.assetDir, 'index.js'))(file) as Record<string, unknown>)[data.handler.slice(dot + 1)];
+  if (typeof exported !== 'function') throw new Error(`${data.handler} is not a function in ${data.assetDir}`);
+  return exported as Handler;
+}
+
+function main(): void {
+  const port = parentPort;
+  if (!port) throw new Error('worker.ts must run in a worker thread');
+  let handler: Handler | undefined;
+  let initError: LambdaError | undefined;
+  try {
+    handler = loadHandler(workerData as WorkerData);
+  } catch (err) {
+    initError = { ...toLambdaError(err), errorType: 'Runtime.ImportModuleError' };
+  }
+  port.on('message', (msg: ExecuteMessage) => {
+    const reply = (r: WorkerReply): void => port.postMessage(r);
+    if (!handler) {
+      reply({ type: 'error', executionId: msg.executionId, error: initError as LambdaError });
+      return;
+    }
+    const context = {
+      ...msg.context,
+      functionVersion: '$LATEST',
+      logGroupName: `/aws/lambda/${msg.context.functionName}`,
+      logStreamName: 'local',
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, msg.context.deadline - Date.now()),
+    };
+    const run = handler;
+    Promise.resolve()
+      .then(() => run(JSON.parse(msg.payload), context))
+      .then(
+        (value) => reply({ type: 'result', executionId: msg.executionId, payload: JSON.stringify(value ?? null) }),
+        (err: unknown) => reply({ type: 'error', executionId: msg.executionId, error: toLambdaError(err) }),
+      );
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+}
+
+main();

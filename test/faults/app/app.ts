@@ -1,0 +1,15 @@
+/**
+ * CDK app of the fault tests: the crash-point workflows in one stack,
+ * synthesized by the tests and run on the local engine.
+ */
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { UnumWorkflow } from '../../../lib/construct';
+import * as w from './workflows';
+
+const app = new App();
+const stack = new Stack(app, 'UnumFaultTests');
+const workflows = { Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails() };
+for (const [name, definition] of Object.entries(workflows)) {
+  new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY });
+}
+app.synth();

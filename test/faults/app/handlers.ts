@@ -1,0 +1,55 @@
+/**
+ * User code of the fault-test workflows. Some of it is deliberately
+ * non-deterministic (random numbers, timestamps): the checker then expects
+ * the result the committed (first-writer) checkpoints imply, not a fixed one.
+ */
+
+export interface X { readonly x: number; readonly nonce?: number; readonly at?: number }
+
+// chain3: A -> B -> C
+export async function chainA(input: X): Promise<X> { return { x: input.x + 1, nonce: Math.random() }; }
+export async function chainB(input: X): Promise<X> { return { ...input, x: input.x * 2 }; }
+export async function chainC(input: X): Promise<X> { return { ...input, x: input.x + 3, at: Date.now() }; }
+
+// parallel3: Start -> [Times1, Times2, Times3] -> Sum
+export async function start(input: X): Promise<X> { return { x: input.x }; }
+export async function times1(input: X): Promise<number> { return input.x * 1; }
+export async function times2(input: X): Promise<number> { return input.x * 2; }
+export async function times3(input: X): Promise<number> { return input.x * 3; }
+export async function sum(input: number[]): Promise<{ sum: number; parts: number[] }> {
+  return { sum: input.reduce((a, b) => a + b, 0), parts: input };
+}
+
+// map5: Items -> Map[Square] -> Total
+export async function items(input: { n: number }): Promise<{ items: number[] }> {
+  return { items: Array.from({ length: input.n }, (_, i) => i + 1) };
+}
+/** The random part never reaches the result: only `sq` does. */
+export async function square(input: number): Promise<{ sq: number; noise: number }> { return { sq: input * input, noise: Math.random() }; }
+export async function total(input: Array<{ sq: number }>): Promise<{ total: number }> {
+  return { total: input.reduce((a, b) => a + b.sq, 0) };
+}
+
+// nestedMap: Groups -> Map[Map[Inc] -> GroupSum] -> GrandTotal
+export async function groups(input: { groups: number[][] }): Promise<{ groups: Array<{ items: number[] }> }> {
+  return { groups: input.groups.map((items) => ({ items })) };
+}
+export async function inc(input: number): Promise<number> { return input + 1; }
+export async function groupSum(input: number[]): Promise<number> { return input.reduce((a, b) => a + b, 0); }
+export async function grandTotal(input: number[]): Promise<{ sums: number[]; total: number }> {
+  return { sums: input, total: input.reduce((a, b) => a + b, 0) };
+}
+
+// choice: Classify -> Choice(size > 10 ? Big : Small)
+export async function classify(input: { n: number }): Promise<{ n: number; size: number }> { return { n: input.n, size: input.n * 3 }; }
+export async function big(input: { n: number; size: number }): Promise<string> { return `big ${input.size}`; }
+export async function small(input: { n: number; size: number }): Promise<string> { return `small ${input.size}`; }
+
+// loop: Step (n--, acc += n) while n > 0, then Done
+export async function step(input: { n: number; acc?: number }): Promise<{ n: number; acc: number }> {
+  return { n: input.n - 1, acc: (input.acc ?? 0) + input.n };
+}
+export async function done(input: { n: number; acc: number }): Promise<{ acc: number }> { return { acc: input.acc }; }
+
+// fails: Prepare -> Boom, which always throws: Lambda's retries, then the failure recorder marks the run FAILED
+export async function boom(): Promise<never> { throw new TypeError('boom'); }

@@ -1,0 +1,50 @@
+/**
+ * Inputs and expected results of the fault-test workflows and the examples,
+ * shared by the jest suites and scripts/test-faults.js.
+ */
+import * as fs from 'fs';
+import type { Json } from '../../../runtime/ir';
+import type { Committed, Expectation } from '../../../lib/local/checker';
+import type { Target } from '../../../lib/local/campaign';
+import type { LocalEngine } from '../../../lib/local/engine';
+import { exampleInput } from '../../../lib/local/project';
+
+/** The committed value of the (only) invocation of `node` in a run. */
+function committedOf(engine: LocalEngine, workflow: string, node: string, committed: Committed): Record<string, Json> {
+  const fn = engine.workflow(workflow).nodes[node]?.functionName;
+  const hit = [...committed].find(([identity]) => identity.startsWith(`${fn}@`));
+  if (!hit) throw new Error(`no committed checkpoint of ${workflow}.${node}`);
+  return hit[1] as Record<string, Json>;
+}
+
+/** Chain3's A draws a random nonce and C a timestamp: the result must carry the committed ones. */
+function chain3Expectation(_ref: unknown, engine: LocalEngine): Expectation {
+  return {
+    kind: 'derived',
+    expected: (committed) => ({
+      x: 7,
+      nonce: committedOf(engine, 'Chain3', 'A', committed).nonce as Json,
+      at: committedOf(engine, 'Chain3', 'C', committed).at as Json,
+    }),
+  };
+}
+
+export const FAULT_TARGETS: readonly Target[] = [
+  { workflow: 'Chain3', input: { x: 1 }, expect: chain3Expectation },
+  { workflow: 'Parallel3', input: { x: 2 }, expect: () => ({ kind: 'result', result: { sum: 12, parts: [2, 4, 6] } }) },
+  { workflow: 'Map5', input: { n: 5 }, expect: () => ({ kind: 'result', result: { total: 55 } }) },
+  { workflow: 'NestedMap', input: { groups: [[1, 2], [3]] }, expect: () => ({ kind: 'result', result: { sums: [5, 4], total: 9 } }) },
+  { workflow: 'Choice', input: { n: 5 }, expect: () => ({ kind: 'result', result: 'big 15' }) },
+  { workflow: 'Loop', input: { n: 3 }, expect: () => ({ kind: 'result', result: { acc: 6 } }) },
+  { workflow: 'Fails', input: { x: 1 }, expect: () => ({ kind: 'failed', error: 'TypeError' }) },
+];
+
+export const FAULT_APP_DIR = __dirname;
+
+/** The example workflows of the app in `appDir`, on their `examples/<name>/input.json`. */
+export function exampleTargets(appDir: string, workflows: readonly string[]): Target[] {
+  return workflows.flatMap((workflow) => {
+    const file = exampleInput(appDir, workflow);
+    return file ? [{ workflow, input: JSON.parse(fs.readFileSync(file, 'utf8')) as Json }] : [];
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * The long fault campaign behind `npm run test:faults`:
+ *
+ *   --seeds N        random schedules for seeds 1..N (or --from S .. S+N-1) over every
+ *                    example workflow and every fault-test workflow; prints the seed of any failure
+ *   --seed S         replay one seed and print its timeline
+ *   --crash-points   every single crash point and every pair (exactly, one run per pair) of the six fault-test workflows
+ *   --concurrency C  schedules in flight (default 8)
+ *
+ * Exit code 1 when any schedule violates an invariant.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parseArgs } from '../../lib/local/argv';
+import { enumerateCrashPoints, expectationFor, randomSchedules, type CampaignSummary } from '../../lib/local/campaign';
+import { LocalEngine } from '../../lib/local/engine';
+import { checkedRun, referenceRun } from '../../lib/local/fault-run';
+import { renderTimeline } from '../../lib/local/report';
+import { paramsForSeed, RandomPlan } from '../../lib/local/schedule';
+import { synthesize } from '../../lib/local/synth';
+import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS } from './app/targets';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help'] });
+  if (args.flags.has('help') || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
+    process.stdout.write('usage: npm run test:faults -- [--seeds N [--from S]] [--seed S] [--crash-points] [--concurrency C]\n');
+    return args.flags.has('help') ? 0 : 2;
+  }
+  const concurrency = Number(args.values.get('concurrency') ?? 8);
+  const started = Date.now();
+  const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-')), fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'))] as const;
+  process.stdout.write('synthesizing the example app and the fault-test app ...\n');
+  await synthesize({ appDir: ROOT, outDir: dirs[0] });
+  await synthesize({ appDir: FAULT_APP_DIR, outDir: dirs[1] });
+  const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000 });
+  const targets = [...exampleTargets(ROOT, engine.workflows.map((w) => w.name)), ...FAULT_TARGETS];
+  let failed = 0;
+  try {
+    if (args.values.has('seed')) failed += await replay(engine, targets, Number(args.values.get('seed')));
+    if (args.values.has('seeds')) {
+      const from = Number(args.values.get('from') ?? 1);
+      const seeds = Array.from({ length: Number(args.values.get('seeds')) }, (_, i) => from + i);
+      let done = 0;
+      const s = await randomSchedules(engine, targets, seeds, {
+        concurrency,
+        onSeed: (seed, target, run) => {
+          done++;
+          if (run.violations.length > 0) process.stdout.write(`FAIL seed ${seed} (${target.workflow}): ${run.violations.join('; ')}\n  replay: npm run test:faults -- --seed ${seed}\n`);
+          if (done % 100 === 0) process.stdout.write(`  ${done}/${seeds.length} seeds, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+        },
+      });
+      report(`random schedules: ${seeds.length} seeds (${from}..${from + seeds.length - 1}) over ${targets.length} workflows`, s, started);
+      process.stdout.write(`  faults injected: ${Object.entries(s.injected).map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+      if (s.failures.length) process.stdout.write(`  failing seeds: ${s.failures.map((f) => f.what).join(', ')}\n`);
+      failed += s.failures.length;
+    }
+    if (args.flags.has('crash-points')) {
+      for (const target of FAULT_TARGETS) {
+        const t = Date.now();
+        const s = await enumerateCrashPoints(engine, target, { pairs: 'exact', concurrency });
+        report(`${target.workflow}: ${s.points} crash points, ${s.pairs} pairs of ${s.pairPoints} points (exact)`, s, t);
+        for (const f of s.failures) process.stdout.write(`FAIL ${f.what}: ${f.violations.join('; ')}\n`);
+        failed += s.failures.length;
+      }
+    }
+  } finally {
+    await engine.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+  process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(1)} s; violations: ${failed}\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+function report(title: string, s: CampaignSummary, started: number): void {
+  process.stdout.write(`${title}: ${s.schedules} schedules, ${s.executions} executions, ${s.callFaults} call faults (crash/timeout) injected, ${s.lateDuplicates} late duplicates delivered, violations ${s.failures.length}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  for (const [note, n] of s.notes) process.stdout.write(`  note (${n}x): ${note}\n`);
+}
+
+async function replay(engine: LocalEngine, targets: typeof FAULT_TARGETS, seed: number): Promise<number> {
+  const target = targets[((seed % targets.length) + targets.length) % targets.length] as (typeof targets)[number];
+  const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
+  const plan = new RandomPlan(paramsForSeed(seed));
+  process.stdout.write(`seed ${seed}: ${target.workflow}, ${JSON.stringify(plan.params)}\n`);
+  const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { keep: true });
+  process.stdout.write(`${renderTimeline(engine.emulator.timeline.of(run.workflowId))}\n`);
+  process.stdout.write(`injected ${JSON.stringify(plan.injected)}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
+  for (const n of run.notes) process.stdout.write(`note: ${n}\n`);
+  return run.violations.length > 0 ? 1 : 0;
+}

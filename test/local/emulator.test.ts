@@ -1,0 +1,136 @@
+import * as path from 'path';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { readCloudAssembly } from '../../lib/local/assembly';
+import { LambdaEmulator } from '../../lib/local/emulator';
+import type { FaultPlan } from '../../lib/local/fault-plan';
+import { FaultProxy } from '../../lib/local/fault-proxy';
+import { FunctionRunner } from '../../lib/local/function-runner';
+import { Traffic } from '../../lib/local/traffic';
+
+const FIXTURE = path.join(__dirname, 'fixtures', 'emulator-app');
+
+describe('cloud assembly reader', () => {
+  test('finds functions, resolves env refs, reads async-invoke configs', () => {
+    const app = readCloudAssembly(FIXTURE);
+    const fail = app.functions.get('emu-fail');
+    expect(fail).toMatchObject({
+      handler: 'index.fail',
+      timeoutSeconds: 3,
+      memoryMb: 256,
+      environment: { UNUM_TABLE: 'EmuStack-Table' },
+      async: { retryAttempts: 2, maxEventAgeSeconds: 21600, onFailure: 'emu-recorder' },
+      assetDir: path.join(FIXTURE, 'asset.fns'),
+    });
+    expect(app.functions.get('emu-recorder')?.async).toEqual({ retryAttempts: 2, maxEventAgeSeconds: 21600 });
+    expect(app.functions.get('emu-young')?.async).toMatchObject({ maxEventAgeSeconds: 60 });
+    expect(app.tables).toEqual([{ stack: 'EmuStack', logicalId: 'Table', tableName: 'EmuStack-Table', ttlAttribute: 'ttl' }]);
+    expect(app.workflows.size).toBe(0);
+  });
+});
+
+describe('Lambda Invoke emulator', () => {
+  const logs: string[] = [];
+  let delayEvents = 0;
+  const plan: FaultPlan = {
+    callFault: () => 'none',
+    eventFault: () => ({ delayMs: delayEvents, duplicate: 'none' }),
+    rerunSucceeded: () => false,
+  };
+  let endpoint = '';
+  const runner = new FunctionRunner({ get endpoint() { return endpoint; }, region: 'us-east-1', onLog: (line) => logs.push(line) });
+  const emulator = new LambdaEmulator(readCloudAssembly(FIXTURE).functions, runner, { timeScale: 0.0005, planFor: () => plan });
+  const proxy = new FaultProxy({ dynamoEndpoint: 'http://127.0.0.1:9', emulator, runner, traffic: new Traffic(), planFor: () => undefined, timeoutHoldMs: 1 });
+  let lambda: LambdaClient;
+
+  beforeAll(async () => {
+    endpoint = await proxy.start();
+    lambda = new LambdaClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 });
+  });
+  afterAll(async () => {
+    emulator.stop();
+    await runner.close();
+    await proxy.stop();
+    lambda.destroy();
+  });
+
+  const invoke = (FunctionName: string, payload: unknown, extra: Partial<{ InvocationType: 'Event' | 'DryRun'; Qualifier: string }> = {}) =>
+    lambda.send(new InvokeCommand({ FunctionName, Payload: Buffer.from(JSON.stringify(payload)), ...extra }));
+  const text = (p: Uint8Array | undefined): string => Buffer.from(p ?? []).toString('utf8');
+
+  test('RequestResponse returns the result; ARNs and $LATEST resolve', async () => {
+    const out = await invoke('arn:aws:lambda:us-east-1:000000000000:function:emu-echo', { a: 1 }, { Qualifier: '$LATEST' });
+    expect(out.StatusCode).toBe(200);
+    expect(out.FunctionError).toBeUndefined();
+    expect(JSON.parse(text(out.Payload))).toEqual({ a: 1 });
+  });
+
+  test('function errors are reported as Unhandled with errorType and errorMessage', async () => {
+    const out = await invoke('emu-fail', {});
+    expect(out.FunctionError).toBe('Unhandled');
+    expect(JSON.parse(text(out.Payload))).toMatchObject({ errorType: 'BoomError', errorMessage: 'boom' });
+  });
+
+  test('unknown functions and qualifiers are ResourceNotFoundException; DryRun is 204', async () => {
+    await expect(invoke('nope', {})).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await expect(invoke('emu-echo', {}, { Qualifier: '7' })).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    expect((await invoke('emu-echo', {}, { InvocationType: 'DryRun' })).StatusCode).toBe(204);
+  });
+
+  test('each function runs with its own environment and a Lambda context', async () => {
+    const out = JSON.parse(text((await invoke('emu-env', {})).Payload));
+    expect(out).toMatchObject({ table: 'EmuStack-Table', region: 'us-east-1', functionName: 'emu-env' });
+    expect(out.dynamo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/w\/[a-z0-9]+$/);
+    expect(out.remaining).toBeGreaterThan(2000);
+    expect(out.remaining).toBeLessThanOrEqual(3000);
+  });
+
+  test('a timed-out execution is killed', async () => {
+    const started = Date.now();
+    const out = await invoke('emu-sleep', { ms: 5000 });
+    expect(out.FunctionError).toBe('Unhandled');
+    expect(JSON.parse(text(out.Payload))).toMatchObject({ errorType: 'Sandbox.Timedout' });
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  test('Event: 202, retried as configured with a stable request id, then the on-failure destination', async () => {
+    logs.length = 0;
+    const out = await invoke('emu-fail', { workflowId: 'wf-retry', input: 1 }, { InvocationType: 'Event' });
+    expect(out.StatusCode).toBe(202);
+    await emulator.pending.idle('wf-retry');
+    const runs = emulator.timeline.of('wf-retry');
+    const failRuns = runs.filter((e) => e.functionName === 'emu-fail');
+    expect(failRuns.map((e) => e.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(failRuns.map((e) => e.requestId)).size).toBe(1);
+    expect(failRuns.every((e) => e.outcome === 'error')).toBe(true);
+    const recorded = logs.map((l) => JSON.parse(l) as { recorded: Record<string, unknown> }).map((l) => l.recorded);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      version: '1.0',
+      requestContext: { requestId: failRuns[0]?.requestId, condition: 'RetriesExhausted', approximateInvokeCount: 3, functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:emu-fail:$LATEST' },
+      requestPayload: { workflowId: 'wf-retry', input: 1 },
+      responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+      responsePayload: { errorType: 'BoomError', errorMessage: 'boom' },
+    });
+  });
+
+  test('an event whose next retry (after 1 minute, scaled) would pass the maximum event age goes to the destination', async () => {
+    logs.length = 0;
+    await invoke('emu-young', { workflowId: 'wf-age', input: 1 }, { InvocationType: 'Event' }); // MaximumEventAgeInSeconds 60
+    await emulator.pending.idle('wf-age');
+    expect(emulator.timeline.of('wf-age').filter((e) => e.functionName === 'emu-young').map((e) => e.attempt)).toEqual([1]);
+    const recorded = logs.map((l) => JSON.parse(l)).map((l) => l.recorded.requestContext);
+    expect(recorded).toEqual([expect.objectContaining({ condition: 'EventAgeExceeded', approximateInvokeCount: 1 })]);
+  });
+
+  test('events are delivered after the delay the fault plan gives them', async () => {
+    delayEvents = 150;
+    try {
+      const started = Date.now();
+      await invoke('emu-echo', { workflowId: 'wf-delay', input: 1 }, { InvocationType: 'Event' });
+      await emulator.pending.idle('wf-delay');
+      expect(emulator.timeline.of('wf-delay')[0]?.start).toBeGreaterThanOrEqual(started + 140);
+    } finally {
+      delayEvents = 0;
+    }
+  });
+});

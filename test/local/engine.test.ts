@@ -1,0 +1,142 @@
+/**
+ * The local engine on the example app, synthesized by the real pipeline
+ * (`cdk synth` of bin/app.ts): every example runs to its result on the same
+ * bundles that deploy; the engine expires TTL items; stop() leaves no process.
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { Json } from '../../runtime/ir';
+import { main as demo } from '../../lib/cli/demo';
+import { main as localRun } from '../../lib/cli/local';
+import { LocalEngine } from '../../lib/local/engine';
+import { exampleInput } from '../../lib/local/project';
+import { summarize } from '../../lib/local/report';
+import { synthesize } from '../../lib/local/synth';
+import { reapExpired } from '../../lib/local/ttl-reaper';
+
+const ROOT = path.join(__dirname, '..', '..');
+jest.setTimeout(120_000);
+
+let engine: LocalEngine;
+let outDir: string;
+
+beforeAll(async () => {
+  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-'));
+  await synthesize({ appDir: ROOT, outDir });
+  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001 });
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  fs.rmSync(outDir, { recursive: true, force: true });
+});
+
+test('finds the example workflows, their entries, tables and failure recorders', () => {
+  expect(engine.workflows.length).toBeGreaterThanOrEqual(2);
+  for (const wf of engine.workflows) {
+    expect(wf.nodes[wf.entryNode]?.functionName).toBe(wf.entryFunction);
+    expect(engine.app.tables.map((t) => t.tableName)).toContain(wf.tableName);
+    expect(wf.failureRecorder && engine.app.functions.has(wf.failureRecorder)).toBeTruthy();
+    for (const fn of Object.values(wf.nodes)) expect(fs.existsSync(path.join(fn.assetDir, 'index.js'))).toBe(true);
+  }
+});
+
+test('every example runs to SUCCEEDED on its input, one execution per invocation', async () => {
+  for (const wf of engine.workflows) {
+    const file = exampleInput(ROOT, wf.name);
+    if (!file) continue;
+    const workflowId = engine.startRun(wf.name, JSON.parse(fs.readFileSync(file, 'utf8')) as Json);
+    const record = await engine.waitForRun(workflowId);
+    await engine.idle(workflowId);
+    expect(record).toMatchObject({ workflowId, status: 'SUCCEEDED' });
+    expect(record.result).toBeDefined();
+    const s = summarize(engine.emulator.timeline.of(workflowId));
+    expect(s).toMatchObject({ retries: 0, duplicates: 0, failedAttempts: 0 });
+    expect(s.executions).toBeGreaterThanOrEqual(Object.keys(wf.nodes).length - 1);
+  }
+});
+
+test('starting the same workflowId twice gives one run', async () => {
+  const wf = engine.workflows.find((w) => exampleInput(ROOT, w.name)) as (typeof engine.workflows)[number];
+  const input = JSON.parse(fs.readFileSync(exampleInput(ROOT, wf.name) as string, 'utf8')) as Json;
+  engine.startRun(wf.name, input, { workflowId: 'twice' });
+  engine.startRun(wf.name, input, { workflowId: 'twice' });
+  const record = await engine.waitForRun('twice');
+  await engine.idle('twice');
+  expect(record.status).toBe('SUCCEEDED');
+  expect(await engine.readRun('twice')).toEqual(record);
+});
+
+test('the public Invoke endpoint runs an entry function synchronously', async () => {
+  const wf = engine.workflows.find((w) => exampleInput(ROOT, w.name)) as (typeof engine.workflows)[number];
+  const input = JSON.parse(fs.readFileSync(exampleInput(ROOT, wf.name) as string, 'utf8')) as Json;
+  const lambda = new LambdaClient({ endpoint: engine.lambdaEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+  try {
+    const out = await lambda.send(new InvokeCommand({ FunctionName: wf.entryFunction, Payload: Buffer.from(JSON.stringify({ workflowId: 'sync-start', input })) }));
+    expect(out.FunctionError).toBeUndefined();
+    expect(JSON.parse(Buffer.from(out.Payload ?? []).toString())).toEqual({ workflowId: 'sync-start' });
+    expect((await engine.waitForRun('sync-start')).status).toBe('SUCCEEDED');
+    await engine.idle('sync-start');
+  } finally {
+    lambda.destroy();
+  }
+});
+
+test('expired items are deleted by the engine (DynamoDB Local keeps them)', async () => {
+  const table = engine.app.tables[0] as (typeof engine.app.tables)[number];
+  const past = String(Math.floor(Date.now() / 1000) - 10);
+  const future = String(Math.floor(Date.now() / 1000) + 3600);
+  await engine.dynamo.send(new PutItemCommand({ TableName: table.tableName, Item: { pk: { S: 'ckpt#expired' }, ttl: { N: past } } }));
+  await engine.dynamo.send(new PutItemCommand({ TableName: table.tableName, Item: { pk: { S: 'ckpt#alive' }, ttl: { N: future } } }));
+  expect(await reapExpired(engine.dynamo, table)).toBeGreaterThanOrEqual(1);
+  const get = (pk: string) => engine.dynamo.send(new GetItemCommand({ TableName: table.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }));
+  expect((await get('ckpt#expired')).Item).toBeUndefined();
+  expect((await get('ckpt#alive')).Item).toBeDefined();
+});
+
+test('stop() ends DynamoDB Local', async () => {
+  const port = new URL(engine.dynamoEndpoint).port;
+  const javaRunning = (): boolean => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .some((l) => l.trim().startsWith('java ') && l.includes('DynamoDBLocal.jar') && l.includes(`-port ${port}`));
+  expect(javaRunning()).toBe(true);
+  await engine.stop();
+  expect(javaRunning()).toBe(false);
+});
+
+/** Runs a CLI main with stdout and stderr captured. */
+async function capture(run: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => { out += String(chunk); return true; });
+  const e = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => { err += String(chunk); return true; });
+  try {
+    return { code: await run(), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+test('unum demo runs every example and prints result, timeline and Mermaid diagram', async () => {
+  const r = await capture(() => demo(['--app', outDir]));
+  expect(r.code).toBe(0);
+  for (const name of ['TextPipeline', 'WordCount', 'Collatz']) expect(r.out).toContain(name);
+  expect(r.out).toMatch(/SUCCEEDED in \d+ ms/);
+  expect(r.out).toContain('timeline:');
+  expect(r.out).toContain('flowchart TD');
+  expect(r.out).toMatch(/engine stopped/);
+});
+
+test('unum local run prints the result; with --faults it checks the invariants', async () => {
+  const input = exampleInput(ROOT, 'Collatz') as string;
+  const r = await capture(() => localRun(['run', 'Collatz', '--input', input, '--app', outDir, '--faults', '3']));
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.out)).toEqual(expect.objectContaining({ steps: expect.any(Number) }));
+  expect(r.err).toContain('invariants hold');
+  await expect(capture(() => localRun(['run', 'Nope', '--input', input, '--app', outDir]))).rejects.toThrow(/no workflow 'Nope'/);
+}, 120_000);
