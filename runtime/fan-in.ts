@@ -83,7 +83,13 @@ export async function recordArrival(
   return 'complete';
 }
 
-/** The tail position and iteration of every branch in order, or undefined when the shards are gone. */
+/**
+ * The tail position and iteration of every branch in order, or undefined when
+ * the shards are gone or incomplete. The join is only invoked once the root is
+ * full, and shards lose arrivals only when a join execution deletes them after
+ * committing (a stale origin may recreate them empty meanwhile), so either
+ * way this fan-in was already joined.
+ */
 export async function readArrivals(
   store: CheckpointStore,
   join: string,
@@ -99,7 +105,7 @@ export async function readArrivals(
       out[a.index] = { tail: a.tail, iteration: a.iteration };
     }
   }
-  for (let i = 0; i < size; i++) if (!out[i]) throw new Error(`fan-in ${join}: branch ${i} has not arrived although the root shard is full`);
+  for (let i = 0; i < size; i++) if (!out[i]) return undefined;
   return out;
 }
 

@@ -56,10 +56,16 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
   return values && m && { value: values, cleanup: { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } };
 }
 
-/** A duplicate join (own checkpoint found) still owes the cleanup if the shards remain. */
+/**
+ * A duplicate join (own checkpoint found) still owes the cleanup. When the
+ * shards are gone or incomplete, an earlier execution already tombstoned the
+ * tails (GC deletes shards last); what shards remain are leftovers of a cleanup
+ * cut short, or recreated by a stale origin: delete them all.
+ */
 export async function joinCleanup(x: Exec): Promise<Cleanup> {
   const input = x.inv.input;
   if (!('fanIn' in input)) return noCleanup();
+  const { origin, join, size } = input.fanIn;
   const m = await fanInMembers(x, input.fanIn);
-  return m ? { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } : noCleanup();
+  return m ? { tombstones: [...m.keys, origin], shards: m.shards } : { tombstones: [origin], shards: shardKeys(join, size) };
 }

@@ -7,6 +7,8 @@ import type { Envelope } from '../../runtime/ir';
 import { counting } from '../support/counting-store';
 import { startTestDb, type TestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+import { arrivalCode, createFanIn } from '../../runtime/fan-in';
+import { checkpointKey, invocationName, shardKey } from '../../runtime/naming';
 
 let db: TestDb;
 beforeAll(async () => {
@@ -198,4 +200,30 @@ test('a stale duplicate origin that recreates shards after the join finished rem
   await createHandler({}, { ir: nodes.O.ir, store: stale, invoker })({ workflowId: 'st', input: [1, 2, 3] }, lambdaContext('fn-O'));
   expect(invoker.sent).toEqual([]);
   expect((await db.scan(name)).filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
+});
+
+test('a duplicate join that finds shards recreated empty by a stale origin stops cleanly and removes them', async () => {
+  const { name, store } = await db.table();
+  const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
+  const nodes = defineWorkflow('recreated', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: number) => x * 10, instructions: [fanIn] },
+    J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'rc', input: [1, 2, 3] });
+  const join = invocationName('rc', 'J', 0, []);
+  // A stale origin recreated the (deleted) shards and one late branch arrived in them.
+  await createFanIn(store, join, 3, Math.floor(Date.now() / 1000) + 3600, 4);
+  await store.addToShard(shardKey(join, 0, 0), arrivalCode(1, 0, 0, 3));
+  const duplicate: Envelope = {
+    unum: { v: 1, workflowId: 'rc', node: 'J', iteration: 0, fanOut: [], inputs: [{ fanIn: { join, size: 3, origin: checkpointKey(invocationName('rc', 'O', 0, [])) } }] },
+  };
+  const invoker = new QueueInvoker();
+  await expect(createHandler(nodes.J.module, { ir: nodes.J.ir, store, invoker })(duplicate, lambdaContext('fn-J'))).resolves.toBeDefined();
+  expect(invoker.sent).toEqual([]);
+  const items = await db.scan(name);
+  expect(items.filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
+  expect(JSON.parse((await db.run(name, 'rc'))!.result!.S as string)).toEqual([10, 20, 30]);
+  expect((await db.run(name, 'rc'))!.status.S).toBe('SUCCEEDED');
 });
