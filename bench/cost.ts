@@ -1,0 +1,83 @@
+/**
+ * Figure 8: cost per million runs of each example on unum beside Step
+ * Functions Standard and Express, from the cost report (lib/cost): each example
+ * runs on the local engine, every execution and DynamoDB call is measured
+ * (lib/cost/measure.ts), and one million average runs are priced with the
+ * dated price table (lib/cost/prices.ts).
+ */
+import * as fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Json } from '../runtime/ir';
+import { averageRuns, measureRun, type MeasuredRun } from '../lib/cost/measure';
+import { PRICES } from '../lib/cost/prices';
+import { compareCosts } from '../lib/cost/report';
+import { exampleInput } from '../lib/local/project';
+import { readRun } from '../lib/local/runs';
+import { examplesEngine } from './engine';
+import { fmt, fmtUsd } from './stats';
+import type { BenchContext, FigureOutput } from './types';
+
+/** Modelled latency of one DynamoDB or Invoke call from Lambda in one region (the `unum cost` default). */
+const CALL_LATENCY_MS = 5;
+const RUNS = 1_000_000;
+
+export async function run(ctx: BenchContext): Promise<FigureOutput> {
+  const { engine, userCodeMs } = await examplesEngine(ctx);
+  const runs = ctx.quick ? 2 : 5;
+  const rows: (string | number)[][] = [];
+  const usage: (string | number)[][] = [];
+  const notes: string[] = [];
+  for (const wf of engine.workflows) {
+    const file = exampleInput(ctx.root, wf.name);
+    if (!file) continue;
+    const input = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
+    const measured: MeasuredRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      const id = engine.startRun(wf.name, input, { workflowId: `bench-${randomUUID()}` });
+      await engine.idle(id);
+      const record = await readRun(engine.dynamo, engine.workflow(wf.name).tableName, id);
+      if (record.status !== 'SUCCEEDED') throw new Error(`${wf.name} run ${id}: ${record.status} ${JSON.stringify(record.error)}`);
+      measured.push(measureRun({
+        executions: engine.emulator.timeline.of(id),
+        calls: engine.traffic.of(id),
+        functions: engine.app.functions,
+        userCodeMs,
+        callLatencyMs: CALL_LATENCY_MS,
+      }));
+      engine.forget(id);
+    }
+    const avg = averageRuns(measured);
+    const c = compareCosts(avg.unum, avg.stepFunctions, RUNS);
+    const total = (name: string): number => c.options.find((o) => o.name === name)?.totalUsd ?? NaN;
+    const unum = total('unum');
+    const std = total('Step Functions Standard');
+    const exp = total('Step Functions Express');
+    ctx.log(`cost ${wf.name}: unum ${fmtUsd(unum)}, Standard ${fmtUsd(std)}, Express ${fmtUsd(exp)}`);
+    const lines = c.options.find((o) => o.name === 'unum')?.lines ?? [];
+    const share = lines.map((l) => `${l.item} ${fmt((100 * l.usd) / unum, 0)}%`).join(', ');
+    notes.push(`${wf.name}: unum's cost is ${share}.${exp < unum ? ` Step Functions Express costs ${fmt(exp / unum, 2)}x unum here.` : ''}`);
+    rows.push([wf.name, runs, fmtUsd(unum), fmtUsd(std), `${fmt(std / unum, 2)}x`, fmtUsd(exp), `${fmt(exp / unum, 2)}x`]);
+    usage.push([wf.name, fmt(avg.unum.lambdaRequests, 1), fmt(avg.unum.lambdaGbSeconds, 5), fmt(avg.unum.writeUnits, 1), fmt(avg.unum.readUnits, 1),
+      fmt(avg.stepFunctions.stateTransitions, 1), fmt(avg.stepFunctions.taskRequests, 1), Object.entries(avg.byOperation).map(([op, v]) => `${op} ${fmt(v.calls, 1)}`).join(', ')]);
+  }
+  if (rows.length === 0) throw new Error('no example workflow has an examples/<name>/input.json');
+  return {
+    tables: [
+      {
+        caption: `Cost of ${fmt(RUNS, 0)} runs (${PRICES.region}, on-demand, no free tier; prices of ${PRICES.date})`,
+        headers: ['Example', 'Runs measured', 'unum', 'Step Functions Standard', 'Standard / unum', 'Step Functions Express', 'Express / unum'],
+        rows,
+      },
+      {
+        caption: 'Usage per run (means over the measured runs)',
+        headers: ['Example', 'unum Lambda requests', 'unum GB-s', 'WRU', 'RRU', 'SFN state transitions', 'SFN task requests', 'DynamoDB calls by operation'],
+        rows: usage,
+      },
+    ],
+    notes,
+    method: [
+      `Each example runs ${runs} times on the local engine on its examples/<name>/input.json; lib/cost/measure.ts turns each run's executions and observed DynamoDB calls into usage (capacity units by AWS's rules), lib/cost/report.ts \`compareCosts\` prices one million average runs with lib/cost/prices.ts.`,
+      `Lambda durations are modelled as user-code time + ${CALL_LATENCY_MS} ms per DynamoDB or Invoke call (the \`unum cost\` default), not this machine's wall times. Step Functions figures assume the same Lambda tasks without unum's runtime; Express duration is the tasks' user-code time.`,
+    ],
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * `unum bench [--quick] [--only <figure>[,<figure>]] [--out BENCHMARKS.md]`:
+ * runs the benchmarks of issue 8 and writes BENCHMARKS.md (bench/report.ts).
+ *
+ * `--quick` measures fewer sizes and repetitions (to iterate); `--only` runs
+ * some figures (by number or id) and keeps the other figures of the previous
+ * run (kept in .unum/bench/results.json) in the file. A figure that cannot be
+ * produced is reported as "not measured: <reason>"; the others still run.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FIGURES, selectFigures } from '../../bench/figures';
+import { loadAverage, machineInfo } from '../../bench/machine';
+import { renderReport, type ReportInput } from '../../bench/report';
+import { BenchResources } from '../../bench/resources';
+import { NotMeasured, type BenchContext, type FigureResult } from '../../bench/types';
+import { findAppDir } from '../local/project';
+import { parseArgs } from '../local/argv';
+
+const USAGE = 'usage: unum bench [--quick] [--only <figure>[,<figure>...]] [--out BENCHMARKS.md] [--render]\n'
+  + '  --render  rewrite the report from the last results (.unum/bench) without measuring\n'
+  + `figures: ${FIGURES.map((f) => `${f.number} ${f.id}`).join(', ')}\n`;
+
+function reasonOf(err: unknown): string {
+  if (err instanceof NotMeasured) return err.message;
+  const text = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+  return `failed: ${text.split('\n')[0].slice(0, 300)}`;
+}
+
+function readPrevious(file: string): FigureResult[] {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as FigureResult[];
+  } catch {
+    return [];
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['only', 'out'], flags: ['quick', 'help', 'render'] });
+  if (args.flags.has('help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const root = findAppDir() ?? process.cwd();
+  const quick = args.flags.has('quick');
+  const only = args.values.get('only');
+  const figures = selectFigures(only);
+  const outFile = path.resolve(root, args.values.get('out') ?? 'BENCHMARKS.md');
+  const stateDir = path.join(root, '.unum', 'bench');
+  const metaFile = path.join(stateDir, 'meta.json');
+  if (args.flags.has('render')) {
+    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as Omit<ReportInput, 'figures'>;
+    fs.writeFileSync(outFile, renderReport({ ...meta, figures: readPrevious(path.join(stateDir, 'results.json')), expected: FIGURES }));
+    process.stderr.write(`rewrote ${outFile} from the results of \`${meta.command}\`\n`);
+    return 0;
+  }
+  const scratch = path.join(stateDir, `run-${process.pid}`);
+  fs.mkdirSync(scratch, { recursive: true });
+  const resultsFile = path.join(stateDir, 'results.json');
+
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.AWS_EC2_METADATA_DISABLED ??= 'true';
+  process.env.CDK_DISABLE_VERSION_CHECK ??= '1';
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+
+  const resources = new BenchResources();
+  const started = Date.now();
+  const loadAtStart = loadAverage();
+  const log = (m: string): void => { process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`); };
+  const ctx: BenchContext = { quick, root, scratch, resources, log };
+  const results: FigureResult[] = [];
+  const stop = (): void => { void resources.stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', stop);
+  // Stopping DynamoDB Local waits on an unref'd child: keep the event loop alive until the report is written.
+  const keepAlive = setInterval(() => undefined, 1000);
+  // The runtime, run in this process by some figures, writes a log line per transition to stdout: drop them.
+  const stdoutWrite = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((..._args: unknown[]) => true) as typeof process.stdout.write;
+  try {
+    for (const spec of figures) {
+      log(`figure ${spec.number} (${spec.id}) ...`);
+      const t0 = Date.now();
+      const base = { id: spec.id, number: spec.number, title: spec.title, quick };
+      try {
+        const mod = await spec.load();
+        const output = await mod.run(ctx);
+        results.push({ ...base, ...output, status: 'measured', measuredAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000 });
+        log(`figure ${spec.number} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      } catch (err) {
+        const reason = reasonOf(err);
+        results.push({ ...base, tables: [], status: 'not measured', reason, measuredAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000 });
+        log(`figure ${spec.number} not measured: ${reason}`);
+        if (!(err instanceof NotMeasured) && process.env.UNUM_BENCH_DEBUG) process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+      }
+    }
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.removeListener('SIGINT', stop);
+    await resources.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+
+  // --only keeps the other figures of the previous run.
+  const previous = only ? readPrevious(resultsFile).filter((p) => !results.some((r) => r.id === p.id)) : [];
+  const all = [...previous, ...results];
+  fs.writeFileSync(resultsFile, JSON.stringify(all, null, 2));
+  const flags = argv.join(' ');
+  const command = `npm run bench${flags ? ` -- ${flags}` : ''}${previous.length > 0 ? ` (figures ${previous.map((p) => p.number).sort().join(', ')} kept from an earlier run; each section gives its date and mode)` : ''}`;
+  const meta = { machine: { ...machineInfo(), load: { start: loadAtStart, end: loadAverage() } }, command };
+  fs.writeFileSync(metaFile, JSON.stringify(meta, null, 2));
+  fs.writeFileSync(outFile, renderReport({ ...meta, figures: all, expected: FIGURES }));
+  const missing = all.filter((r) => r.status === 'not measured').length;
+  log(`wrote ${path.relative(process.cwd(), outFile) || outFile}: ${all.length - missing} figures measured, ${missing} not measured`);
+  clearInterval(keepAlive);
+  return 0;
+}
