@@ -5,21 +5,11 @@
 import { UnumClient } from '../../lib/client';
 import type { Instruction } from '../../runtime/ir';
 import { invocationName } from '../../runtime/naming';
-import { startTestDb, type TestDb } from '../support/dynamodb';
+import { useTestDb } from '../support/dynamodb';
 import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
 
-let db: TestDb;
-beforeAll(async () => {
-  db = await startTestDb();
-}, 60000);
-afterAll(async () => {
-  await db?.stop();
-});
-beforeEach(() => {
-  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-});
+const db = useTestDb();
 afterEach(() => {
-  jest.restoreAllMocks();
   delete process.env.UNUM_HISTORY;
 });
 

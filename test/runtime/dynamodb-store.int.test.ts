@@ -1,15 +1,9 @@
 /** DynamoDbStore against DynamoDB Local: conditional writes, batches past their limits, run record conditions. */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
-import { startTestDb, type TestDb } from '../support/dynamodb';
+import { useTestDb } from '../support/dynamodb';
 
-let db: TestDb;
-beforeAll(async () => {
-  db = await startTestDb();
-}, 60000);
-afterAll(async () => {
-  await db?.stop();
-});
+const db = useTestDb({ quiet: false });
 
 test('a losing put returns the stored checkpoint from ALL_OLD, with no extra read', async () => {
   const { name } = await db.table();

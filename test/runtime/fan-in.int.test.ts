@@ -1,20 +1,10 @@
 /** Fan-in at N = 1,000 against DynamoDB Local: result order, item sizes, constant calls per branch. */
 import { counting } from '../support/counting-store';
-import { startTestDb, type TestDb } from '../support/dynamodb';
+import { useTestDb } from '../support/dynamodb';
 import { Driver, defineWorkflow, succeed } from '../support/harness';
 import { itemSize } from '../support/item-size';
 
-let db: TestDb;
-beforeAll(async () => {
-  db = await startTestDb();
-}, 60000);
-afterAll(async () => {
-  await db?.stop();
-});
-beforeEach(() => {
-  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-});
-afterEach(() => jest.restoreAllMocks());
+const db = useTestDb();
 
 const N = 1000;
 

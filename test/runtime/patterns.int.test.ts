@@ -3,20 +3,10 @@
  * hand-written IR, an in-process async invoker, real conditional writes.
  */
 import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
-import { startTestDb, type TestDb } from '../support/dynamodb';
+import { useTestDb } from '../support/dynamodb';
 import type { Instruction } from '../../runtime/ir';
 
-let db: TestDb;
-beforeAll(async () => {
-  db = await startTestDb();
-}, 60000);
-afterAll(async () => {
-  await db?.stop();
-});
-beforeEach(() => {
-  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-});
-afterEach(() => jest.restoreAllMocks());
+const db = useTestDb();
 
 const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame'): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail } });
 

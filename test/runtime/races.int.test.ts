@@ -5,22 +5,12 @@
 import { createHandler } from '../../runtime/handler';
 import type { Envelope } from '../../runtime/ir';
 import { counting } from '../support/counting-store';
-import { startTestDb, type TestDb } from '../support/dynamodb';
+import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { arrivalCode, createFanIn } from '../../runtime/fan-in';
 import { checkpointKey, invocationName, shardKey } from '../../runtime/naming';
 
-let db: TestDb;
-beforeAll(async () => {
-  db = await startTestDb();
-}, 60000);
-afterAll(async () => {
-  await db?.stop();
-});
-beforeEach(() => {
-  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
-});
-afterEach(() => jest.restoreAllMocks());
+const db = useTestDb();
 
 const envelopeFor = (node: string, input: unknown, workflowId = 'w1'): Envelope => ({
   unum: { v: 1, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },

@@ -48,3 +48,32 @@ export async function startTestDb(): Promise<TestDb> {
     },
   };
 }
+
+/**
+ * The hooks of a test file on DynamoDB Local: one instance for the file,
+ * stopped after it, and (unless `quiet: false`) the runtime's log lines kept
+ * off the test output (they go straight to stdout). The returned object stands
+ * for the started instance inside tests.
+ */
+export function useTestDb(options: { readonly quiet?: boolean } = {}): TestDb {
+  let db: TestDb | undefined;
+  beforeAll(async () => {
+    db = await startTestDb();
+  }, 60000);
+  afterAll(async () => {
+    await db?.stop();
+  });
+  if (options.quiet ?? true) {
+    beforeEach(() => {
+      jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    });
+    afterEach(() => jest.restoreAllMocks());
+  }
+  return new Proxy({} as TestDb, {
+    get(_target, prop) {
+      if (!db) throw new Error('DynamoDB Local is not started yet: use the test database inside tests');
+      const value = (db as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof value === 'function' ? value.bind(db) : value;
+    },
+  });
+}
