@@ -6,28 +6,16 @@
  * Lambda emulator; it is started once per bench run.
  */
 import * as path from 'node:path';
+import { userCodeMsOfLogLine } from '../lib/cost/measure';
 import { LocalEngine } from '../lib/local/engine';
 import { synthesize } from '../lib/local/synth';
 import { synthChainApp } from './compile-synth';
 import type { BenchContext } from './types';
 
-/** The `message` of the runtime's per-transition log line (runtime/log.ts). */
-const TRANSITION_MESSAGE = 'unum transition';
-
 export interface BenchEngine {
   readonly engine: LocalEngine;
   /** User-code ms per execution id, from the runtime's transition log lines (for lib/cost). */
   readonly userCodeMs: Map<string, number>;
-}
-
-function userCodeOf(line: string): number | undefined {
-  if (!line.includes(TRANSITION_MESSAGE)) return undefined;
-  try {
-    const v = (JSON.parse(line) as { durations?: { userMs?: unknown } }).durations?.userMs;
-    return typeof v === 'number' ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The engine's default cap on live function sandboxes (lib/local/function-runner.ts). */
@@ -38,7 +26,7 @@ async function start(assembly: string, maxSandboxes = DEFAULT_SANDBOXES): Promis
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
     maxSandboxes,
     onLog: (line, _fn, executionId) => {
-      const ms = executionId === undefined ? undefined : userCodeOf(line);
+      const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
       if (ms !== undefined) userCodeMs.set(executionId as string, ms);
     },
   });

@@ -9,14 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Json } from '../../runtime/ir';
 import { UnumClientError } from '../client';
-import { averageRuns, measureRun, type MeasuredRun } from '../cost/measure';
+import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
 import { LocalEngine } from '../local/engine';
 import { parseArgs } from './client';
 
 /** The `message` of the runtime's per-transition log line (runtime/log.ts). */
-const TRANSITION_MESSAGE = 'unum transition';
-
 const USAGE = `usage: unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--timeout S]
                  [--call-latency-ms 5 | --local-durations] [--json]`;
 
@@ -36,20 +34,6 @@ function defaultInputFile(workflow: string): string | undefined {
 function readInput(file: string | undefined): Json {
   if (file === undefined) return {};
   return JSON.parse(file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(file, 'utf8')) as Json;
-}
-
-/**
- * User-code time of the runtime's transition log line (`durations.userMs`),
- * if the line is one. Not the EMF metric: it is left out when it rounds to 0 ms.
- */
-function userCodeMs(line: string): number | undefined {
-  if (!line.includes(TRANSITION_MESSAGE)) return undefined;
-  try {
-    const v = (JSON.parse(line) as { durations?: { userMs?: unknown } }).durations?.userMs;
-    return typeof v === 'number' ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function startEngine(app: string, onLog: (line: string, fn: string, executionId: string | undefined) => void): Promise<LocalEngine> {
@@ -79,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const userCode = new Map<string, number>();
   const engine = await startEngine(opt('app') ?? 'cdk.out', (line, _fn, executionId) => {
-    const ms = executionId === undefined ? undefined : userCodeMs(line);
+    const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
     if (ms !== undefined) userCode.set(executionId!, ms);
   });
   try {

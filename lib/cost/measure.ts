@@ -11,6 +11,23 @@ import type { CallRecord } from '../local/traffic';
 import { CapacityMeter } from './capacity';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
+/** The `message` of the runtime's transition log line (runtime/log.ts). */
+const TRANSITION_MESSAGE = 'unum transition';
+
+/**
+ * User-code time of a runtime transition log line (`durations.userMs`), if the
+ * line is one. Not the EMF metric: that is left out when it rounds to 0 ms.
+ */
+export function userCodeMsOfLogLine(line: string): number | undefined {
+  if (!line.includes(TRANSITION_MESSAGE)) return undefined;
+  try {
+    const v = (JSON.parse(line) as { durations?: { userMs?: unknown } }).durations?.userMs;
+    return typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Everything the engine recorded about one run. */
 export interface RunEvidence {
   readonly executions: readonly TimelineEntry[];
