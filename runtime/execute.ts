@@ -8,8 +8,8 @@ import { TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
 import { collect } from './gc';
 import { joinCleanup, resolveInput } from './ingress';
-import { contextObject, proceed } from './interpreter';
-import { processInput, processOutput } from './io';
+import { contextObject, leadingPasses, proceed } from './interpreter';
+import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, logTransition } from './log';
 import { checkpointKey, invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
@@ -45,12 +45,12 @@ async function runNode(x: Exec): Promise<string> {
   const input = resolved.value;
   const context = contextObject(x);
   const spec = ir.handler;
-  const result = await compute(x, input, async () => {
-    const handlerInput = processInput(ir.io, input, context);
-    const raw = spec.kind === 'pass' ? (spec.result ?? handlerInput) : await callUser(x, [handlerInput, x.ctx]);
-    return processOutput(ir.io, input, raw, context);
-  });
-  const ck = await commit(x, result.value, result.catchIndex);
+  const result = await compute(x, input, async () =>
+    spec.kind === 'pass'
+      ? passOutput(ir.io, spec.result, input, context)
+      : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context), x.ctx]), context),
+  );
+  const ck = await commit(x, result.catchIndex === undefined ? leadingPasses(x, result.value) : result.value, result.catchIndex);
   if (!ck) return finishCleanup(x);
   await proceed(x, ck);
   await collect(x, resolved.cleanup);

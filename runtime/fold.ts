@@ -11,7 +11,7 @@ import { runtimeError } from './errors';
 import { collect } from './gc';
 import { logCommit } from './history';
 import { fanInMembers, noCleanup, readValues, resolveInput } from './ingress';
-import { proceed, send } from './interpreter';
+import { leadingPasses, proceed, send } from './interpreter';
 import type { Json } from './ir';
 import { passValue } from './payload';
 import { callUser, compute } from './user-code';
@@ -67,7 +67,9 @@ export async function runFold(x: Exec): Promise<string> {
       if (!item) return 'stale';
       result = await compute(x, acc, () => callUser(x, [acc, item[0], k]));
     }
-    ck = await commit(x, result.value, result.catchIndex);
+    // The last step's output goes on to the instructions: apply their leading passes first.
+    const last = result.catchIndex === undefined && k + 1 >= items.length;
+    ck = await commit(x, last ? leadingPasses(x, result.value) : result.value, result.catchIndex);
     if (!ck) return stop();
   }
   if (ck.catchIndex === undefined && k + 1 < items.length) {

@@ -9,6 +9,7 @@ import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { logCommit } from './history';
 import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
+import { passOutput } from './io';
 import { invocationName } from './naming';
 import { passValue, ttlIn } from './payload';
 import { evalPath } from './paths';
@@ -25,6 +26,21 @@ interface Outgoing {
 /** The context object (`$$`) templates see. */
 export function contextObject(x: Exec, extra?: { [k: string]: Json }): Json {
   return { Execution: { Id: x.inv.workflowId }, State: { Name: x.rt.ir.node }, ...extra };
+}
+
+/**
+ * Applies the node's leading `pass` instructions to its output, before it is
+ * checkpointed: the checkpoint then holds what the successors see (they may
+ * read it by reference, as a join's tail or as the run's result), and a
+ * duplicate continues from it. `runInstructions` skips them.
+ */
+export function leadingPasses(x: Exec, value: Json): Json {
+  const context = contextObject(x);
+  for (const ins of x.rt.ir.instructions) {
+    if (ins.op !== 'pass') break;
+    value = passOutput(ins.io, ins.result, value, context);
+  }
+  return value;
 }
 
 /** Sends one envelope to `node` (async Invoke). */
@@ -127,6 +143,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'incrIteration':
         out.iteration++;
         break;
+      // 'pass': applied before the commit (leadingPasses).
       case 'invoke':
         if (!(await invoke(x, ck, ins.invoke, out))) return false;
         break;

@@ -133,6 +133,15 @@ export type Invoke = ScalarInvoke | ParallelInvoke | MapInvoke | FanInInvoke;
 export type Instruction =
   /** Loop back edge: the next invocations run one iteration later (a new invocation name). */
   | { readonly op: 'incrIteration' }
+  /**
+   * Replace the outgoing value by what a Pass state with these fields computes
+   * from it (ASL Pass: InputPath -> Parameters (or Result) -> ResultPath -> OutputPath).
+   * Only at the start of a node's instructions (compiler guarantee): the runtime
+   * applies the leading `pass`es to the node's output before it checkpoints, so
+   * the checkpoint (read by reference, by a join, by the run record) holds the
+   * value the following instructions and successors see. Not applied to a caught error.
+   */
+  | { readonly op: 'pass'; readonly result?: Json; readonly io?: IoSpec }
   | { readonly op: 'invoke'; readonly invoke: Invoke }
   /** First matching rule wins; no match and no `otherwise` = the run fails with States.NoChoiceMatched. */
   | { readonly op: 'choice'; readonly rules: readonly ChoiceRule[]; readonly otherwise?: readonly Instruction[] }

@@ -2,7 +2,7 @@ import { IR_VERSION, type CatchRule, type FanInInvoke, type HandlerSpec, type In
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
-import type { Graph, Scope } from './graph';
+import { sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
 import { catchRule, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler } from './node-parts';
 
@@ -53,6 +53,8 @@ export class Emitter {
   private readonly entryOf = new Map<State, string>();
   private readonly joinOf = new Map<State, string>();
   private readonly arrivals = new Map<string, { readonly from: string; readonly invoke: PendingFanIn }[]>();
+  /** Per state: how many same-scope edges lead to it, and from which state (the last one seen). */
+  private readonly incoming = new Map<State, { count: number; from: AnyState }>();
 
   constructor(
     private readonly workflow: string,
@@ -61,10 +63,16 @@ export class Emitter {
   ) {}
 
   emit(warnings: readonly string[]): CompiledWorkflow {
+    for (const from of this.graph.order) {
+      for (const to of sameScopeEdges(from)) {
+        const seen = this.incoming.get(to);
+        this.incoming.set(to, { count: (seen?.count ?? 0) + 1, from });
+      }
+    }
     const entry = this.entryNodeFor(this.graph.start);
     this.drain();
     for (const state of this.graph.order) {
-      if (state.kind === 'task' || state.kind === 'pass' || state.kind === 'fold') this.nodeFor(state);
+      if (state.kind === 'task' || state.kind === 'fold' || (state.kind === 'pass' && !this.folds(state))) this.nodeFor(state);
       this.drain();
     }
     this.assignTails();
@@ -164,17 +172,59 @@ export class Emitter {
     return this.add({ name, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, io, instructions: [] }, compute);
   }
 
-  /** Instructions that take the flow from node `from` (at state `fromState`) to `target`; undefined target = end of scope. */
+  /**
+   * Instructions that take the flow from node `from` (at state `fromState`) to `target`; undefined target = end of scope.
+   * Passes that fold into `from` become leading `pass` instructions (a loop, not recursion: chains may be long).
+   */
   private flowTo(from: string, fromState: State, target: State | undefined, scope: Scope, inlining: Inlining = newInlining()): Instruction[] {
-    if (target === undefined) return this.endOfScope(from, scope);
-    const rest = this.enterState(from, target as AnyState, scope, inlining);
-    return this.graph.isBackEdge(fromState, target) ? [INCR, ...rest] : rest;
+    const passes: Instruction[] = [];
+    let source = fromState;
+    let next = target as AnyState | undefined;
+    while (next?.kind === 'pass' && this.folds(next)) {
+      passes.push(passInstruction(next));
+      source = next;
+      next = next.nextState as AnyState | undefined;
+    }
+    if (next === undefined) return [...passes, ...this.endOfScope(from, scope)];
+    const rest = this.enterState(from, next, scope, inlining);
+    return [...passes, ...(this.graph.isBackEdge(source, next) ? [INCR, ...rest] : rest)];
+  }
+
+  /**
+   * A Pass runs as `pass` instructions of its predecessor's node, with no function of its own,
+   * when it is reached only by the `next` edge of one function state (a Task, Fold or Pass, or
+   * a Parallel/Map whose join is an implicit node) and that edge is not a loop back edge. So it
+   * is not the start, a branch or item-processor start, a catch handler, a Choice target, a
+   * join itself or a loop target, and its instructions always lead its node's list (before any
+   * choice), where the runtime applies them before the checkpoint. A Pass whose Parameters read
+   * `$$.State` keeps its node: the context's state name would be the predecessor's.
+   */
+  private folds(pass: Pass): boolean {
+    const edge = this.incoming.get(pass);
+    if (!edge || edge.count !== 1 || pass === this.graph.start || this.graph.isBackEdge(edge.from, pass)) return false;
+    const from = edge.from;
+    const scope = this.scope(pass);
+    if (scope.container && (scope.container.kind === 'map' ? scope.container.processorState : scope.container.branches[scope.branch]) === pass) return false;
+    if (JSON.stringify(pass.props.parameters ?? null).includes('$$.State')) return false;
+    switch (from.kind) {
+      case 'task':
+      case 'fold':
+      case 'pass':
+        return from.nextState === pass;
+      case 'parallel':
+      case 'map':
+        // The join is an implicit node (see joinNodeFor) only when the container has output processing.
+        return from.nextState === pass && ioSpec(from.props, ['resultSelector', 'outputPath']) !== undefined;
+      default:
+        return false;
+    }
   }
 
   private enterState(from: string, target: AnyState, scope: Scope, inlining: Inlining): Instruction[] {
     switch (target.kind) {
       case 'task':
       case 'pass':
+        // A Pass that folds never gets here: flowTo inlines it.
         return [invoke({ kind: 'scalar', target: this.nodeFor(target) })];
       case 'fold':
         throw this.misplacedFold(target);
@@ -275,6 +325,12 @@ export class Emitter {
 /** Input processing of a Parallel/Map runs in a function of its own, before the fan-out. */
 function needsOrigin(state: Parallel | MapState): boolean {
   return state.props.inputPath !== undefined || (state.kind === 'parallel' && state.props.parameters !== undefined);
+}
+
+/** What a folded Pass does, as an instruction of its predecessor's node. */
+function passInstruction(pass: Pass): Instruction {
+  const io = ioSpec(pass.props);
+  return { op: 'pass', ...(pass.props.result !== undefined ? { result: pass.props.result } : {}), ...(io ? { io } : {}) };
 }
 
 function invoke(inv: Invoke): Instruction {

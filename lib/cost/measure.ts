@@ -55,9 +55,10 @@ export interface MeasuredRun {
   readonly byOperation: Readonly<Record<string, { calls: number; readUnits: number; writeUnits: number }>>;
 }
 
-/** Choice states a node's instructions pass through (top level: the one a run always evaluates). */
+/** Choice and folded Pass states a node's instructions pass through (top level: the ones a run always evaluates). */
 function choiceStates(instructions: readonly Instruction[]): number {
-  return instructions.filter((i) => i.op === 'choice').length;
+  // A folded Pass (`pass` instruction) is a state transition on Step Functions too.
+  return instructions.filter((i) => i.op === 'choice' || i.op === 'pass').length;
 }
 
 const parse = (s: string | undefined): Record<string, unknown> => (s ? JSON.parse(s) as Record<string, unknown> : {});

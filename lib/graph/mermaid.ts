@@ -46,6 +46,8 @@ export function workflowGraph(irs: readonly NodeIR[]): WorkflowGraph {
   const walk = (from: string, instructions: readonly Instruction[], loop: boolean): void => {
     let looping = loop;
     for (const ins of instructions) {
+      // A folded Pass deploys nothing: the diagram shows functions, so it adds no node.
+      if (ins.op === 'pass') continue;
       if (ins.op === 'incrIteration') looping = true;
       else if (ins.op === 'succeed') edges.push({ from, to: endNode('end', 'end'), style: 'solid' });
       else if (ins.op === 'fail') edges.push({ from, to: endNode('fail', `fail: ${ins.error}`), style: 'solid' });

@@ -1,4 +1,4 @@
-/** Pass states: Result, Parameters and the path fields become a pass node (no user code). */
+/** Pass states: Result, Parameters and the path fields become a pass node (no user code), or a pass instruction of the Task before them. */
 import { compileAsl, machine, task } from './helpers';
 
 describe('Pass', () => {
@@ -25,5 +25,12 @@ describe('Pass', () => {
   test('a literal null or false Result is kept (it is not "no Result")', () => {
     const doc = machine({ Nothing: { Type: 'Pass', Result: false, End: true } });
     expect(compileAsl(doc).nodes.Nothing.ir.handler).toEqual({ kind: 'pass', result: false });
+  });
+
+  test('a Pass after a Task folds into it: a pass instruction, no node', () => {
+    const doc = machine({ Work: task({ Next: 'Tag' }), Tag: { Type: 'Pass', Result: 'done', ResultPath: '$.status', Next: 'More' }, More: task() });
+    const { nodes } = compileAsl(doc);
+    expect(Object.keys(nodes)).toEqual(['Work', 'More']);
+    expect(nodes.Work.ir.instructions).toEqual([{ op: 'pass', result: 'done', io: { resultPath: '$.status' } }, { op: 'invoke', invoke: { kind: 'scalar', target: 'More' } }]);
   });
 });

@@ -8,10 +8,10 @@ describe('Succeed and Fail', () => {
     expect(Object.keys(nodes)).toEqual(['Work']);
   });
 
-  test('Succeed with InputPath / OutputPath: a Pass with the paths runs first, then the run ends', () => {
+  test('Succeed with InputPath / OutputPath: a Pass with the paths runs first (folded into the Task), then the run ends', () => {
     const { nodes } = compileAsl(machine({ Work: task({ Next: 'Done' }), Done: { Type: 'Succeed', InputPath: '$.items', OutputPath: '$[0]' } }));
-    expect(nodes.Work.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Done' } }]);
-    expect(nodes.Done.ir).toMatchObject({ handler: { kind: 'pass' }, io: { inputPath: '$.items', outputPath: '$[0]' }, instructions: [{ op: 'succeed' }] });
+    expect(nodes.Work.ir.instructions).toEqual([{ op: 'pass', io: { inputPath: '$.items', outputPath: '$[0]' } }, { op: 'succeed' }]);
+    expect(Object.keys(nodes)).toEqual(['Work']);
   });
 
   test('Fail ends the run with Error and Cause', () => {

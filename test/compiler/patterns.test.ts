@@ -1,4 +1,5 @@
 import { Chain, Choice, Condition, Definition, Fail, Fold, MapState, Parallel, Pass, Succeed } from '../../lib/definition';
+import type { Instruction } from '../../runtime/ir';
 import { compile, ENTRY, fanIn, INCR, instructions, ir, scalar, SUCCEED, task } from './helpers';
 
 describe('chain', () => {
@@ -358,9 +359,9 @@ describe('retry and catch', () => {
 });
 
 describe('pass, succeed, fail', () => {
-  it('Pass is a function node with handler kind pass and its io', () => {
-    const c = compile(task('A').next(new Pass('Shape', { result: { n: 1 }, resultPath: '$.extra', inputPath: '$.x', outputPath: '$' })).next(new Succeed('Done')));
-    expect(ir(c, 'Shape')).toMatchObject({ handler: { kind: 'pass', result: { n: 1 } }, io: { inputPath: '$.x', resultPath: '$.extra', outputPath: '$' }, instructions: [SUCCEED] });
+  it('a Pass that cannot fold (here: the start) is a function node with handler kind pass and its io', () => {
+    const c = compile(new Pass('Shape', { result: { n: 1 }, resultPath: '$.extra', inputPath: '$.x', outputPath: '$' }).next(task('A')));
+    expect(ir(c, 'Shape')).toMatchObject({ entry: true, handler: { kind: 'pass', result: { n: 1 } }, io: { inputPath: '$.x', resultPath: '$.extra', outputPath: '$' }, instructions: [scalar('A')] });
     expect(c.nodes.Shape.implicit).toBe(false);
     expect(c.nodes.Shape.fn.entry).toBeUndefined();
   });
@@ -379,5 +380,100 @@ describe('pass, succeed, fail', () => {
   it('Task io fields are recorded in a fixed order', () => {
     const c = compile(task('A', { outputPath: '$.o', resultPath: '$.r', resultSelector: { 'x.$': '$.y' }, parameters: { 'p.$': '$.q', fixed: 1 }, inputPath: null }));
     expect(Object.keys(ir(c, 'A').io ?? {})).toEqual(['inputPath', 'parameters', 'resultSelector', 'resultPath', 'outputPath']);
+  });
+});
+
+describe('Pass folding (no function for a Pass reached by one function state)', () => {
+  const pass = (fields: Record<string, unknown> = {}): Instruction => ({ op: 'pass', ...fields }) as Instruction;
+
+  it('Task -> Pass -> Task: two nodes, the first runs the pass instruction before the invoke', () => {
+    const c = compile(task('A').next(new Pass('Shape', { result: { n: 1 }, resultPath: '$.extra', inputPath: '$.x', outputPath: '$' })).next(task('B')));
+    expect(Object.keys(c.nodes)).toEqual(['A', 'B']);
+    expect(instructions(c, 'A')).toEqual([pass({ result: { n: 1 }, io: { inputPath: '$.x', resultPath: '$.extra', outputPath: '$' } }), scalar('B')]);
+    expect(c.nodes.A.successors).toEqual(['B']);
+  });
+
+  it('a chain of Passes folds into one node in order, up to the end of the workflow', () => {
+    const c = compile(task('A').next(new Pass('P1', { parameters: { 'v.$': '$' } })).next(new Pass('P2')).next(new Pass('P3', { outputPath: '$.v' })));
+    expect(Object.keys(c.nodes)).toEqual(['A']);
+    expect(instructions(c, 'A')).toEqual([pass({ io: { parameters: { 'v.$': '$' } } }), pass(), pass({ io: { outputPath: '$.v' } }), SUCCEED]);
+  });
+
+  it('a Pass at the start stays a node; the Passes after it fold into it', () => {
+    const c = compile(new Pass('First').next(new Pass('Second', { result: 2 })).next(task('T')));
+    expect(Object.keys(c.nodes)).toEqual(['First', 'T']);
+    expect(c.entry).toBe('First');
+    expect(instructions(c, 'First')).toEqual([pass({ result: 2 }), scalar('T')]);
+  });
+
+  it('a Pass as a branch tail folds: its predecessor is the tail in the join and in the fan-in position', () => {
+    const c = compile(task('S').next(new Parallel('P').branch(task('B1').next(new Pass('Wrap', { resultPath: '$.w', result: 1 })), task('A2'))).next(task('Join')));
+    expect(Object.keys(c.nodes)).toEqual(['S', 'B1', 'A2', 'Join']);
+    expect(ir(c, 'Join').join).toEqual({ tails: ['A2', 'B1'] });
+    expect(instructions(c, 'B1')).toEqual([pass({ result: 1, io: { resultPath: '$.w' } }), fanIn('Join', 2, 1)]);
+    expect(instructions(c, 'A2')).toEqual([fanIn('Join', 2, 0)]);
+  });
+
+  it('a Pass that starts a branch or an item processor stays a node (the fan-out lands on a function)', () => {
+    const c = compile(task('S').next(new Parallel('P').branch(new Pass('B0').next(new Pass('B0b')), task('B1'))).next(new MapState('M').itemProcessor(new Pass('Item'))).next(task('J')));
+    expect(Object.keys(c.nodes).sort()).toEqual(['B0', 'B1', 'Item', 'J', 'P.Join', 'S']);
+    expect(instructions(c, 'B0')).toEqual([pass(), fanIn('P.Join', 2, 0)]);
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B0', 'B1'] });
+  });
+
+  it('a Pass after a join folds into the join (an implicit join, a Fold, a Pass that is the join)', () => {
+    const viaIo = compile(task('S').next(new MapState('M', { resultSelector: { 'rows.$': '$' } }).itemProcessor(task('I'))).next(new Pass('Shape', { outputPath: '$.rows' })).next(task('T')));
+    expect(Object.keys(viaIo.nodes)).toEqual(['S', 'I', 'M.Join', 'T']);
+    expect(ir(viaIo, 'M.Join')).toMatchObject({ io: { resultSelector: { 'rows.$': '$' } }, join: { tails: ['I'] }, instructions: [pass({ io: { outputPath: '$.rows' } }), scalar('T')] });
+
+    const viaFold = compile(task('S').next(new Parallel('P').branch(task('A'), task('B'))).next(new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 })).next(new Pass('Box', { parameters: { 'total.$': '$' } })));
+    expect(Object.keys(viaFold.nodes)).toEqual(['S', 'A', 'B', 'Sum']);
+    expect(instructions(viaFold, 'Sum')).toEqual([pass({ io: { parameters: { 'total.$': '$' } } }), SUCCEED]);
+
+    const passJoin = compile(task('S').next(new Parallel('P').branch(task('A'))).next(new Pass('Collect', { outputPath: '$[0]' })).next(new Pass('Then', { result: 'x' })));
+    expect(Object.keys(passJoin.nodes)).toEqual(['S', 'A', 'Collect']);
+    expect(ir(passJoin, 'Collect')).toMatchObject({ handler: { kind: 'pass' }, io: { outputPath: '$[0]' }, join: { tails: ['A'] }, instructions: [pass({ result: 'x' }), SUCCEED] });
+  });
+
+  it('a Pass before a Choice folds: the pass instruction comes first, so the choice sees the transformed value', () => {
+    const c = compile(task('A').next(new Pass('Pick', { inputPath: '$.inner' })).next(new Choice('C').when(Condition.numberGreaterThan('$.n', 1), task('Big')).otherwise(task('Small'))));
+    expect(Object.keys(c.nodes)).toEqual(['A', 'Big', 'Small']);
+    expect(instructions(c, 'A')).toEqual([pass({ io: { inputPath: '$.inner' } }), { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 1 }, then: [scalar('Big')] }], otherwise: [scalar('Small')] }]);
+  });
+
+  it('a Pass reached from a Choice, from two states, or as a catch handler stays a node', () => {
+    const shared = new Pass('Shared');
+    const armPass = new Pass('Arm');
+    const handler = new Pass('Handler');
+    const c = compile(task('A').addCatch(handler).next(new Choice('C').when(Condition.isPresent('$.x'), armPass.next(shared)).otherwise(task('B').next(shared))));
+    expect(Object.keys(c.nodes).sort()).toEqual(['A', 'Arm', 'B', 'Handler', 'Shared']);
+    expect(instructions(c, 'Arm')).toEqual([scalar('Shared')]);
+    expect(instructions(c, 'B')).toEqual([scalar('Shared')]);
+    expect(ir(c, 'A').catch).toEqual([{ errors: ['States.ALL'], next: 'Handler' }]);
+  });
+
+  it('a loop target Pass stays a node; a Pass before the back edge folds and the increment follows it', () => {
+    const head = new Pass('Head');
+    const c = compile(task('Init').next(head).next(task('Work')).next(new Pass('Bump', { resultPath: '$.bumped', result: true })).next(new Choice('Again').when(Condition.isPresent('$.more'), head).otherwise(new Succeed('Done'))));
+    expect(Object.keys(c.nodes)).toEqual(['Init', 'Head', 'Work']);
+    expect(instructions(c, 'Init')).toEqual([scalar('Head')]);
+    expect(instructions(c, 'Work')).toEqual([pass({ result: true, io: { resultPath: '$.bumped' } }), { op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Head')] }], otherwise: [SUCCEED] }]);
+
+    const direct = new Pass('Top');
+    const d = compile(task('Init').next(direct).next(task('Body')).next(new Choice('More').when(Condition.isPresent('$.more'), direct).otherwise(new Succeed('End'))));
+    expect(Object.keys(d.nodes)).toEqual(['Init', 'Top', 'Body']);
+  });
+
+  it('a Pass whose Parameters read $$.State keeps its node (the state name would be the predecessor\'s)', () => {
+    const c = compile(task('A').next(new Pass('Named', { parameters: { 'me.$': '$$.State.Name' } })));
+    expect(Object.keys(c.nodes)).toEqual(['A', 'Named']);
+  });
+
+  it('folds a 10,000-Pass chain without deep recursion', () => {
+    let chain = Chain.start(task('A'));
+    for (let i = 0; i < 10000; i++) chain = chain.next(new Pass(`P${i}`));
+    const c = compile(chain);
+    expect(Object.keys(c.nodes)).toEqual(['A']);
+    expect(instructions(c, 'A')).toHaveLength(10001);
   });
 });

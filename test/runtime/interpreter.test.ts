@@ -236,3 +236,87 @@ test('a whole run on the memory store: fan-in of 300 with duplicates', async () 
   const sentToJ = d.invoker.sent.filter((s) => s.functionName === 'fn-J').map((s) => JSON.stringify((s.event as Envelope).unum));
   expect(new Set(sentToJ).size).toBe(1);
 });
+
+describe('pass instruction (a folded Pass state)', () => {
+  const pass = (fields: Omit<Extract<Instruction, { op: 'pass' }>, 'op'>): Instruction => ({ op: 'pass', ...fields });
+
+  test('leading passes transform the output before the checkpoint; the choice and successor see the result', async () => {
+    const nodes = defineWorkflow('p', {
+      A: {
+        fn: (x: { n: number }) => ({ n: x.n * 10, drop: true }),
+        instructions: [
+          pass({ io: { parameters: { 'm.$': '$.n', 'who.$': '$$.Execution.Id' }, resultPath: '$.p' } }),
+          pass({ io: { outputPath: '$.p' } }),
+          { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.m', value: 15 }, then: [seq('B')] }], otherwise: [succeed] },
+        ],
+      },
+      B: { instructions: [] },
+    });
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+    await h(start({ n: 2 }, 'w1'), lambdaContext('fn-A'));
+    await h(start({ n: 1 }, 'w2'), lambdaContext('fn-A'));
+    const key = checkpointKey(invocationName('w1', 'A', 0, []));
+    // The checkpoint holds the transformed value: a successor reading it by reference, a join or the run record see what the instructions saw.
+    expect(store.checkpoints.get(key)).toMatchObject({ json: JSON.stringify({ m: 20, who: 'w1' }) });
+    expect(invoker.sent.map((s) => [s.event.unum.workflowId, s.event.unum.inputs])).toEqual([['w1', [{ value: { m: 20, who: 'w1' } }]]]);
+    expect(store.runs.get('w2')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ m: 10, who: 'w2' }) });
+  });
+
+  test('result replaces the value; a duplicate execution sends the identical input and does not apply the pass twice', async () => {
+    const nodes = defineWorkflow('r', {
+      A: { fn: (x: { a: number }) => ({ a: x.a + 1 }), instructions: [pass({ result: { fixed: 1 }, io: { resultPath: '$.r' } }), seq('B')] },
+      B: { instructions: [] },
+    });
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+    await h(start({ a: 1 }), lambdaContext('fn-A', 'r'));
+    await h(start({ a: 1 }), lambdaContext('fn-A', 'r'));
+    expect(invoker.sent.map((s) => s.event.unum.inputs)).toEqual([[{ value: { a: 2, r: { fixed: 1 } } }], [{ value: { a: 2, r: { fixed: 1 } } }]]);
+  });
+
+  test('a large transformed value travels by reference to the checkpoint, which holds it', async () => {
+    const nodes = defineWorkflow('big', {
+      A: { fn: (x: number) => x, instructions: [pass({ io: { parameters: { 'x.$': '$', pad: 'y'.repeat(200) } } }), seq('B')] },
+      B: { instructions: [] },
+    }, { inlineLimitBytes: 100 });
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(7), lambdaContext('fn-A'));
+    const key = checkpointKey(invocationName('w', 'A', 0, []));
+    expect(invoker.sent[0].event.unum.inputs).toEqual([{ ref: key }]);
+    const stored = store.checkpoints.get(key);
+    expect(stored && !stored.tombstone && JSON.parse(stored.json)).toEqual({ x: 7, pad: 'y'.repeat(200) });
+  });
+
+  test('a caught error skips the passes and goes to the catch handler', async () => {
+    const nodes = defineWorkflow('c', {
+      A: {
+        fn: () => {
+          throw new Error('boom');
+        },
+        catch: [{ errors: ['States.ALL'], next: 'H' }],
+        instructions: [pass({ result: 'not me' }), seq('B')],
+      },
+      B: { instructions: [] },
+      H: { instructions: [] },
+    });
+    const invoker = new QueueInvoker();
+    await createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A'));
+    expect(invoker.sent.map((s) => [s.functionName, s.event.unum.inputs])).toEqual([['fn-H', [{ value: { Error: 'Error', Cause: 'boom' } }]]]);
+  });
+
+  test('a bad InputPath in a pass fails the run with States.Runtime', async () => {
+    const nodes = defineWorkflow('b', {
+      A: { fn: () => ({}), instructions: [pass({ io: { inputPath: '$.missing' } }), seq('B')] },
+      B: { instructions: [] },
+    });
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
+    expect(invoker.sent).toEqual([]);
+    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { error: 'States.Runtime' } });
+  });
+});

@@ -334,3 +334,39 @@ test('a start request with a bad workflow id is rejected before any write', asyn
   await expect(d.handlers.get('fn-A')!({ workflowId: 'no spaces allowed', input: 1 }, { awsRequestId: 'r' })).rejects.toThrow(/workflowId/);
   expect(await db.scan(name)).toEqual([]);
 });
+
+test('folded Pass states (pass instructions): a join reads the transformed tails, large values go by reference, a choice sees the transformed value', async () => {
+  const { name, store } = await db.table();
+  const pad = 'p'.repeat(300);
+  const nodes = defineWorkflow(
+    'passes',
+    {
+      O: { instructions: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B1', 'B2'], join: 'F' } }] },
+      // B1's output is larger than the inline limit after its pass: the join must read the transformed checkpoint.
+      B1: { fn: (x: number) => ({ n: x + 1 }), instructions: [{ op: 'pass', io: { parameters: { 'v.$': '$.n', pad } } }, fanIn('F', 0, 2)] },
+      B2: { fn: (x: number) => ({ n: x * 10 }), instructions: [{ op: 'pass', io: { outputPath: '$.n' } }, { op: 'pass', io: { parameters: { 'v.$': '$' } } }, fanIn('F', 1, 2)] },
+      F: {
+        fn: (acc: number, item: { v: number }) => acc + item.v,
+        handler: { kind: 'fold', export: 'handler', initial: 0 },
+        join: { tails: ['B1', 'B2'] },
+        instructions: [
+          { op: 'pass', io: { parameters: { 'total.$': '$', pad } } },
+          { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.total', value: 20 }, then: [seq('End')] }], otherwise: [succeed] },
+        ],
+      },
+      End: { fn: (x: { total: number; pad: string }) => ({ end: x.total, padded: x.pad === pad }), instructions: [succeed] },
+    },
+    { inlineLimitBytes: 100 },
+  );
+  await new Driver(store, nodes).run({ workflowId: 'pa1', input: 2 });
+  expect(await runOf(name, 'pa1')).toEqual({ status: 'SUCCEEDED', result: { end: 23, padded: true } });
+  // Origin, both tails and both fold steps tombstoned; End live.
+  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 5 });
+
+  await new Driver(store, nodes).run({ workflowId: 'pa2', input: 1 });
+  const run = await db.run(name, 'pa2');
+  expect(run?.status?.S).toBe('SUCCEEDED');
+  // The result is over the inline limit: the run record names the fold's last checkpoint, which holds the transformed value.
+  const stored = await store.getCheckpoint(run?.resultRef?.S as string);
+  expect(stored && !stored.tombstone && JSON.parse(stored.json)).toEqual({ total: 12, pad });
+});
