@@ -28,9 +28,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const appDir = (args.options.get('app') as string | undefined) ?? 'cdk.out';
   if (!fs.existsSync(appDir)) throw new UnumClientError(`${appDir} not found: synthesize the app first (npx cdk synth) or pass --app`);
-  const found = readCloudAssembly(appDir).workflows.get(workflow);
+  const workflows = readCloudAssembly(appDir).workflows;
+  const found = workflows.get(workflow);
   if (!found) {
-    const known = [...readCloudAssembly(appDir).workflows.keys()].join(', ');
+    const known = [...workflows.keys()].join(', ');
     throw new UnumClientError(`no workflow '${workflow}' in ${appDir} (have: ${known || 'none'})`);
   }
   const irs = Object.values(found.nodes).flatMap((fn) => (fn.ir ? [fn.ir] : []));

@@ -15,12 +15,15 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Fail: ['Error', 'Cause'],
 };
 
+const CONTAINER_ERRORS = 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it';
+const HEARTBEATS = 'heartbeats apply to activity and callback tasks, which unum does not run';
+
 /** Why a field the ASL specification allows has no unum translation. */
 const REASONS: Readonly<Record<string, string>> = {
-  Retry: 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it',
-  Catch: 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it',
-  HeartbeatSeconds: 'heartbeats apply to activity and callback tasks, which unum does not run',
-  HeartbeatSecondsPath: 'heartbeats apply to activity and callback tasks, which unum does not run',
+  Retry: CONTAINER_ERRORS,
+  Catch: CONTAINER_ERRORS,
+  HeartbeatSeconds: HEARTBEATS,
+  HeartbeatSecondsPath: HEARTBEATS,
   TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
   Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
   ErrorPath: 'the error name is a fixed string in unum: use Error',
