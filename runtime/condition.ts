@@ -15,43 +15,31 @@ function timestamp(v: unknown): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+type Scalar = string | number | boolean;
+
 /** The value as the comparison type, or undefined when it is not of that type. */
-function typed(type: ComparisonType, v: unknown): string | number | boolean | undefined {
-  switch (type) {
-    case 'string':
-      return typeof v === 'string' ? v : undefined;
-    case 'number':
-      return typeof v === 'number' ? v : undefined;
-    case 'boolean':
-      return typeof v === 'boolean' ? v : undefined;
-    case 'timestamp':
-      return timestamp(v);
-  }
+function typed(type: ComparisonType, v: unknown): Scalar | undefined {
+  if (type === 'timestamp') return timestamp(v);
+  return typeof v === type ? (v as Scalar) : undefined;
 }
 
-function compare(op: ComparisonOperator, a: string | number | boolean, b: string | number | boolean): boolean {
-  switch (op) {
-    case 'eq':
-      return a === b;
-    case 'lt':
-      return a < b;
-    case 'gt':
-      return a > b;
-    case 'le':
-      return a <= b;
-    case 'ge':
-      return a >= b;
-  }
+/** The value at `path` as the comparison type; undefined when absent or of another type. */
+function typedAt(doc: Json, path: string, type: ComparisonType): Scalar | undefined {
+  const r = evalPath(doc, path);
+  return r.found ? typed(type, r.value) : undefined;
 }
 
-/** ASL StringMatches: `*` matches any run, `\*` and `\\` are literal. */
+const COMPARE: Record<ComparisonOperator, (a: Scalar, b: Scalar) => boolean> = {
+  eq: (a, b) => a === b,
+  lt: (a, b) => a < b,
+  gt: (a, b) => a > b,
+  le: (a, b) => a <= b,
+  ge: (a, b) => a >= b,
+};
+
+/** ASL StringMatches: `*` matches any run, `\*` and `\\` are literal (a backslash escapes the next character). */
 export function stringMatches(s: string, pattern: string): boolean {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) re += escapeRe(pattern[++i]);
-    else re += c === '*' ? '[\\s\\S]*' : escapeRe(c);
-  }
+  const re = pattern.replace(/\\([\s\S])|(\*)|[\s\S]/g, (c, escaped?: string, star?: string) => (star ? '[\\s\\S]*' : escapeRe(escaped ?? c)));
   return new RegExp(`^${re}$`).test(s);
 }
 
@@ -67,18 +55,12 @@ export function evaluate(c: Condition, doc: Json): boolean {
       return !evaluate(c.arg, doc);
     case 'compare':
     case 'comparePath': {
-      const left = evalPath(doc, c.path);
-      const a = left.found ? typed(c.type, left.value) : undefined;
-      let b: string | number | boolean | undefined;
-      if (c.kind === 'compare') b = c.type === 'timestamp' ? timestamp(c.value) : typed(c.type, c.value);
-      else {
-        const right = evalPath(doc, c.otherPath);
-        b = right.found ? typed(c.type, right.value) : undefined;
-      }
+      const a = typedAt(doc, c.path, c.type);
+      const b = c.kind === 'compare' ? typed(c.type, c.value) : typedAt(doc, c.otherPath, c.type);
       if (a === undefined || b === undefined) return false;
       // Booleans have no order: only equality is meaningful.
       if (c.type === 'boolean' && c.op !== 'eq') return false;
-      return compare(c.op, a, b);
+      return COMPARE[c.op](a, b);
     }
     case 'matches': {
       const v = evalPath(doc, c.path);
@@ -86,12 +68,8 @@ export function evaluate(c: Condition, doc: Json): boolean {
     }
     case 'test': {
       const v = evalPath(doc, c.path);
-      let result: boolean;
-      if (!v.found) result = false;
-      else if (c.test === 'present') result = true;
-      else if (c.test === 'null') result = v.value === null;
-      else if (c.test === 'timestamp') result = timestamp(v.value) !== undefined;
-      else result = typeof v.value === c.test;
+      // isPresent; isNull; isString, isNumeric, isBoolean, isTimestamp as the comparison types.
+      const result = v.found && (c.test === 'present' || (c.test === 'null' ? v.value === null : typed(c.test, v.value) !== undefined));
       return result === c.expected;
     }
   }

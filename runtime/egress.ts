@@ -20,7 +20,7 @@ export async function commit(x: Exec, value: Json, catchIndex: number | undefine
   if (!existing) {
     // One Transitions count per invocation: only the execution that committed reports it.
     x.metrics.transitions = 1;
-    return fromCheckpoint(x.key, { tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+    return fromCheckpoint(x.key, { tombstone: false, json, catchIndex });
   }
   if (existing.tombstone) return undefined;
   x.metrics.duplicates = 1;

@@ -5,10 +5,7 @@
 
 /** A malformed event; thrown before any write, so nothing is half-done. */
 export class UnumEnvelopeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnumEnvelopeError';
-  }
+  override name = 'UnumEnvelopeError';
 }
 
 /** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */

@@ -21,7 +21,7 @@ export const TAIL_RADIX = 1024;
 /** Number of shards on each level, from level 0 (arrivals) to the root (one shard). */
 export function shardLevels(size: number): number[] {
   const levels = [Math.ceil(size / SHARD_WIDTH)];
-  while (levels[levels.length - 1] > 1) levels.push(Math.ceil(levels[levels.length - 1] / SHARD_WIDTH));
+  while (levels.at(-1)! > 1) levels.push(Math.ceil(levels.at(-1)! / SHARD_WIDTH));
   return levels;
 }
 
@@ -101,8 +101,8 @@ export async function readArrivals(
   const out: { tail: number; iteration: number }[] = new Array(size);
   for (const codes of shards.values()) {
     for (const code of codes) {
-      const a = decodeArrival(code, size);
-      out[a.index] = { tail: a.tail, iteration: a.iteration };
+      const { index, ...arrival } = decodeArrival(code, size);
+      out[index] = arrival;
     }
   }
   for (let i = 0; i < size; i++) if (!out[i]) return undefined;

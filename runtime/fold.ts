@@ -44,9 +44,10 @@ export async function runFold(x: Exec): Promise<string> {
     cleanup = first.cleanup;
   }
   const finishing = { tombstones: [...cleanup.tombstones, ...items], shards: cleanup.shards };
+  const lastStep = k + 1 >= items.length;
   // Tombstoned: we and our successor committed; redo our cleanup in case our GC was cut short.
   const stop = async (): Promise<string> => {
-    await collect(x, k + 1 >= items.length ? finishing : cleanup);
+    await collect(x, lastStep ? finishing : cleanup);
     return 'tombstone';
   };
   if (own?.tombstone) return stop();
@@ -68,11 +69,11 @@ export async function runFold(x: Exec): Promise<string> {
       result = await compute(x, acc, () => callUser(x, [acc, item[0], k]));
     }
     // The last step's output goes on to the instructions: apply their leading passes first.
-    const last = result.catchIndex === undefined && k + 1 >= items.length;
+    const last = result.catchIndex === undefined && lastStep;
     ck = await commit(x, last ? leadingPasses(x, result.value) : result.value, result.catchIndex);
     if (!ck) return stop();
   }
-  if (ck.catchIndex === undefined && k + 1 < items.length) {
+  if (ck.catchIndex === undefined && !lastStep) {
     await logCommit(x, ck, { next: [x.rt.ir.node] });
     await send(x, x.rt.ir.node, {
       iteration: x.inv.iteration,

@@ -6,7 +6,7 @@
  */
 import { runtimeError, StatesError } from './errors';
 import type { Json } from './ir';
-import { selectPath } from './paths';
+import { isObject, selectReference } from './paths';
 
 type Arg =
   | { readonly lit: Json; readonly raw?: string }
@@ -19,24 +19,30 @@ const fail = (message: string): never => {
 
 export function parseIntrinsic(text: string): Arg {
   let i = 0;
+  const bad = (what: string): never => {
+    throw runtimeError(`intrinsic ${text}: ${what} at position ${i}`);
+  };
   const ws = (): void => {
     while (text[i] === ' ') i++;
   };
-  const expect = (c: string): void => {
+  /** Skips spaces, then consumes `c` if it comes next. */
+  const eat = (c: string): boolean => {
     ws();
-    if (text[i] !== c) throw runtimeError(`intrinsic ${text}: expected '${c}' at position ${i}`);
+    if (text[i] !== c) return false;
     i++;
+    return true;
+  };
+  const expect = (c: string): void => {
+    if (!eat(c)) bad(`expected '${c}'`);
   };
   const arg = (): Arg => {
-    ws();
-    const c = text[i];
-    if (c === "'") {
+    if (eat("'")) {
       let raw = '';
-      for (i++; i < text.length && text[i] !== "'"; i++) raw += text[i] === '\\' ? text[i++] + text[i] : text[i];
+      for (; i < text.length && text[i] !== "'"; i++) raw += text[i] === '\\' ? text[i++] + text[i] : text[i];
       expect("'");
       return { lit: raw.replace(/\\(.)/g, '$1'), raw };
     }
-    if (c === '$') {
+    if (text[i] === '$') {
       const start = i;
       let bracket = false;
       let quote = false;
@@ -59,81 +65,69 @@ export function parseIntrinsic(text: string): Arg {
   };
   const call = (): Arg => {
     ws();
-    const name = /^States\.[A-Za-z]+/.exec(text.slice(i));
-    if (!name) throw runtimeError(`intrinsic ${text}: unexpected input at position ${i}`);
+    const name = /^States\.[A-Za-z]+/.exec(text.slice(i)) ?? bad('unexpected input');
     i += name[0].length;
     expect('(');
     const args: Arg[] = [];
-    ws();
-    if (text[i] === ')') i++;
-    else {
-      for (;;) {
-        args.push(arg());
-        ws();
-        if (text[i] === ',') i++;
-        else break;
-      }
+    if (!eat(')')) {
+      do args.push(arg());
+      while (eat(','));
       expect(')');
     }
     return { call: name[0], args };
   };
   const result = call();
   ws();
-  if (i !== text.length) throw runtimeError(`intrinsic ${text}: trailing input at position ${i}`);
+  if (i !== text.length) bad('trailing input');
   return result;
 }
 
 /** Evaluates a parsed intrinsic against the input (`$`) and the context object (`$$`). */
 export function evalIntrinsic(expr: Arg, input: Json, context: Json): Json {
   if ('lit' in expr) return expr.lit;
-  if ('path' in expr) {
-    return expr.path.startsWith('$$') ? selectPath(context, expr.path.slice(1), 'intrinsic') : selectPath(input, expr.path, 'intrinsic');
-  }
+  if ('path' in expr) return selectReference(expr.path, input, context, 'intrinsic');
   const args = expr.args.map((a) => evalIntrinsic(a, input, context));
-  switch (expr.call) {
+  const name = expr.call;
+  switch (name) {
     case 'States.Format':
       return format(expr.args[0], args.slice(1));
     case 'States.Array':
       return args;
     case 'States.JsonMerge': {
       const [a, b, deep] = args;
-      const isObj = (v: Json): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
-      if (args.length !== 3 || !isObj(a) || !isObj(b) || deep !== false) {
-        fail('States.JsonMerge takes two objects and false (deep merge is not supported)');
+      if (args.length !== 3 || !isObject(a) || !isObject(b) || deep !== false) {
+        fail(`${name} takes two objects and false (deep merge is not supported)`);
       }
       return { ...(a as object), ...(b as object) } as Json;
     }
     case 'States.StringToJson':
-      if (args.length !== 1 || typeof args[0] !== 'string') fail('States.StringToJson takes one string');
+      if (args.length !== 1 || typeof args[0] !== 'string') fail(`${name} takes one string`);
       try {
         return JSON.parse(args[0] as string) as Json;
       } catch {
-        return fail(`States.StringToJson: not JSON: ${String(args[0]).slice(0, 100)}`);
+        return fail(`${name}: not JSON: ${String(args[0]).slice(0, 100)}`);
       }
     case 'States.JsonToString':
-      if (args.length !== 1) fail('States.JsonToString takes one argument');
+      if (args.length !== 1) fail(`${name} takes one argument`);
       return JSON.stringify(args[0]);
     default:
-      return fail(`unsupported intrinsic function ${expr.call}`);
+      return fail(`unsupported intrinsic function ${name}`);
   }
 }
 
 /** States.Format: `{}` placeholders, `\{` `\}` literal braces, scalar arguments only. */
 function format(template: Arg | undefined, values: Json[]): string {
-  if (!template || !('raw' in template) || template.raw === undefined) return fail('States.Format needs a string literal template');
-  const raw = template.raw;
-  let out = '';
+  const raw = template && 'raw' in template ? template.raw : undefined;
+  if (raw === undefined) return fail('States.Format needs a string literal template');
   let used = 0;
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] === '\\') out += raw[++i] ?? '';
-    else if (raw[i] === '{' && raw[i + 1] === '}') {
-      if (used >= values.length) fail('States.Format: more placeholders than arguments');
-      const v = values[used++];
-      if (typeof v === 'object' && v !== null) fail('States.Format arguments must be strings, numbers, booleans or null');
-      out += typeof v === 'string' ? v : JSON.stringify(v);
-      i++;
-    } else out += raw[i];
-  }
+  // Left to right, as written: an escape yields the character after the backslash.
+  const out = raw.replace(/\\([\s\S]?)|\{\}/g, (_, escaped?: string) => {
+    if (escaped !== undefined) return escaped;
+    if (used >= values.length) fail('States.Format: more placeholders than arguments');
+    const v = values[used++];
+    if (typeof v === 'object' && v !== null) fail('States.Format arguments must be strings, numbers, booleans or null');
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
   if (used !== values.length) fail('States.Format: more arguments than placeholders');
   return out;
 }

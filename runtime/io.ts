@@ -8,8 +8,9 @@ import { applyTemplate } from './template';
 
 /** The handler's input from the node input. */
 export function processInput(io: IoSpec | undefined, input: Json, context: Json): Json {
-  const path = io?.inputPath === undefined ? '$' : io.inputPath;
-  const selected = path === null ? {} : selectPath(input, path, 'InputPath');
+  // `null` selects nothing (`{}`); absent is `$`.
+  const path = io?.inputPath;
+  const selected = path === null ? {} : selectPath(input, path ?? '$', 'InputPath');
   return io?.parameters === undefined ? selected : applyTemplate(io.parameters, selected, context);
 }
 
@@ -17,8 +18,8 @@ export function processInput(io: IoSpec | undefined, input: Json, context: Json)
 export function processOutput(io: IoSpec | undefined, input: Json, raw: Json, context: Json): Json {
   const result = io?.resultSelector === undefined ? raw : applyTemplate(io.resultSelector, raw, context);
   const combined = applyResultPath(io?.resultPath, input, result);
-  const out = io?.outputPath === undefined ? '$' : io.outputPath;
-  return out === null ? {} : selectPath(combined, out, 'OutputPath');
+  const out = io?.outputPath;
+  return out === null ? {} : selectPath(combined, out ?? '$', 'OutputPath');
 }
 
 /** What a Pass state computes from its input: `result` (else the selected input) placed by ResultPath, then OutputPath. */

@@ -45,8 +45,8 @@ export function parsePath(path: string): Segment[] {
       else if (body === '*') segs.push({ wild: true });
       else if (/^\d+$/.test(body)) segs.push({ index: Number(body) });
       else if (/^-?\d*:-?\d*$/.test(body)) {
-        const [a, b] = body.split(':');
-        segs.push({ slice: [a === '' ? undefined : Number(a), b === '' ? undefined : Number(b)] });
+        const [a, b] = body.split(':').map((n) => (n === '' ? undefined : Number(n)));
+        segs.push({ slice: [a, b] });
       } else bad();
       i = end + 1;
     } else bad();
@@ -55,7 +55,7 @@ export function parsePath(path: string): Segment[] {
   return segs;
 }
 
-const isObject = (v: unknown): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Evaluates a path. A definite path (no wildcard or slice) yields its value or
@@ -65,21 +65,14 @@ export function evalPath(doc: Json, path: string): { found: boolean; value?: Jso
   let nodes: Json[] = [doc];
   let definite = true;
   for (const s of parsePath(path)) {
-    const next: Json[] = [];
-    for (const n of nodes) {
-      if ('name' in s) {
-        if (isObject(n) && Object.prototype.hasOwnProperty.call(n, s.name)) next.push(n[s.name]);
-      } else if ('index' in s) {
-        if (Array.isArray(n) && s.index < n.length) next.push(n[s.index]);
-      } else if ('wild' in s) {
-        if (Array.isArray(n)) next.push(...n);
-        else if (isObject(n)) next.push(...Object.values(n));
-      } else if (Array.isArray(n)) {
-        next.push(...n.slice(s.slice[0], s.slice[1]));
-      }
-    }
+    nodes = nodes.flatMap((n): Json[] => {
+      if ('name' in s) return isObject(n) && Object.hasOwn(n, s.name) ? [n[s.name]] : [];
+      if ('index' in s) return Array.isArray(n) && s.index < n.length ? [n[s.index]] : [];
+      // An array's values are its elements, in order.
+      if ('wild' in s) return typeof n === 'object' && n !== null ? Object.values(n) : [];
+      return Array.isArray(n) ? n.slice(...s.slice) : [];
+    });
     if ('wild' in s || 'slice' in s) definite = false;
-    nodes = next;
   }
   if (!definite) return { found: true, value: nodes };
   return nodes.length === 1 ? { found: true, value: nodes[0] } : { found: false };
@@ -92,6 +85,11 @@ export function selectPath(doc: Json, path: string, what: string): Json {
   return r.value as Json;
 }
 
+/** A template or intrinsic reference: `$$...` reads the context object, `$...` the input. */
+export function selectReference(path: string, input: Json, context: Json, what: string): Json {
+  return path.startsWith('$$') ? selectPath(context, path.slice(1), what) : selectPath(input, path, what);
+}
+
 /**
  * ResultPath: a copy of `doc` with `value` placed at `path`, creating missing
  * objects on the way (ASL). A non-object in the way is States.ResultPathMatchFailure.
@@ -102,24 +100,17 @@ export function setPath(doc: Json, path: string, value: Json): Json {
   const root = structuredClone(doc);
   let cur: Json = root;
   segs.forEach((s, k) => {
-    const last = k === segs.length - 1;
-    const fail = (): never => {
-      throw new StatesError('States.ResultPathMatchFailure', `ResultPath ${path} cannot be applied to the input`);
-    };
-    if ('name' in s) {
-      if (!isObject(cur)) fail();
-      const o = cur as { [k: string]: Json };
-      if (last) o[s.name] = value;
-      else {
-        if (!Object.prototype.hasOwnProperty.call(o, s.name)) o[s.name] = {};
-        cur = o[s.name];
-      }
-    } else if ('index' in s) {
-      if (!Array.isArray(cur) || s.index >= cur.length) fail();
-      const a = cur as Json[];
-      if (last) a[s.index] = value;
-      else cur = a[s.index];
-    } else fail();
+    // A name selects in an object, an index inside an array; wildcards and slices never apply.
+    let prop: string | number;
+    if ('name' in s && isObject(cur)) prop = s.name;
+    else if ('index' in s && Array.isArray(cur) && s.index < cur.length) prop = s.index;
+    else throw new StatesError('States.ResultPathMatchFailure', `ResultPath ${path} cannot be applied to the input`);
+    const container = cur as { [p: string | number]: Json };
+    if (k === segs.length - 1) container[prop] = value;
+    else {
+      if (!Object.hasOwn(container, prop)) container[prop] = {};
+      cur = container[prop];
+    }
   });
   return root;
 }

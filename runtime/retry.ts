@@ -46,8 +46,7 @@ export async function withRetry<T>(
       const rule = (rules ?? []).find((r) => matchesError(r.errors, errorName(e)));
       const n = rule ? (used.get(rule) ?? 0) : 0;
       if (!rule || n >= rule.maxAttempts) throw e;
-      let delay = rule.intervalSeconds * 1000 * Math.pow(rule.backoffRate, n);
-      if (rule.maxDelaySeconds !== undefined) delay = Math.min(delay, rule.maxDelaySeconds * 1000);
+      let delay = Math.min(rule.intervalSeconds * 1000 * rule.backoffRate ** n, (rule.maxDelaySeconds ?? Infinity) * 1000);
       if (rule.jitter === 'FULL') delay = Math.random() * delay;
       if (delay + RESERVE_MS > remainingMs()) throw e;
       used.set(rule, n + 1);

@@ -6,7 +6,7 @@
 import { runtimeError } from './errors';
 import { evalIntrinsic, parseIntrinsic } from './intrinsics';
 import type { Json, PayloadTemplate } from './ir';
-import { selectPath } from './paths';
+import { selectReference } from './paths';
 
 export function applyTemplate(template: PayloadTemplate, input: Json, context: Json): Json {
   if (Array.isArray(template)) return template.map((t) => applyTemplate(t, input, context));
@@ -17,11 +17,9 @@ export function applyTemplate(template: PayloadTemplate, input: Json, context: J
       out[key] = applyTemplate(spec, input, context);
       continue;
     }
-    if (typeof spec !== 'string') throw runtimeError(`template key ${key} needs a path or intrinsic string`);
-    const name = key.slice(0, -2);
-    if (spec.startsWith('$$')) out[name] = selectPath(context, spec.slice(1), `template key ${key}`);
-    else if (spec.startsWith('$')) out[name] = selectPath(input, spec, `template key ${key}`);
-    else out[name] = evalIntrinsic(parseIntrinsic(spec), input, context);
+    const what = `template key ${key}`;
+    if (typeof spec !== 'string') throw runtimeError(`${what} needs a path or intrinsic string`);
+    out[key.slice(0, -2)] = spec.startsWith('$') ? selectReference(spec, input, context, what) : evalIntrinsic(parseIntrinsic(spec), input, context);
   }
   return out;
 }

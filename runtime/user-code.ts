@@ -54,9 +54,10 @@ export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>
     );
     return { value };
   } catch (e) {
-    const catchIndex = findCatch(x.rt.ir.catch, errorName(e));
+    const name = errorName(e);
+    const catchIndex = findCatch(x.rt.ir.catch, name);
     if (catchIndex < 0) throw e;
     const rule = x.rt.ir.catch![catchIndex];
-    return { value: applyResultPath(rule.resultPath, input, { Error: errorName(e), Cause: errorMessage(e) }), catchIndex };
+    return { value: applyResultPath(rule.resultPath, input, { Error: name, Cause: errorMessage(e) }), catchIndex };
   }
 }
