@@ -26,18 +26,27 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
   return { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
 }
 
+const IN = 'unum.inputs[0]';
+const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn';
+const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 256;
+
 function parseInput(r: unknown): InputRef {
-  check(isObject(r) && Object.keys(r).length === 1, 'unum.inputs[0]', 'must have exactly one of value, ref, fanIn');
+  check(isObject(r) && Object.keys(r).length === 1, IN, ONE_OF);
   if ('value' in r) return { value: r.value as Json };
   if ('ref' in r) {
-    check(isKey(r.ref), 'unum.inputs[0].ref', 'must be a checkpoint key');
+    check(isKey(r.ref), `${IN}.ref`, 'must be a checkpoint key');
     return { ref: r.ref };
   }
+  if ('mapItem' in r) {
+    const m = r.mapItem;
+    check(isObject(m) && isKey(m.origin) && isCount(m.index) && isName(m.state), `${IN}.mapItem`, 'must be {origin: checkpoint key, index, state: node}');
+    return { mapItem: { origin: m.origin, index: m.index, state: m.state } };
+  }
   const f = r.fanIn;
-  check(isObject(f), 'unum.inputs[0]', 'must have exactly one of value, ref, fanIn');
-  check(typeof f.join === 'string' && f.join.length > 0 && f.join.length <= 256, 'unum.inputs[0].fanIn.join', 'must be an invocation name');
-  check(isCount(f.size), 'unum.inputs[0].fanIn.size', 'must be a non-negative integer');
-  check(isKey(f.origin), 'unum.inputs[0].fanIn.origin', 'must be a checkpoint key');
+  check(isObject(f), IN, ONE_OF);
+  check(isName(f.join), `${IN}.fanIn.join`, 'must be an invocation name');
+  check(isCount(f.size), `${IN}.fanIn.size`, 'must be a non-negative integer');
+  check(isKey(f.origin), `${IN}.fanIn.origin`, 'must be a checkpoint key');
   return { fanIn: { join: f.join, size: f.size, origin: f.origin } };
 }
 

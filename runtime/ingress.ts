@@ -6,12 +6,14 @@
 import { checkpointKey, invocationName } from './naming';
 import { readArrivals, shardKeys } from './fan-in';
 import { runtimeError } from './errors';
+import { mapItem, mapItemList } from './interpreter';
 import type { InputRef, Json } from './ir';
 import type { Cleanup, Exec } from './types';
 
 export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });
 
 type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
+type MapItemRef = Extract<InputRef, { mapItem: unknown }>['mapItem'];
 
 /**
  * The checkpoint keys of a fan-in's branch outputs in branch order, decoded
@@ -51,9 +53,18 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
     const v = await readValues(x, [input.ref]);
     return v && { value: v[0], cleanup: noCleanup() };
   }
+  if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
   const m = await fanInMembers(x, input.fanIn);
   const values = m && (await readValues(x, m.keys));
   return values && m && { value: values, cleanup: { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } };
+}
+
+/** A map item sent by reference: rebuilt from the origin's value as the origin would have sent it. */
+async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
+  const spec = x.rt.ir.mapItems;
+  if (!spec) throw runtimeError(`node ${x.rt.ir.node} starts no item processor`);
+  const v = await readValues(x, [origin]);
+  return v && { value: mapItem(x, spec, v[0], mapItemList(x, spec, v[0]), index, state), cleanup: noCleanup() };
 }
 
 /**

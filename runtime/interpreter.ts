@@ -8,10 +8,10 @@ import { evaluate } from './condition';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { logCommit } from './history';
-import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
+import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json, type MapItems } from './ir';
 import { passOutput } from './io';
 import { invocationName } from './naming';
-import { passValue, ttlIn } from './payload';
+import { byteLength, passValue, ttlIn } from './payload';
 import { evalPath } from './paths';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
@@ -26,6 +26,19 @@ interface Outgoing {
 /** The context object (`$$`) templates see. */
 export function contextObject(x: Exec, extra?: { [k: string]: Json }): Json {
   return { Execution: { Id: x.inv.workflowId }, State: { Name: x.rt.ir.node }, ...extra };
+}
+
+/** The array a Map fans out over, from the origin's value. */
+export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
+  const items = evalPath(value, spec.itemsPath ?? '$');
+  if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
+  return items.value;
+}
+
+/** Map item `index` as the item processor receives it; `state` is the origin node (`$$.State.Name`). */
+export function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Json {
+  if (spec.itemSelector === undefined) return list[index];
+  return applyTemplate(spec.itemSelector, value, contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } }));
 }
 
 /**
@@ -99,20 +112,20 @@ async function invoke(x: Exec, ck: Committed, inv: Invoke, out: Outgoing): Promi
     case 'parallel':
       return fanOut(x, ck, out, 'parallel', inv.join, inv.targets.length, inv.targets, (i) => ({ target: inv.targets[i], input: passValue(x, ck) }));
     case 'map': {
-      const items = evalPath(ck.value, inv.itemsPath ?? '$');
-      if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${inv.itemsPath} is not an array`);
-      const list = items.value;
+      const list = mapItemList(x, inv, ck.value);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         await logCommit(x, ck, { next: [inv.join], join: invocationName(x.inv.workflowId, inv.join, out.iteration, out.frames), size: 0 });
         await send(x, inv.join, { iteration: out.iteration, fanOut: out.frames, inputs: [{ value: [] }], parent: ck.key });
         return true;
       }
-      const selector = inv.itemSelector;
-      // Items travel inline: the IR has no reference into part of a checkpoint.
-      const item = (i: number): Json =>
-        selector === undefined ? list[i] : applyTemplate(selector, ck.value, contextObject(x, { Map: { Item: { Value: list[i], Index: i } } }));
-      return fanOut(x, ck, out, 'map', inv.join, list.length, [inv.target], (i) => ({ target: inv.target, input: { value: item(i) } }), inv.maxConcurrency);
+      const state = x.rt.ir.node;
+      const input = (index: number): InputRef => {
+        const value = mapItem(x, inv, ck.value, list, index, state);
+        // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
+        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state } };
+      };
+      return fanOut(x, ck, out, 'map', inv.join, list.length, [inv.target], (i) => ({ target: inv.target, input: input(i) }), inv.maxConcurrency);
     }
     case 'fanIn': {
       const top = out.frames[out.frames.length - 1];

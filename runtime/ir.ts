@@ -90,19 +90,23 @@ export interface ParallelInvoke {
   readonly join: string;
 }
 
+/** How a Map makes its items from the origin's value. */
+export interface MapItems {
+  /** @default '$' */
+  readonly itemsPath: JsonPath;
+  /** Builds each item's input; context `$$.Map.Item.Value` / `$$.Map.Item.Index`. @default the item */
+  readonly itemSelector?: PayloadTemplate;
+}
+
 /**
  * Map fan-out: for each item of the array at `itemsPath` of this node's value,
  * invoke `target` pushing frame {index: i, size: n, kind: 'map'}.
  * With n = 0 the join is invoked at once with an empty array.
  */
-export interface MapInvoke {
+export interface MapInvoke extends MapItems {
   readonly kind: 'map';
   readonly target: string;
   readonly join: string;
-  /** @default '$' */
-  readonly itemsPath: JsonPath;
-  /** Builds each item's input; context `$$.Map.Item.Value` / `$$.Map.Item.Index`. @default the item */
-  readonly itemSelector?: PayloadTemplate;
   /** Bound on concurrent launches from the origin (0 = the runtime default). */
   readonly maxConcurrency: number;
 }
@@ -226,6 +230,11 @@ export interface NodeIR {
   readonly io?: IoSpec;
   /** Present when this node is the target of a fan-in. */
   readonly join?: JoinSpec;
+  /**
+   * Present on the start of a Map's item processor: the Map's item spec, to
+   * rebuild an item too large to travel inline from the origin's checkpoint.
+   */
+  readonly mapItems?: MapItems;
   readonly retry?: readonly RetryRule[];
   readonly catch?: readonly CatchRule[];
   readonly instructions: readonly Instruction[];
@@ -258,6 +267,12 @@ export type InputRef =
   | { readonly value: Json }
   /** Key of the checkpoint item holding the value. */
   | { readonly ref: string }
+  /**
+   * Map item `index`, too large to travel inline: rebuilt from the origin's
+   * checkpoint with this node's `mapItems`. `state` is the origin node, the
+   * selector's `$$.State.Name`, so the item equals the one sent inline.
+   */
+  | { readonly mapItem: { readonly origin: string; readonly index: number; readonly state: string } }
   /** The outputs of all branches of a fan-in, in branch order. */
   | { readonly fanIn: { readonly join: string; readonly size: number; readonly origin: string } };
 

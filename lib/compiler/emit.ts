@@ -1,4 +1,4 @@
-import { IR_VERSION, type CatchRule, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type CatchRule, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
@@ -19,6 +19,7 @@ interface NodeBuilder {
   retry?: RetryRule[];
   catch?: CatchRule[];
   join?: { tails: string[] };
+  mapItems?: MapItems;
   instructions: Instruction[];
 }
 
@@ -261,14 +262,11 @@ export class Emitter {
       return invoke({ kind: 'parallel', targets: state.branches.map((b) => this.entryNodeFor(b as State)), join: this.joinNodeFor(state) });
     }
     const { itemsPath, itemSelector, maxConcurrency } = state.props;
-    return invoke({
-      kind: 'map',
-      target: this.entryNodeFor(state.processorState as State),
-      join: this.joinNodeFor(state),
-      itemsPath: itemsPath ?? '$',
-      ...(itemSelector !== undefined ? { itemSelector } : {}),
-      maxConcurrency: maxConcurrency ?? 0,
-    });
+    const items: MapItems = { itemsPath: itemsPath ?? '$', ...(itemSelector !== undefined ? { itemSelector } : {}) };
+    const target = this.entryNodeFor(state.processorState as State);
+    // The item processor's start rebuilds items that are too large to travel inline.
+    (this.nodes.get(target) as NodeBuilder).mapItems = items;
+    return invoke({ kind: 'map', target, join: this.joinNodeFor(state), ...items, maxConcurrency: maxConcurrency ?? 0 });
   }
 
   /** The end of the workflow (succeed) or of a branch (fan-in to the container's join, tail patched later). */
@@ -312,6 +310,7 @@ export class Emitter {
       handler: b.handler,
       ...(b.io ? { io: b.io } : {}),
       ...(b.join ? { join: b.join } : {}),
+      ...(b.mapItems ? { mapItems: b.mapItems } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
       instructions: b.instructions,

@@ -139,6 +139,9 @@ describe('map', () => {
     expect(c.nodes.S.successors).toEqual(['Item', 'J']);
     expect(instructions(c, 'Item2')).toEqual([fanIn('J', 'frame', 0)]);
     expect(ir(c, 'J').join).toEqual({ tails: ['Item2'] });
+    // Only the item processor's start can rebuild an item sent by reference.
+    expect(ir(c, 'Item').mapItems).toEqual({ itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' } });
+    expect(ir(c, 'Item2').mapItems).toBeUndefined();
   });
 
   it('defaults: itemsPath $, maxConcurrency 0, no itemSelector; implicit origin and join', () => {

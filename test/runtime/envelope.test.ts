@@ -26,6 +26,12 @@ const good = () => ({
   },
 });
 
+test('a map item by reference parses', () => {
+  const e = good();
+  (e.unum as { inputs: unknown[] }).inputs = [{ mapItem: { origin: K, index: 4, state: 'O' } }];
+  expect(parseEvent(e, B, ctx).input).toEqual({ mapItem: { origin: K, index: 4, state: 'O' } });
+});
+
 test('start requests: explicit, raw, and id from the request id', () => {
   expect(parseEvent({ input: { a: 1 }, workflowId: 'w-9' }, A, ctx)).toEqual({ workflowId: 'w-9', iteration: 0, frames: [], input: { value: { a: 1 } }, start: true });
   expect(parseEvent({ input: 5 }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: 5 } });
@@ -62,6 +68,9 @@ const mutations: Mutation[] = [
   ['two inputs', (u) => (u.inputs = [{ ref: K }, { ref: K }]), /unum\.inputs/],
   ['ambiguous input', (u) => (u.inputs = [{ ref: K, value: 1 } as never]), /unum\.inputs\[0\]/],
   ['bad ref', (u) => (u.inputs = [{ ref: 'run#x' }]), /unum\.inputs\[0\]\.ref/],
+  ['bad mapItem origin', (u) => (u.inputs = [{ mapItem: { origin: 'x', index: 0, state: 'O' } } as never]), /unum\.inputs\[0\]\.mapItem/],
+  ['bad mapItem index', (u) => (u.inputs = [{ mapItem: { origin: K, index: -1, state: 'O' } } as never]), /unum\.inputs\[0\]\.mapItem/],
+  ['bad mapItem state', (u) => (u.inputs = [{ mapItem: { origin: K, index: 0, state: '' } } as never]), /unum\.inputs\[0\]\.mapItem/],
   ['bad fanIn', (u) => (u.inputs = [{ fanIn: { join: 'j', size: -1, origin: K } } as never]), /fanIn\.size/],
   ['parent', (u) => (u.parent = 5 as never), /unum\.parent/],
   ['fold index', (u) => (u.fold = { index: 1, items: [K] }), /unum\.fold\.index/],

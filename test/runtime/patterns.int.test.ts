@@ -5,6 +5,7 @@
 import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
 import { useTestDb } from '../support/dynamodb';
 import type { Instruction } from '../../runtime/ir';
+import { checkpointKey, invocationName } from '../../runtime/naming';
 
 const db = useTestDb();
 
@@ -124,6 +125,82 @@ test('map with ItemsPath, ItemSelector and the context object', async () => {
   await d.run({ workflowId: 'm1', input: 5 });
   expect(await runOf(name, 'm1')).toEqual({ status: 'SUCCEEDED', result: [100, 102, 106, 112, 120] });
   expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 6 });
+});
+
+test('map items over the inline limit go by reference and are rebuilt by the item processor', async () => {
+  const { name, store } = await db.table();
+  const big = (i: number): string => String(i).repeat(400);
+  const mapOf = (itemSelector?: { [k: string]: string }): Instruction => ({
+    op: 'invoke',
+    invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$.xs', ...(itemSelector ? { itemSelector } : {}), maxConcurrency: 2 },
+  });
+  const selector = { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index', 'o.$': '$$.State.Name' };
+  for (const [id, itemSelector] of [['plain', undefined], ['selected', selector]] as const) {
+    const spec = { itemsPath: '$.xs', ...(itemSelector ? { itemSelector } : {}) };
+    const nodes = defineWorkflow(
+      `mapref-${id}`,
+      {
+        // Items 0 and 2 are small (inline), item 1 is large (by reference).
+        O: { fn: () => ({ xs: ['a', big(1), 'c'] }), instructions: [mapOf(itemSelector)] },
+        M: { fn: (x: unknown) => x, mapItems: spec, instructions: [fanIn('J', 0)] },
+        J: { fn: (xs: unknown[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+      },
+      { inlineLimitBytes: 200 },
+    );
+    const d = new Driver(store, nodes);
+    await d.run({ workflowId: `mr-${id}`, input: null });
+    const inputs = d.invoker.sent.filter((s) => s.functionName === 'fn-M').map((s) => s.event.unum.inputs[0]);
+    expect(inputs.filter((i) => 'value' in i)).toHaveLength(2);
+    expect(inputs.filter((i) => 'mapItem' in i)).toEqual([{ mapItem: { origin: expect.stringMatching(/^ckpt#/), index: 1, state: 'O' } }]);
+    const expected = ['a', big(1), 'c'].map((v, i) => (itemSelector ? { v, i, o: 'O' } : v));
+    const run = await db.run(name, `mr-${id}`);
+    expect(run?.status?.S).toBe('SUCCEEDED');
+    const result = run?.result?.S !== undefined ? JSON.parse(run.result.S) : JSON.parse((await store.getCheckpoint(run?.resultRef?.S as string) as { json: string }).json);
+    expect(result).toEqual(expected);
+  }
+});
+
+test('an item larger than Lambda\'s async payload limit reaches its branch by reference', async () => {
+  const { name, store } = await db.table();
+  const huge = 'h'.repeat(300 * 1024);
+  const nodes = defineWorkflow('mapref-huge', {
+    O: { fn: () => ['small', huge], instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+    M: { fn: (x: string) => x.length, mapItems: { itemsPath: '$' }, instructions: [fanIn('J', 0)] },
+    J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'huge-map', input: null });
+  expect(await runOf(name, 'huge-map')).toEqual({ status: 'SUCCEEDED', result: [5, huge.length] });
+  const largest = Math.max(...d.invoker.sent.map((s) => Buffer.byteLength(JSON.stringify(s.event))));
+  expect(largest).toBeLessThan(1024);
+});
+
+test('a by-reference map item whose origin is already tombstoned is stale: nothing runs', async () => {
+  const { name, store } = await db.table();
+  const nodes = defineWorkflow(
+    'mapref-late',
+    {
+      O: { fn: () => ['x'.repeat(300)], instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+      M: { fn: (x: string) => x.length, mapItems: { itemsPath: '$' }, instructions: [fanIn('J', 0)] },
+      J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
+    },
+    { inlineLimitBytes: 100 },
+  );
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'late-1', input: null });
+  expect(await runOf(name, 'late-1')).toEqual({ status: 'SUCCEEDED', result: [300] });
+  const delivery = d.invoker.sent.find((s) => s.functionName === 'fn-M');
+  expect(delivery?.event.unum.inputs[0]).toHaveProperty('mapItem');
+  // The branch's own checkpoint gone (as after its TTL) while the join's tombstone of the origin remains.
+  const own = checkpointKey(invocationName('late-1', 'M', 0, [{ iteration: 0, index: 0 }]));
+  expect((await store.getCheckpoint(own))?.tombstone).toBe(true);
+  await store.deleteItems([own]);
+  const before = await leftovers(name);
+  const sentBefore = d.invoker.sent.length;
+  await d.deliver('fn-M', delivery?.event);
+  expect(d.invoker.sent.length).toBe(sentBefore);
+  expect(await leftovers(name)).toEqual(before);
+  expect(await runOf(name, 'late-1')).toEqual({ status: 'SUCCEEDED', result: [300] });
 });
 
 test('an empty map invokes the join at once with []', async () => {
