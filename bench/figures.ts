@@ -2,6 +2,10 @@
  * The figures of issue 8, in order. Each module is loaded only when its figure
  * runs, so a component that is missing or broken costs that figure alone
  * ("not measured: <reason>"), never the whole run.
+ *
+ * An external figure is not measured by `npm run bench` (it takes too long):
+ * another command produces it and records it into .unum/bench/results.json,
+ * and every bench run keeps it from there (bench/results.ts).
  */
 import type { BenchContext, FigureOutput } from './types';
 
@@ -13,12 +17,40 @@ async function load(file: string): Promise<FigureModule> {
   return require(file) as FigureModule;
 }
 
-export interface FigureSpec {
+interface FigureSpecBase {
   readonly id: string;
   readonly number: number;
   readonly title: string;
-  readonly load: () => Promise<FigureModule>;
 }
+
+/** A figure `npm run bench` measures by loading its module and running it. */
+export interface MeasuredFigureSpec extends FigureSpecBase {
+  readonly load: () => Promise<FigureModule>;
+  readonly external?: undefined;
+}
+
+/** A figure another command produces and records; `npm run bench` keeps its last result. */
+export interface ExternalFigureSpec extends FigureSpecBase {
+  readonly external: {
+    /** The command that produces and records the figure. */
+    readonly command: string;
+    /** Why `npm run bench` does not run it, e.g. "about an hour". */
+    readonly why: string;
+  };
+  readonly load?: undefined;
+}
+
+export type FigureSpec = MeasuredFigureSpec | ExternalFigureSpec;
+
+/** Seeds of the fault campaign behind figure 9 (its target). */
+export const FAULT_CAMPAIGN_SEEDS = 10_000;
+
+export const FAULT_CAMPAIGN: ExternalFigureSpec = {
+  id: 'fault-campaign',
+  number: 9,
+  title: 'Fault campaign: random fault schedules over every workflow',
+  external: { command: `npm run test:faults -- --seeds ${FAULT_CAMPAIGN_SEEDS} --record`, why: 'it takes about an hour' },
+};
 
 export const FIGURES: readonly FigureSpec[] = [
   { id: 'transition-cost', number: 1, title: 'Storage operations and capacity units per chain transition', load: () => load('./transition-cost') },
@@ -29,7 +61,16 @@ export const FIGURES: readonly FigureSpec[] = [
   { id: 'bundle', number: 6, title: 'Runtime bundle size and cold initialisation', load: () => load('./bundle') },
   { id: 'compile-synth', number: 7, title: 'Compile and synth scaling', load: () => load('./compile-synth') },
   { id: 'cost', number: 8, title: 'Cost per million runs of each example', load: () => load('./cost') },
+  FAULT_CAMPAIGN,
 ];
+
+export const isExternal = (spec: FigureSpec): spec is ExternalFigureSpec => spec.external !== undefined;
+
+/** The external figure of that id, if it is one. */
+export function externalFigure(id: string): ExternalFigureSpec | undefined {
+  const spec = FIGURES.find((f) => f.id === id);
+  return spec && isExternal(spec) ? spec : undefined;
+}
 
 /** Finds figures by id, number or a unique id prefix. */
 export function selectFigures(only: string | undefined): FigureSpec[] {

@@ -1,4 +1,5 @@
 /** The machine a benchmark ran on, for the report header. */
+import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 
 export interface MachineInfo {
@@ -27,4 +28,27 @@ export function machineInfo(now: Date = new Date()): MachineInfo {
 /** 1, 5 and 15 minute load averages: other work on the machine skews times. */
 export function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+}
+
+/** One line: CPU, cores, memory, Node.js and platform. */
+export function machineLine(m: MachineInfo): string {
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node.js ${m.node}, ${m.platform}`;
+}
+
+/** `git rev-parse --short HEAD`, with "+ uncommitted changes" when the tree is dirty; undefined outside git. */
+export function gitRevision(cwd: string): string | undefined {
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+  let head: string;
+  try {
+    head = git('rev-parse', '--short', 'HEAD');
+  } catch {
+    return undefined;
+  }
+  try {
+    // --no-optional-locks: only look, never refresh the index of a tree someone else is working in.
+    if (git('--no-optional-locks', 'status', '--porcelain') !== '') return `${head} + uncommitted changes`;
+  } catch {
+    // Status unknown: the commit alone.
+  }
+  return head;
 }

@@ -3,8 +3,10 @@
  * summary of the targets (met / TARGET MISSED), then one section per figure
  * with its tables, method and notes. A figure that could not be produced is
  * listed as "not measured: <reason>". Nothing in the file is typed by hand.
+ * An external figure (one `npm run bench` does not measure) names the command
+ * that produced it in its section, or the command to run when it is absent.
  */
-import type { MachineInfo } from './machine';
+import { machineLine, type MachineInfo } from './machine';
 import type { Cell, FigureResult, Table } from './types';
 
 export interface ReportInput {
@@ -13,7 +15,24 @@ export interface ReportInput {
   readonly command: string;
   readonly figures: readonly FigureResult[];
   /** Figures of the issue in order, to list the ones that were never run. */
-  readonly expected?: readonly { id: string; number: number; title: string }[];
+  readonly expected?: readonly ExpectedFigure[];
+}
+
+export interface ExpectedFigure {
+  readonly id: string;
+  readonly number: number;
+  readonly title: string;
+  /** Produced by another command than `npm run bench` (bench/figures.ts). */
+  readonly external?: { readonly command: string; readonly why: string };
+}
+
+/** Where an external figure comes from. */
+export const externalSource = (external: NonNullable<ExpectedFigure['external']>): string =>
+  `produced by \`${external.command}\`, not by \`npm run bench\` (${external.why})`;
+
+/** Why an expected figure is absent from the results. */
+export function absentReason(e: ExpectedFigure): string {
+  return e.external ? `${externalSource(e.external)}; not recorded yet` : 'not run in this report';
 }
 
 const escapeCell = (c: Cell): string => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -41,7 +60,8 @@ function renderFigure(f: FigureResult): string {
     out.push(`**not measured: ${f.reason ?? 'unknown reason'}**`, '');
     return out.join('\n');
   }
-  out.push(`Measured ${f.measuredAt} in ${mode}, ${f.seconds.toFixed(1)} s.`, '');
+  const by = f.command ? `by \`${f.command}\` (not part of \`npm run bench\`)` : `in ${mode}`;
+  out.push(`Measured ${f.measuredAt} ${by}, ${f.seconds.toFixed(1)} s.`, '');
   for (const t of f.tables) out.push(renderTable(t), '');
   if (f.targets && f.targets.length > 0) {
     out.push('Targets:', '');
@@ -73,7 +93,7 @@ export function renderReport(input: ReportInput): string {
     '',
     `Command: \`${input.command}\``,
     '',
-    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node.js ${m.node}, ${m.platform}. Written ${m.date}.`,
+    `Machine: ${machineLine(m)}. Written ${m.date}.`,
     '',
     ...(m.load ? [`Load average (1 / 5 / 15 min) at the start: ${m.load.start}; at the end: ${m.load.end}. The machine is shared: a high load slows every timed figure.`, ''] : []),
     'Everything runs on this one machine: DynamoDB Local (the AWS implementation, in memory) stands in for DynamoDB and',
@@ -93,13 +113,14 @@ export function renderReport(input: ReportInput): string {
     }), '');
   }
   const notMeasured = [...ordered.filter((f) => f.status === 'not measured').map((f) => `${f.number}. ${f.title}: ${f.reason ?? ''}`),
-    ...missing.map((e) => `${e.number}. ${e.title}: not run in this report`)];
+    ...missing.map((e) => `${e.number}. ${e.title}: ${absentReason(e)}`)];
   if (notMeasured.length > 0) {
     out.push('Not measured:', '');
     for (const n of notMeasured) out.push(`- not measured: ${n}`);
     out.push('');
   }
-  for (const f of ordered) out.push(renderFigure(f));
-  for (const e of missing) out.push(`## ${e.number}. ${e.title}`, '', '**not measured: not run in this report**', '');
+  const sections = [...ordered.map((f) => ({ number: f.number, text: renderFigure(f) })),
+    ...missing.map((e) => ({ number: e.number, text: `## ${e.number}. ${e.title}\n\n**not measured: ${absentReason(e)}**\n` }))];
+  for (const s of sections.sort((a, b) => a.number - b.number)) out.push(s.text);
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -41,6 +41,8 @@ export interface FigureResult extends FigureOutput {
   /** ISO time the figure finished. */
   readonly measuredAt: string;
   readonly seconds: number;
+  /** The command that produced the figure, when it is not `npm run bench` (an external figure, bench/figures.ts). */
+  readonly command?: string;
 }
 
 export interface BenchContext {

@@ -6,33 +6,28 @@
  * some figures (by number or id) and keeps the other figures of the previous
  * run (kept in .unum/bench/results.json) in the file. A figure that cannot be
  * produced is reported as "not measured: <reason>"; the others still run.
+ * External figures (bench/figures.ts: the fault campaign) are never measured
+ * here: every run keeps their last recorded result (bench/results.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FIGURES, selectFigures } from '../../bench/figures';
+import { FIGURES, isExternal, selectFigures, type ExternalFigureSpec, type MeasuredFigureSpec } from '../../bench/figures';
 import { loadAverage, machineInfo } from '../../bench/machine';
-import { renderReport, type ReportInput } from '../../bench/report';
+import { externalSource } from '../../bench/report';
 import { BenchResources } from '../../bench/resources';
+import { benchCommand, benchState, keptResults, readResults, renderSaved, saveState, writeReport } from '../../bench/results';
 import { NotMeasured, type BenchContext, type FigureResult } from '../../bench/types';
 import { findAppDir } from '../local/project';
 import { parseArgs } from '../local/argv';
 
 const USAGE = 'usage: unum bench [--quick] [--only <figure>[,<figure>...]] [--out BENCHMARKS.md] [--render]\n'
   + '  --render  rewrite the report from the last results (.unum/bench) without measuring\n'
-  + `figures: ${FIGURES.map((f) => `${f.number} ${f.id}`).join(', ')}\n`;
+  + `figures: ${FIGURES.map((f) => `${f.number} ${f.id}${isExternal(f) ? ` (external: \`${f.external.command}\`)` : ''}`).join(', ')}\n`;
 
 function reasonOf(err: unknown): string {
   if (err instanceof NotMeasured) return err.message;
   const text = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
   return `failed: ${text.split('\n')[0].slice(0, 300)}`;
-}
-
-function readPrevious(file: string): FigureResult[] {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as FigureResult[];
-  } catch {
-    return [];
-  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -44,19 +39,24 @@ export async function main(argv: string[]): Promise<number> {
   const root = findAppDir() ?? process.cwd();
   const quick = args.flags.has('quick');
   const only = args.values.get('only');
-  const figures = selectFigures(only);
+  const selected = selectFigures(only);
   const outFile = path.resolve(root, args.values.get('out') ?? 'BENCHMARKS.md');
-  const stateDir = path.join(root, '.unum', 'bench');
-  const metaFile = path.join(stateDir, 'meta.json');
+  const state = benchState(root);
   if (args.flags.has('render')) {
-    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as Omit<ReportInput, 'figures'>;
-    fs.writeFileSync(outFile, renderReport({ ...meta, figures: readPrevious(path.join(stateDir, 'results.json')), expected: FIGURES }));
+    const meta = renderSaved(state, outFile);
     process.stderr.write(`rewrote ${outFile} from the results of \`${meta.command}\`\n`);
     return 0;
   }
-  const scratch = path.join(stateDir, `run-${process.pid}`);
+  const figures = selected.filter((f): f is MeasuredFigureSpec => !isExternal(f));
+  if (only) {
+    // A full run passes over the external figures silently: their section says how to produce them.
+    for (const f of selected.filter((x): x is ExternalFigureSpec => isExternal(x))) {
+      process.stderr.write(`figure ${f.number} (${f.id}) is external: ${externalSource(f.external)}; run that to record it\n`);
+    }
+    if (figures.length === 0) return 2;
+  }
+  const scratch = path.join(state.dir, `run-${process.pid}`);
   fs.mkdirSync(scratch, { recursive: true });
-  const resultsFile = path.join(stateDir, 'results.json');
 
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.AWS_EC2_METADATA_DISABLED ??= 'true';
@@ -102,15 +102,12 @@ export async function main(argv: string[]): Promise<number> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 
-  // --only keeps the other figures of the previous run.
-  const previous = only ? readPrevious(resultsFile).filter((p) => !results.some((r) => r.id === p.id)) : [];
-  const all = [...previous, ...results];
-  fs.writeFileSync(resultsFile, JSON.stringify(all, null, 2));
-  const flags = argv.join(' ');
-  const command = `npm run bench${flags ? ` -- ${flags}` : ''}${previous.length > 0 ? ` (figures ${previous.map((p) => p.number).sort().join(', ')} kept from an earlier run; each section gives its date and mode)` : ''}`;
-  const meta = { machine: { ...machineInfo(), load: { start: loadAtStart, end: loadAverage() } }, command };
-  fs.writeFileSync(metaFile, JSON.stringify(meta, null, 2));
-  fs.writeFileSync(outFile, renderReport({ ...meta, figures: all, expected: FIGURES }));
+  // External figures are always kept; --only keeps the other figures of the previous run too.
+  const kept = keptResults(readResults(state), results, Boolean(only));
+  const all = [...kept, ...results];
+  const meta = { machine: { ...machineInfo(), load: { start: loadAtStart, end: loadAverage() } }, command: benchCommand(argv, kept) };
+  saveState(state, all, meta);
+  writeReport(outFile, meta, all);
   const missing = all.filter((r) => r.status === 'not measured').length;
   log(`wrote ${path.relative(process.cwd(), outFile) || outFile}: ${all.length - missing} figures measured, ${missing} not measured`);
   clearInterval(keepAlive);

@@ -6,12 +6,18 @@
  *   --seed S         replay one seed and print its timeline
  *   --crash-points   every single crash point and every pair (exactly, one run per pair) of the six fault-test workflows
  *   --concurrency C  schedules in flight (default 8)
+ *   --record         with --seeds: once the campaign completes, record it as figure 9 of
+ *                    BENCHMARKS.md (.unum/bench/results.json) and re-render the report
+ *                    (`npm run test:faults -- --seeds 10000 --record` for the figure's target)
  *
  * Exit code 1 when any schedule violates an invariant.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { faultCampaignCommand, faultCampaignResult, type FaultCampaignRun } from '../../bench/fault-campaign';
+import { gitRevision, loadAverage, machineInfo, machineLine } from '../../bench/machine';
+import { benchState, recordResults } from '../../bench/results';
 import { parseArgs } from '../../lib/local/argv';
 import { enumerateCrashPoints, expectationFor, randomSchedules, type CampaignSummary } from '../../lib/local/campaign';
 import { LocalEngine } from '../../lib/local/engine';
@@ -24,13 +30,19 @@ import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS } from './app/targets';
 const ROOT = path.join(__dirname, '..', '..');
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help'] });
-  if (args.flags.has('help') || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
-    process.stdout.write('usage: npm run test:faults -- [--seeds N [--from S]] [--seed S] [--crash-points] [--concurrency C]\n');
+  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record'] });
+  const record = args.flags.has('record');
+  // --record records the random schedules alone, so that the recorded command reproduces exactly what was measured.
+  const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points'));
+  if (args.flags.has('help') || recordMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
+    process.stdout.write('usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--concurrency C]\n'
+      + '  --record  with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md (.unum/bench) and re-render it\n');
     return args.flags.has('help') ? 0 : 2;
   }
   const concurrency = Number(args.values.get('concurrency') ?? 8);
   const started = Date.now();
+  const loadAtStart = loadAverage();
+  const commit = record ? gitRevision(ROOT) : undefined;
   const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-')), fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'))] as const;
   process.stdout.write('synthesizing the example app and the fault-test app ...\n');
   await synthesize({ appDir: ROOT, outDir: dirs[0] });
@@ -43,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     if (args.values.has('seeds')) {
       const from = Number(args.values.get('from') ?? 1);
       const seeds = Array.from({ length: Number(args.values.get('seeds')) }, (_, i) => from + i);
+      const schedulesStarted = Date.now();
       let done = 0;
       const s = await randomSchedules(engine, targets, seeds, {
         concurrency,
@@ -56,6 +69,22 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`  faults injected: ${Object.entries(s.injected).map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
       if (s.failures.length) process.stdout.write(`  failing seeds: ${s.failures.map((f) => f.what).join(', ')}\n`);
       failed += s.failures.length;
+      if (record) {
+        recordCampaign({
+          seeds: seeds.length,
+          ...(args.values.has('from') ? { from } : {}),
+          ...(args.values.has('concurrency') ? { concurrency } : {}),
+          concurrencyUsed: concurrency,
+          workflows: targets.map((t) => t.workflow),
+          summary: s,
+          wallSeconds: (Date.now() - started) / 1000,
+          scheduleSeconds: (Date.now() - schedulesStarted) / 1000,
+          finishedAt: new Date(),
+          ...(commit ? { commit } : {}),
+          load: { start: loadAtStart, end: loadAverage() },
+          machine: machineLine(machineInfo()),
+        });
+      }
     }
     if (args.flags.has('crash-points')) {
       for (const target of FAULT_TARGETS) {
@@ -72,6 +101,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(1)} s; violations: ${failed}\n`);
   return failed > 0 ? 1 : 0;
+}
+
+/** Figure 9 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
+function recordCampaign(run: FaultCampaignRun): void {
+  const result = faultCampaignResult(run);
+  const outFile = path.join(ROOT, 'BENCHMARKS.md');
+  // Without an earlier bench run there is no header yet: this machine and the campaign's command.
+  recordResults(benchState(ROOT), outFile, [result], () => ({ machine: { ...machineInfo(), load: run.load }, command: faultCampaignCommand(run) }));
+  process.stdout.write(`recorded figure ${result.number} (${result.targets?.map((t) => (t.met ? 'target met' : 'TARGET MISSED')).join(', ')}) into ${path.relative(ROOT, benchState(ROOT).resultsFile)}; rewrote ${path.relative(ROOT, outFile)}\n`);
 }
 
 function report(title: string, s: CampaignSummary, started: number): void {

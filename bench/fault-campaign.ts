@@ -1,0 +1,124 @@
+/**
+ * Figure 9, the fault campaign: an external figure (bench/figures.ts). It is
+ * produced by `npm run test:faults -- --seeds N --record` (test/faults/campaign.ts),
+ * which hands its summary to `faultCampaignResult` and records the result
+ * into .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
+ */
+import type { CampaignSummary } from '../lib/local/campaign';
+import { FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS } from './figures';
+import { fmt, fmtInt } from './stats';
+import type { FigureResult } from './types';
+
+export interface CampaignCommandOptions {
+  readonly seeds: number;
+  /** First seed, when given on the command line. */
+  readonly from?: number;
+  /** Schedules in flight, when given on the command line. */
+  readonly concurrency?: number;
+}
+
+/** The command line that reproduces (and records) a campaign. */
+export function faultCampaignCommand(o: CampaignCommandOptions): string {
+  const from = o.from !== undefined ? ` --from ${o.from}` : '';
+  const concurrency = o.concurrency !== undefined ? ` --concurrency ${o.concurrency}` : '';
+  return `npm run test:faults -- --seeds ${o.seeds}${from}${concurrency} --record`;
+}
+
+export interface FaultCampaignRun extends CampaignCommandOptions {
+  /** Workflows the seeds cycle over (seed s runs workflow s mod n). */
+  readonly workflows: readonly string[];
+  /** Schedules in flight (the default when not given). */
+  readonly concurrencyUsed: number;
+  readonly summary: CampaignSummary & { readonly injected: Readonly<Record<string, number>> };
+  /** The whole command, synthesis of the apps included. */
+  readonly wallSeconds: number;
+  /** The campaign without the synthesis: fault-free reference runs and the random schedules. */
+  readonly scheduleSeconds: number;
+  readonly finishedAt: Date;
+  /** `git rev-parse --short HEAD` (+ uncommitted changes), when known. */
+  readonly commit?: string;
+  /** Load averages (1 / 5 / 15 min) at the start and at the end. */
+  readonly load: { readonly start: string; readonly end: string };
+  /** The machine, one line (bench/machine.ts). */
+  readonly machine: string;
+}
+
+/** What each kind of drawn fault does (lib/local/schedule.ts RandomPlan, lib/local/fault-plan.ts). */
+const FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ['crash', 'the execution dies just before a DynamoDB or Invoke call reaches its service, or just after it took effect; Lambda retries the event'],
+  ['timeout', 'a call hangs until the execution is killed by its timeout; Lambda retries the event'],
+  ['duplicate', 'an async event is delivered twice, concurrently'],
+  ['late', 'an async event is delivered a second time after the run finished and its state was collected'],
+  ['rerun', 'an execution that succeeded runs once more (at-least-once delivery)'],
+];
+
+/** The invariants lib/local/checker.ts (and lib/local/fault-run.ts for 5) checks after every schedule. */
+const INVARIANTS = [
+  '1. exactly one result or one FAILED record: the run record is created once and finished by exactly one successful write',
+  '2. every invocation\'s successors get identical inputs from all its executions (so a fan-in is never invoked with two inputs)',
+  '3. the result equals the expected one: a fault-free run\'s, or, where user code is non-deterministic, what the committed first-writer checkpoints imply (a failing workflow must fail with its error)',
+  '4. no coordination state is left but TTL-bound records: every item the run wrote and that remains has a TTL',
+  '5. a late duplicate delivered after the run finished changes nothing: the run record is the same before and after',
+];
+
+/** Failing seeds listed in full up to this many. */
+const LISTED_FAILURES = 200;
+
+export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
+  const s = r.summary;
+  const last = (r.from ?? 1) + r.seeds - 1;
+  const violations = s.failures.length;
+  const injected = FAULT_KINDS.reduce((a, [k]) => a + (s.injected[k] ?? 0), 0);
+  const met = violations === 0 && r.seeds >= FAULT_CAMPAIGN_SEEDS;
+  const command = faultCampaignCommand(r);
+  const detail = `${fmtInt(violations)} violation(s) over ${fmtInt(r.seeds)} seeds (${fmtInt(r.from ?? 1)}..${fmtInt(last)}): `
+    + `${fmtInt(s.schedules)} schedules, ${fmtInt(s.executions)} executions, ${fmtInt(injected)} faults injected`
+    + `${r.seeds < FAULT_CAMPAIGN_SEEDS ? `; fewer than ${fmtInt(FAULT_CAMPAIGN_SEEDS)} seeds` : ''}`;
+  const notes = [...s.notes].map(([note, n]) => `${fmtInt(n)}x (no invariant broken): ${note}`);
+  if (violations > 0) {
+    const listed = s.failures.slice(0, LISTED_FAILURES).map((f) => f.what).join(', ');
+    const more = violations > LISTED_FAILURES ? ` and ${fmtInt(violations - LISTED_FAILURES)} more` : '';
+    notes.unshift(`Failing seeds (replay one with \`npm run test:faults -- --seed S\`): ${listed}${more}.`);
+  }
+  return {
+    id: FAULT_CAMPAIGN.id,
+    number: FAULT_CAMPAIGN.number,
+    title: FAULT_CAMPAIGN.title,
+    status: 'measured',
+    quick: false,
+    measuredAt: r.finishedAt.toISOString(),
+    seconds: r.wallSeconds,
+    command,
+    tables: [
+      {
+        caption: `Seeds ${fmtInt(r.from ?? 1)}..${fmtInt(last)}, seed s on workflow s mod ${r.workflows.length}`,
+        headers: ['Measure', 'Value'],
+        rows: [
+          ['Seeds', `${fmtInt(r.from ?? 1)}..${fmtInt(last)} (${fmtInt(r.seeds)})`],
+          ['Workflows targeted', fmtInt(r.workflows.length)],
+          ['Schedules run', fmtInt(s.schedules)],
+          ['Executions (Lambda attempts, duplicates and re-runs included)', fmtInt(s.executions)],
+          ['Call faults seen by the fault proxy (crash / timeout)', fmtInt(s.callFaults)],
+          ['Late duplicates delivered after the run finished', fmtInt(s.lateDuplicates)],
+          ['**Invariant violations**', `**${fmtInt(violations)}**`],
+          ['Wall time (synthesis of the apps included)', `${fmt(r.wallSeconds, 1)} s`],
+          ['Seeds per second (synthesis excluded)', fmt(r.seeds / Math.max(r.scheduleSeconds, 1e-9), 2)],
+        ],
+      },
+      {
+        caption: 'Faults injected, by kind (drawn by the seeds\' random plans)',
+        headers: ['Kind', 'What it does', 'Injected'],
+        rows: [...FAULT_KINDS.map(([k, what]) => [k, what, fmtInt(s.injected[k] ?? 0)]), ['**total**', '', fmtInt(injected)]],
+      },
+    ],
+    targets: [{ name: `0 invariant violations over ${fmtInt(FAULT_CAMPAIGN_SEEDS)} seeds`, met, detail }],
+    method: [
+      `Command: \`${command}\`${r.commit ? ` at commit ${r.commit}` : ''}, on ${r.machine}.`,
+      `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under RandomPlan(paramsForSeed(s)): the seed sets the rates of crashes, timeouts, duplicates, late duplicates, re-runs and event reordering, and each decision hashes the seed with the execution and call identities, so \`npm run test:faults -- --seed S\` replays a seed exactly.`,
+      `${r.concurrencyUsed} schedules in flight on one engine, each under its own workflowId.`,
+      `Load average (1 / 5 / 15 min) at the start: ${r.load.start}; at the end: ${r.load.end}.`,
+      `After each schedule the oracle (lib/local/checker.ts, lib/local/fault-run.ts) checks: ${INVARIANTS.join('; ')}.`,
+    ],
+    notes,
+  };
+}
