@@ -2,6 +2,8 @@
  * `unum` command line: dispatches to one module per command group.
  * Each module exports `main(argv): Promise<number>` (the exit code).
  */
+import { UsageError } from '../lib/cli/argv';
+
 type CommandModule = { main(argv: string[]): Promise<number> };
 /* eslint-disable @typescript-eslint/no-require-imports -- commands load lazily; under module node16 a
    dynamic import() stays native ESM and cannot resolve extensionless TypeScript paths */
@@ -42,6 +44,7 @@ dispatch(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err: unknown) => {
     process.stderr.write(`unum: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    // A bad command line exits 2 in every command, as in the client commands.
+    process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );

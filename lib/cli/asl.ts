@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import { fromAsl, type AslTaskInfo, type AslTaskProps, type FromAslOptions } from '../compiler/asl';
+import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = 'usage: unum compile-asl <file.json> [--tasks tasks.json] [--name workflow] [--out dir]';
 
@@ -60,22 +61,16 @@ export async function main(argv: string[], io: AslCliIo = process): Promise<numb
 }
 
 function parse(argv: readonly string[]): Args | string {
-  const files: string[] = [];
-  const options: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) {
-      files.push(a);
-      continue;
-    }
-    const name = a.slice(2);
-    if (!['tasks', 'name', 'out'].includes(name)) return `unknown option ${a}`;
-    const value = argv[++i];
-    if (value === undefined) return `${a} needs a value`;
-    options[name] = value;
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(argv, { values: ['tasks', 'name', 'out'], flags: [] });
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
+  const files = parsed.positional;
   if (files.length !== 1) return files.length === 0 ? 'missing the ASL file' : `expected one ASL file, got ${files.length}`;
-  return { file: files[0], ...options };
+  return { file: files[0], ...Object.fromEntries(parsed.values) };
 }
 
 /** `chain-Chain10.embedded.asl.json` -> `chain-Chain10-embedded`: a valid workflow name from the file name. */

@@ -18,7 +18,7 @@ import { BenchResources } from '../../bench/resources';
 import { benchCommand, benchState, keptResults, readResults, renderSaved, saveState, writeReport } from '../../bench/results';
 import { NotMeasured, type BenchContext, type FigureResult } from '../../bench/types';
 import { findAppDir } from '../local/project';
-import { parseArgs } from '../local/argv';
+import { parseArgs } from './argv';
 
 const USAGE = 'usage: unum bench [--quick] [--only <figure>[,<figure>...]] [--out BENCHMARKS.md] [--render]\n'
   + '  --render  rewrite the report from the last results (.unum/bench) without measuring\n'

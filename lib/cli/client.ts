@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
 import { UnumClient, UnumClientError, UnumWaitTimeoutError, findAssemblyWorkflow, formatInspectReport, formatStatus, type RunStatus } from '../client';
 import { readCloudAssembly } from '../local/assembly';
+import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = `usage:
   unum start   [--input file.json|-] [--id ID] [--wait [--timeout S]] [--json] [workflow]
@@ -34,32 +35,17 @@ export interface CliIo {
 
 const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, readStdin: () => fs.readFileSync(0, 'utf8') };
 
-/** Parsed `--name value` options, `--flag` booleans and positionals. */
-export interface Args {
-  readonly positional: string[];
-  readonly options: Map<string, string | true>;
-}
+/** The options that choose the workflow (see the module comment): every command takes them. */
+export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app'] as const;
 
-/** Parses argv; `flags` take no value. Throws `UnumClientError` on an option missing its value. */
-export function parseArgs(argv: readonly string[], flags: ReadonlySet<string>): Args {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) { positional.push(a); continue; }
-    const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
-    if (flags.has(name)) { options.set(name, true); continue; }
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new UnumClientError(`--${name} needs a value`);
-    options.set(name, value);
-  }
-  return { positional, options };
-}
-
-function opt(args: Args, name: string): string | undefined {
-  const v = args.options.get(name);
-  return typeof v === 'string' ? v : undefined;
-}
+/** Each command's own options, besides the workflow options, `--json` and `--help`. */
+const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly string[] }>([
+  ['start', { values: ['input', 'id', 'timeout'], flags: ['wait'] }],
+  ['status', { values: [], flags: [] }],
+  ['result', { values: [], flags: [] }],
+  ['wait', { values: ['timeout'], flags: [] }],
+  ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
+]);
 
 function readJsonFile(file: string, what: string): unknown {
   try {
@@ -70,16 +56,16 @@ function readJsonFile(file: string, what: string): unknown {
 }
 
 /** The client for the workflow the options name (see the module comment). */
-export function clientFor(args: Args): UnumClient {
-  const entryFunction = opt(args, 'entry-function');
-  const table = opt(args, 'table');
+export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
+  const entryFunction = options.get('entry-function');
+  const table = options.get('table');
   if (entryFunction || table) {
     if (!entryFunction || !table) throw new UnumClientError('--entry-function and --table go together');
     return UnumClient.forWorkflow({ entryFunction, table });
   }
-  const stack = opt(args, 'stack');
-  const workflow = opt(args, 'workflow');
-  const outputsFile = opt(args, 'outputs');
+  const stack = options.get('stack');
+  const workflow = options.get('workflow');
+  const outputsFile = options.get('outputs');
   if (outputsFile) {
     // `cdk deploy --outputs-file` writes { <stack>: { <key>: <value> } }.
     const all = readJsonFile(outputsFile, 'outputs file') as Record<string, Record<string, string>>;
@@ -87,7 +73,7 @@ export function clientFor(args: Args): UnumClient {
     if (stacks.length !== 1 || !all[stacks[0]]) throw new UnumClientError(`name one stack of ${outputsFile} with --stack (have: ${Object.keys(all).join(', ')})`);
     return UnumClient.fromStackOutputs(all[stacks[0]], workflow);
   }
-  const app = opt(args, 'app') ?? 'cdk.out';
+  const app = options.get('app') ?? 'cdk.out';
   const found = findAssemblyWorkflow(app, workflow, stack);
   if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
     // Against the local engine, tables have the engine's names for the synthesized app.
@@ -97,8 +83,8 @@ export function clientFor(args: Args): UnumClient {
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }
 
-function readInput(args: Args, io: CliIo): Json {
-  const file = opt(args, 'input');
+function readInput(args: ParsedArgs, io: CliIo): Json {
+  const file = args.values.get('input');
   if (file === undefined) return {};
   const text = file === '-' ? io.readStdin() : fs.readFileSync(file, 'utf8');
   try {
@@ -108,8 +94,8 @@ function readInput(args: Args, io: CliIo): Json {
   }
 }
 
-function timeoutMs(args: Args): number | undefined {
-  const s = opt(args, 'timeout');
+function timeoutMs(args: ParsedArgs): number | undefined {
+  const s = args.values.get('timeout');
   if (s === undefined) return undefined;
   const n = Number(s);
   if (!(n > 0)) throw new UnumClientError(`--timeout must be a positive number of seconds, got '${s}'`);
@@ -117,7 +103,7 @@ function timeoutMs(args: Args): number | undefined {
 }
 
 /** Waits with a progress line on stderr, and ^C aborting the wait (not the run). */
-async function waitWithProgress(client: UnumClient, id: string, args: Args, io: CliIo): Promise<RunStatus> {
+async function waitWithProgress(client: UnumClient, id: string, args: ParsedArgs, io: CliIo): Promise<RunStatus> {
   const ctl = new AbortController();
   const onSigint = (): void => ctl.abort(new InterruptedError(`stopped waiting for run ${id} (it goes on running)`));
   const timeout = timeoutMs(args);
@@ -141,27 +127,27 @@ async function waitWithProgress(client: UnumClient, id: string, args: Args, io: 
   }
 }
 
-function printStatus(s: RunStatus, args: Args, io: CliIo): number {
-  io.stdout.write(`${args.options.has('json') ? JSON.stringify(s) : formatStatus(s)}\n`);
+function printStatus(s: RunStatus, args: ParsedArgs, io: CliIo): number {
+  io.stdout.write(`${args.flags.has('json') ? JSON.stringify(s) : formatStatus(s)}\n`);
   return s.status === 'SUCCEEDED' || s.status === 'RUNNING' ? 0 : 1;
 }
 
-function requireId(args: Args, command: string): string {
+function requireId(args: ParsedArgs, command: string): string {
   const id = args.positional[0];
   if (!id) throw new UsageError(`unum ${command} needs a run id`);
   return id;
 }
 
-class UsageError extends Error {}
 class InterruptedError extends UnumClientError {}
 
-async function command(name: string, args: Args, io: CliIo): Promise<number> {
-  const json = args.options.has('json');
+async function command(name: string, args: ParsedArgs, io: CliIo): Promise<number> {
+  const json = args.flags.has('json');
   switch (name) {
     case 'start': {
-      const client = clientFor(args);
-      const id = await client.start(readInput(args, io), { ...(opt(args, 'id') ? { workflowId: opt(args, 'id') } : {}) });
-      if (!args.options.has('wait')) {
+      const client = clientFor(args.values);
+      const workflowId = args.values.get('id');
+      const id = await client.start(readInput(args, io), workflowId ? { workflowId } : {});
+      if (!args.flags.has('wait')) {
         io.stdout.write(json ? `${JSON.stringify({ workflowId: id })}\n` : `started ${id}\n`);
         return 0;
       }
@@ -169,17 +155,17 @@ async function command(name: string, args: Args, io: CliIo): Promise<number> {
       return printStatus(await waitWithProgress(client, id, args, io), args, io);
     }
     case 'status':
-      return printStatus(await clientFor(args).status(requireId(args, name)), args, io);
+      return printStatus(await clientFor(args.values).status(requireId(args, name)), args, io);
     case 'result': {
-      const result = await clientFor(args).result(requireId(args, name));
+      const result = await clientFor(args.values).result(requireId(args, name));
       io.stdout.write(`${json ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);
       return 0;
     }
     case 'wait':
-      return printStatus(await waitWithProgress(clientFor(args), requireId(args, name), args, io), args, io);
+      return printStatus(await waitWithProgress(clientFor(args.values), requireId(args, name), args, io), args, io);
     case 'inspect': {
-      const scan = args.options.has('scan') ? true : args.options.has('no-scan') ? false : undefined;
-      const report = await clientFor(args).inspect(requireId(args, name), scan === undefined ? {} : { scan });
+      const scan = args.flags.has('scan') ? true : args.flags.has('no-scan') ? false : undefined;
+      const report = await clientFor(args.values).inspect(requireId(args, name), scan === undefined ? {} : { scan });
       io.stdout.write(`${json ? JSON.stringify(report) : formatInspectReport(report)}\n`);
       return 0;
     }
@@ -192,8 +178,10 @@ async function command(name: string, args: Args, io: CliIo): Promise<number> {
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   try {
-    const args = parseArgs(rest, new Set(['json', 'wait', 'scan', 'no-scan', 'help']));
-    if (args.options.has('help')) {
+    const own = COMMANDS.get(name ?? '');
+    if (!own) throw new UsageError(`unknown command '${name ?? ''}'`);
+    const args = parseArgs(rest, { values: [...WORKFLOW_OPTIONS, ...own.values], flags: ['json', 'help', ...own.flags] });
+    if (args.flags.has('help')) {
       io.stdout.write(`${USAGE}\n`);
       return 0;
     }

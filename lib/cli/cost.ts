@@ -12,7 +12,7 @@ import { UnumClientError } from '../client';
 import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
 import { LocalEngine } from '../local/engine';
-import { parseArgs } from './client';
+import { parseArgs } from './argv';
 
 /** The `message` of the runtime's per-transition log line (runtime/log.ts). */
 const USAGE = `usage: unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--timeout S]
@@ -43,26 +43,22 @@ async function startEngine(app: string, onLog: (line: string, fn: string, execut
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['json', 'help', 'local-durations']));
+  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms'], flags: ['json', 'help', 'local-durations'] });
   const workflow = args.positional[0];
-  if (args.options.has('help') || !workflow) {
+  if (args.flags.has('help') || !workflow) {
     process.stderr.write(`${USAGE}\n`);
-    return args.options.has('help') ? 0 : 2;
+    return args.flags.has('help') ? 0 : 2;
   }
-  const opt = (name: string): string | undefined => {
-    const v = args.options.get(name);
-    return typeof v === 'string' ? v : undefined;
-  };
-  const runs = Number(opt('runs') ?? 10);
-  if (!Number.isInteger(runs) || runs < 1) throw new UnumClientError(`--runs must be a positive integer, got '${opt('runs')}'`);
-  const inputFile = opt('input') ?? defaultInputFile(workflow);
+  const runs = Number(args.values.get('runs') ?? 10);
+  if (!Number.isInteger(runs) || runs < 1) throw new UnumClientError(`--runs must be a positive integer, got '${args.values.get('runs')}'`);
+  const inputFile = args.values.get('input') ?? defaultInputFile(workflow);
   const input = readInput(inputFile);
-  const timeoutMs = Number(opt('timeout') ?? 120) * 1000;
-  const callLatencyMs = args.options.has('local-durations') ? undefined : Number(opt('call-latency-ms') ?? DEFAULT_CALL_LATENCY_MS);
-  if (callLatencyMs !== undefined && !(callLatencyMs >= 0)) throw new UnumClientError(`--call-latency-ms must be a number >= 0, got '${opt('call-latency-ms')}'`);
+  const timeoutMs = Number(args.values.get('timeout') ?? 120) * 1000;
+  const callLatencyMs = args.flags.has('local-durations') ? undefined : Number(args.values.get('call-latency-ms') ?? DEFAULT_CALL_LATENCY_MS);
+  if (callLatencyMs !== undefined && !(callLatencyMs >= 0)) throw new UnumClientError(`--call-latency-ms must be a number >= 0, got '${args.values.get('call-latency-ms')}'`);
 
   const userCode = new Map<string, number>();
-  const engine = await startEngine(opt('app') ?? 'cdk.out', (line, _fn, executionId) => {
+  const engine = await startEngine(args.values.get('app') ?? 'cdk.out', (line, _fn, executionId) => {
     const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
     if (ms !== undefined) userCode.set(executionId!, ms);
   });
@@ -88,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('\n');
     const avg = averageRuns(measured);
     const comparison = compareCosts(avg.unum, avg.stepFunctions);
-    if (args.options.has('json')) {
+    if (args.flags.has('json')) {
       process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile ?? null, perRun: avg, comparison })}\n`);
       return 0;
     }

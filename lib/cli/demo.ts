@@ -21,7 +21,7 @@ import { exampleInput, findAppDir } from '../local/project';
 import { renderTimeline, summarize } from '../local/report';
 import { paramsForSeed, RandomPlan } from '../local/schedule';
 import { synthesize } from '../local/synth';
-import { parseArgs } from '../local/argv';
+import { parseArgs } from './argv';
 
 const MAX_RESULT_LINES = 25;
 

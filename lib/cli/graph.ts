@@ -12,21 +12,23 @@ import { readCloudAssembly } from '../local/assembly';
 import { renderSvg } from '../graph/graphviz';
 import { toDot, toMermaid, workflowGraph, type NodeRunState } from '../graph/mermaid';
 import { nodeStatesOfRun } from '../graph/run-state';
-import { clientFor, parseArgs } from './client';
+import { parseArgs } from './argv';
+import { clientFor, WORKFLOW_OPTIONS } from './client';
 
 const USAGE = 'usage: unum graph <workflow> [--format mermaid|dot|svg] [--out file] [--app cdk.out] [--run <id> [workflow options of unum inspect]]';
 const FORMATS = ['mermaid', 'dot', 'svg'] as const;
 type Format = (typeof FORMATS)[number];
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['help']));
-  const workflow = args.positional[0] ?? (args.options.get('workflow') as string | undefined);
-  const format = (args.options.get('format') ?? 'mermaid') as Format;
-  if (args.options.has('help') || !workflow || !FORMATS.includes(format)) {
+  // --app is both the synthesized app drawn and, with --run, one of the workflow options.
+  const args = parseArgs(argv, { values: ['format', 'out', 'run', ...WORKFLOW_OPTIONS], flags: ['help'] });
+  const workflow = args.positional[0] ?? args.values.get('workflow');
+  const format = (args.values.get('format') ?? 'mermaid') as Format;
+  if (args.flags.has('help') || !workflow || !FORMATS.includes(format)) {
     process.stderr.write(`${USAGE}\n`);
-    return args.options.has('help') ? 0 : 2;
+    return args.flags.has('help') ? 0 : 2;
   }
-  const appDir = (args.options.get('app') as string | undefined) ?? 'cdk.out';
+  const appDir = args.values.get('app') ?? 'cdk.out';
   if (!fs.existsSync(appDir)) throw new UnumClientError(`${appDir} not found: synthesize the app first (npx cdk synth) or pass --app`);
   const workflows = readCloudAssembly(appDir).workflows;
   const found = workflows.get(workflow);
@@ -35,16 +37,15 @@ export async function main(argv: string[]): Promise<number> {
     throw new UnumClientError(`no workflow '${workflow}' in ${appDir} (have: ${known || 'none'})`);
   }
   const irs = Object.values(found.nodes).flatMap((fn) => (fn.ir ? [fn.ir] : []));
-  const runId = args.options.get('run');
+  const runId = args.values.get('run');
   let states: Map<string, NodeRunState> | undefined;
-  if (typeof runId === 'string') {
-    args.options.set('workflow', workflow);
-    states = nodeStatesOfRun(await clientFor(args).inspect(runId));
+  if (runId !== undefined) {
+    states = nodeStatesOfRun(await clientFor(new Map([...args.values, ['workflow', workflow]])).inspect(runId));
   }
   const graph = workflowGraph(irs);
-  const out = args.options.get('out');
+  const out = args.values.get('out');
   if (format === 'svg') {
-    const file = typeof out === 'string' ? out : `${workflow}.svg`;
+    const file = out ?? `${workflow}.svg`;
     if (!renderSvg(toDot(graph, workflow, states), file)) {
       throw new UnumClientError('SVG needs Graphviz `dot` on the PATH (e.g. apt-get install graphviz); --format mermaid or dot needs nothing');
     }
@@ -52,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const text = `${format === 'dot' ? toDot(graph, workflow, states) : toMermaid(graph, states)}\n`;
-  if (typeof out === 'string') fs.writeFileSync(out, text);
+  if (out !== undefined) fs.writeFileSync(out, text);
   else process.stdout.write(text);
   return 0;
 }

@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Json } from '../../runtime/ir';
-import { parseArgs } from '../local/argv';
+import { parseArgs } from './argv';
 import { LocalEngine } from '../local/engine';
 import { checkedRun } from '../local/fault-run';
 import { findAppDir } from '../local/project';

@@ -18,7 +18,7 @@ import * as path from 'path';
 import { faultCampaignCommand, faultCampaignResult, type FaultCampaignRun } from '../../bench/fault-campaign';
 import { gitRevision, loadAverage, machineInfo, machineLine } from '../../bench/machine';
 import { benchState, recordResults } from '../../bench/results';
-import { parseArgs } from '../../lib/local/argv';
+import { parseArgs } from '../../lib/cli/argv';
 import { enumerateCrashPoints, expectationFor, randomSchedules, type CampaignSummary } from '../../lib/local/campaign';
 import { LocalEngine } from '../../lib/local/engine';
 import { checkedRun, referenceRun } from '../../lib/local/fault-run';
