@@ -1,7 +1,8 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync, type BuildFailure } from 'esbuild';
 import { IR_FILE_NAME, type NodeIR } from '../../runtime/ir';
 
@@ -14,8 +15,20 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'handler');
 const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'failure-recorder');
 
-/** Content-addressed staging: identical assets share a directory and never need rebuilding. */
-const STAGING_ROOT = path.join(os.tmpdir(), 'unum-cdk-assets');
+/**
+ * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
+ * with a custom hash and local bundling CDK neither hashes nor copies it, and
+ * only a stack excluded from bundling points its (unbuilt) assets at it. This
+ * module's own directory: small, and present in the repository and in `dist/`.
+ */
+const ASSET_SOURCE = __dirname;
+
+/**
+ * Required by CDK's bundling options, never pulled or run: local bundling
+ * always succeeds (or throws). Part of every asset hash (CDK hashes the
+ * bundling options with the custom hash), so it must not change casually.
+ */
+const NO_DOCKER_IMAGE = DockerImage.fromRegistry('unum-cdk-local-bundling-only');
 
 export interface ResolvedBundling {
   readonly minify: boolean;
@@ -30,10 +43,10 @@ export interface Bundle {
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** Staged directory for `Code.fromAsset` and its content hash (used as the asset hash). */
-export interface StagedAsset {
-  readonly dir: string;
-  readonly hash: string;
+/** A function's asset, in memory: file name -> contents, and a digest of exactly those files. */
+export interface AssetFiles {
+  readonly files: Readonly<Record<string, string>>;
+  readonly digest: string;
 }
 
 /** The bundle of a node's code. `entry` undefined = a node with no user code (pass / implicit nodes). */
@@ -80,28 +93,55 @@ export function moduleExports(entry: string): readonly string[] | undefined {
   return names;
 }
 
-/** The node's asset: its bundle plus its `unum-ir.json`, staged in a content-addressed directory. */
-export function stageAsset(bundle: Bundle, ir?: NodeIR): StagedAsset {
+/** A function's asset: its bundle plus, for a node, its `unum-ir.json`. */
+export function assetFiles(bundle: Bundle, ir?: NodeIR): AssetFiles {
   const files: Record<string, string> = { ...bundle.files };
   if (ir !== undefined) files[IR_FILE_NAME] = `${JSON.stringify(ir, null, 2)}\n`;
-  const names = Object.keys(files).sort();
   const hash = createHash('sha256');
-  for (const name of names) hash.update(`${name}\0${Buffer.byteLength(files[name])}\0${files[name]}`);
-  const digest = hash.digest('hex');
-  const dir = path.join(STAGING_ROOT, digest);
-  if (!fs.existsSync(dir)) {
-    // Write aside and rename: parallel synths (jest workers) may stage the same asset.
-    const temp = `${dir}.${process.pid}.${Date.now()}`;
-    fs.mkdirSync(temp, { recursive: true });
-    for (const name of names) fs.writeFileSync(path.join(temp, name), files[name]);
-    try {
-      fs.renameSync(temp, dir);
-    } catch (err) {
-      fs.rmSync(temp, { recursive: true, force: true });
-      if (!fs.existsSync(dir)) throw err;
-    }
-  }
-  return { dir, hash: digest };
+  for (const name of Object.keys(files).sort()) hash.update(`${name}\0${Buffer.byteLength(files[name])}\0${files[name]}`);
+  return { files, digest: hash.digest('hex') };
+}
+
+/**
+ * The code of a function whose asset is built: CDK's local bundling writes the
+ * files straight into the cloud assembly (`asset.<hash>/`). The asset hash is
+ * derived from the content digest only (CDK hashes it with the constant
+ * bundling options), so it is the same on every machine and checkout path.
+ */
+export function assetCode(asset: AssetFiles): lambda.Code {
+  return localBundlingCode(asset.digest, (outputDir) => {
+    for (const [name, contents] of Object.entries(asset.files)) fs.writeFileSync(path.join(outputDir, name), contents);
+  });
+}
+
+/**
+ * The code of a function in a stack excluded from bundling (context
+ * `aws:cdk:bundling-stacks`, set by e.g. `cdk deploy A --exclusively`): CDK
+ * skips bundling such stacks, so nothing is built and the asset hash is a
+ * placeholder derived from `identity` (deterministic, but not a content hash:
+ * such a template is not for deploying). CDK never asks for the files.
+ */
+export function unbundledCode(identity: unknown): lambda.Code {
+  const placeholder = createHash('sha256').update(`unbundled\0${JSON.stringify(identity)}`).digest('hex');
+  return localBundlingCode(placeholder, () => {
+    throw new Error('an asset of a stack excluded from bundling was bundled');
+  });
+}
+
+function localBundlingCode(assetHash: string, write: (outputDir: string) => void): lambda.Code {
+  return lambda.Code.fromAsset(ASSET_SOURCE, {
+    assetHash,
+    assetHashType: AssetHashType.CUSTOM,
+    bundling: {
+      image: NO_DOCKER_IMAGE,
+      local: {
+        tryBundle(outputDir: string): boolean {
+          write(outputDir);
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /** Text of an esbuild failure, for error messages. */

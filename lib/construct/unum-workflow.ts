@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { Annotations, AssetHashType, CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -12,7 +12,16 @@ import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import { fromAsl } from '../compiler/asl';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { bundleFailureRecorder, bundleNode, describeBuildFailure, moduleExports, stageAsset, type ResolvedBundling } from './bundling';
+import {
+  assetCode,
+  assetFiles,
+  bundleFailureRecorder,
+  bundleNode,
+  describeBuildFailure,
+  moduleExports,
+  unbundledCode,
+  type ResolvedBundling,
+} from './bundling';
 import { UnumWorkflowError } from './errors';
 import { configureAsyncInvoke, forwardFailures } from './event-invoke';
 import { physicalFunctionName } from './function-names';
@@ -214,36 +223,38 @@ export class UnumWorkflow extends Construct {
     return names;
   }
 
-  /** Validates the handler file and export, then stages bundle + IR (with successor function names). */
+  /**
+   * Validates the handler file and export, then bundles the node: its code is
+   * the bundle + IR (with successor function names). In a stack excluded from
+   * bundling, esbuild does not run at all: no export check, no bundle.
+   */
   private nodeCode(node: string, compiledNode: CompiledNode, names: Map<string, string>, bundling: ResolvedBundling): lambda.Code {
     const { entry } = compiledNode.fn;
     const handler = compiledNode.ir.handler;
-    if (entry !== undefined) {
-      if (!fs.existsSync(entry)) this.fail(node, `handler file not found: ${entry}`);
-      if (handler.kind !== 'pass') {
-        const exported = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
-        if (exported !== undefined && !exported.includes(handler.export)) {
-          this.fail(node, `${entry} has no export '${handler.export}' (it exports: ${[...exported].sort().join(', ') || 'nothing'})`);
-        }
-      }
-    }
+    if (entry !== undefined && !fs.existsSync(entry)) this.fail(node, `handler file not found: ${entry}`);
     const functionNames: Record<string, string> = {};
     for (const succ of compiledNode.successors) functionNames[succ] = names.get(succ) as string;
     const ir: NodeIR = { ...compiledNode.ir, functionNames };
+    if (!Stack.of(this).bundlingRequired) return unbundledCode({ ir, bundling });
+    if (entry !== undefined && handler.kind !== 'pass') {
+      const exported = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
+      if (exported !== undefined && !exported.includes(handler.export)) {
+        this.fail(node, `${entry} has no export '${handler.export}' (it exports: ${[...exported].sort().join(', ') || 'nothing'})`);
+      }
+    }
     const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling));
-    return assetCode(stageAsset(bundle, ir));
+    return assetCode(assetFiles(bundle, ir));
   }
 
   private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
     const scope = new Construct(this, 'FailureRecorder');
     const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, failure recorder`);
-    const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(common.bundling));
     const fn = this.createFunction(scope, 'Function', {
       ...common,
       role,
       functionName: names.get(FAILURE_RECORDER_NAME) as string,
       description: `unum workflow ${this.workflowName}: marks runs FAILED when an invocation exhausts its retries`,
-      code: assetCode(stageAsset(bundle)),
+      code: this.failureRecorderCode(common.bundling),
       memorySize: 256,
       timeoutSeconds: 30,
       environment: { [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
@@ -251,6 +262,12 @@ export class UnumWorkflow extends Construct {
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
     return fn;
+  }
+
+  private failureRecorderCode(bundling: ResolvedBundling): lambda.Code {
+    if (!Stack.of(this).bundlingRequired) return unbundledCode({ failureRecorder: this.workflowName, bundling });
+    const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(bundling));
+    return assetCode(assetFiles(bundle));
   }
 
   /** The recorder has no IR: with history on, it gets the run retention (the entries' TTL) instead. */
@@ -369,9 +386,4 @@ function resolveBundling(props: UnumWorkflowProps): ResolvedBundling {
     // Syntax level of the bundle: the oldest runtime we deploy to (and the local engine's Node).
     target: 'node22',
   };
-}
-
-/** The staged directory's content hash is the asset hash: stable across machines and checkout paths. */
-function assetCode(asset: { dir: string; hash: string }): lambda.Code {
-  return lambda.Code.fromAsset(asset.dir, { assetHash: asset.hash, assetHashType: AssetHashType.CUSTOM });
 }

@@ -1,8 +1,12 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { bundleNode, moduleExports, stageAsset, type ResolvedBundling } from '../../lib/construct/bundling';
+import { App, Stack } from 'aws-cdk-lib';
+import { UnumWorkflow } from '../../lib/construct';
+import { assetFiles, bundleNode, moduleExports, type ResolvedBundling } from '../../lib/construct/bundling';
+import { Definition, Task } from '../../lib/definition';
 import type { NodeIR } from '../../runtime/ir';
-import { HANDLERS } from './fixtures/workflows';
+import { chain, HANDLERS } from './fixtures/workflows';
 
 const DEFAULTS: ResolvedBundling = { minify: true, sourceMap: false, bundleAwsSdk: false, target: 'node22' };
 
@@ -39,23 +43,97 @@ describe('bundling', () => {
   });
 
   test('a node without user code bundles the runtime alone and loads its IR', () => {
-    // With the SDK bundled, the staged directory runs anywhere (the SDK is not resolvable from the tmp dir).
-    const asset = stageAsset(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), PASS_IR);
-    expect(fs.readdirSync(asset.dir).sort()).toEqual(['index.js', 'unum-ir.json']);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    expect(typeof (require(path.join(asset.dir, 'index.js')) as { handler: unknown }).handler).toBe('function');
+    const { files } = assetFiles(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), PASS_IR);
+    expect(Object.keys(files).sort()).toEqual(['index.js', 'unum-ir.json']);
+    // With the SDK bundled, the files run anywhere (the SDK is not resolvable from a tmp dir).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asset-'));
+    try {
+      for (const [name, contents] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), contents);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      expect(typeof (require(path.join(dir, 'index.js')) as { handler: unknown }).handler).toBe('function');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  test('staging is content-addressed: same content, same directory and hash', () => {
-    const a = stageAsset(bundleNode(HANDLERS, DEFAULTS), PASS_IR);
-    const b = stageAsset(bundleNode(HANDLERS, DEFAULTS), { ...PASS_IR });
-    const c = stageAsset(bundleNode(HANDLERS, DEFAULTS), { ...PASS_IR, node: 'Other' });
+  test('the asset digest is a function of the content only', () => {
+    const a = assetFiles(bundleNode(HANDLERS, DEFAULTS), PASS_IR);
+    const b = assetFiles(bundleNode(HANDLERS, DEFAULTS), { ...PASS_IR });
+    const c = assetFiles(bundleNode(HANDLERS, DEFAULTS), { ...PASS_IR, node: 'Other' });
     expect(b).toEqual(a);
-    expect(c.hash).not.toBe(a.hash);
-    expect(path.basename(a.dir)).toBe(a.hash);
+    expect(c.digest).not.toBe(a.digest);
+    expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('exports are read statically', () => {
     expect(moduleExports(HANDLERS)).toEqual(expect.arrayContaining(['first', 'second', 'third', 'items', 'add']));
+  });
+});
+
+type Resource = { Type: string; Properties: { Code?: { S3Key?: string } }; Metadata?: Record<string, unknown> };
+
+/** Each function of `stackName` with its asset hash and the staged path CDK recorded (as the CLI synthesizes). */
+function functionAssets(app: App, stackName: string): Array<{ hash: string; dir: string }> {
+  const assembly = app.synth();
+  const artifact = assembly.getStackByName(stackName);
+  return Object.values((artifact.template as { Resources: Record<string, Resource> }).Resources)
+    .filter((r) => r.Type === 'AWS::Lambda::Function')
+    .map((r) => ({
+      hash: String(r.Properties.Code?.S3Key).replace(/\.zip$/, ''),
+      dir: path.resolve(assembly.directory, String(r.Metadata?.['aws:asset:path'])),
+    }));
+}
+
+/** `aws:asset:path` metadata is what the CLI asks for, and what the local engine reads. */
+const ASSET_METADATA = { 'aws:cdk:enable-asset-metadata': true };
+
+describe('assets in the cloud assembly', () => {
+  const outdirs: string[] = [];
+  const newApp = (context: Record<string, unknown> = {}): App => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-assembly-'));
+    outdirs.push(outdir);
+    return new App({ outdir, context: { ...ASSET_METADATA, ...context } });
+  };
+  afterAll(() => {
+    for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('are written by CDK straight into the assembly, as asset.<hash>', () => {
+    const app = newApp();
+    new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: chain() });
+    const assets = functionAssets(app, 'Test');
+    expect(assets).toHaveLength(4); // A, B, C and the failure recorder
+    for (const { hash, dir } of assets) {
+      expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(dir).toBe(path.join(app.outdir, `asset.${hash}`));
+      expect(fs.readdirSync(dir)).toContain('index.js');
+    }
+    // The three nodes carry their IR; the recorder has none.
+    expect(assets.filter(({ dir }) => fs.existsSync(path.join(dir, 'unum-ir.json')))).toHaveLength(3);
+  });
+
+  test('a stack excluded from bundling (aws:cdk:bundling-stacks) runs no esbuild and stages nothing', () => {
+    // Fails the export check (esbuild) when bundled; must not even be read in an excluded stack.
+    const broken = path.join(newApp().outdir, 'broken.ts');
+    fs.writeFileSync(broken, 'export const first = (;\n');
+    const definition = (): Definition => Definition.from(new Task('A', { entry: broken, handler: 'first' }));
+    expect(() => new UnumWorkflow(new Stack(newApp(), 'Test'), 'Flow', { definition: definition() })).toThrow(
+      /node 'A': cannot read exports of .*broken\.ts: .*broken\.ts:1:\d+: /,
+    );
+
+    const app = newApp({ 'aws:cdk:bundling-stacks': ['Other'] });
+    new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: definition() });
+    new UnumWorkflow(new Stack(app, 'Other'), 'Flow', { definition: chain() });
+    const skipped = functionAssets(app, 'Test');
+    expect(skipped).toHaveLength(2);
+    for (const { hash, dir } of skipped) {
+      // CDK points a skipped asset at its (small, never copied) source directory.
+      expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(path.relative(app.outdir, dir).startsWith('..')).toBe(true);
+    }
+    // Only the bundled stack's four assets are in the assembly.
+    const bundled = functionAssets(app, 'Other');
+    const staged = fs.readdirSync(app.outdir).filter((name) => name.startsWith('asset.'));
+    expect(staged.sort()).toEqual(bundled.map(({ hash }) => `asset.${hash}`).sort());
   });
 });
