@@ -7,6 +7,8 @@ import { itemSize } from '../support/item-size';
 const db = useTestDb();
 
 const N = 1000;
+/** About 6 s on an idle 2-core machine; a generous bound, since this checks scale, not speed, and CI machines are shared. */
+const TIMEOUT_MS = 300_000;
 
 test(`fan-in of ${N} branches: one join, branch order, fan-in items under 4 KB, constant writes per branch`, async () => {
   const { name, store } = await db.table();
@@ -47,4 +49,4 @@ test(`fan-in of ${N} branches: one join, branch order, fan-in items under 4 KB, 
   const left = await db.scan(name);
   expect(left.filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual([]);
   expect(left.filter((i) => i.pk.S?.startsWith('ckpt#') && !i.t)).toHaveLength(1);
-});
+}, TIMEOUT_MS);
