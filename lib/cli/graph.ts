@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { UnumClientError } from '../client';
-import { readCloudAssembly } from '../local/assembly';
+import { noWorkflowError, readCloudAssembly } from '../local/assembly';
 import { renderSvg } from '../graph/graphviz';
 import { toDot, toMermaid, workflowGraph, type NodeRunState } from '../graph/mermaid';
 import { nodeStatesOfRun } from '../graph/run-state';
@@ -30,12 +30,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const appDir = args.values.get('app') ?? 'cdk.out';
   if (!fs.existsSync(appDir)) throw new UnumClientError(`${appDir} not found: synthesize the app first (npx cdk synth) or pass --app`);
-  const workflows = readCloudAssembly(appDir).workflows;
-  const found = workflows.get(workflow);
-  if (!found) {
-    const known = [...workflows.keys()].join(', ');
-    throw new UnumClientError(`no workflow '${workflow}' in ${appDir} (have: ${known || 'none'})`);
-  }
+  const app = readCloudAssembly(appDir);
+  const found = app.workflows.get(workflow);
+  if (!found) throw new UnumClientError(noWorkflowError(app, workflow));
   const irs = Object.values(found.nodes).flatMap((fn) => (fn.ir ? [fn.ir] : []));
   const runId = args.values.get('run');
   let states: Map<string, NodeRunState> | undefined;

@@ -66,6 +66,12 @@ export interface LocalApp {
   readonly functions: ReadonlyMap<string, LocalFunction>;
   readonly tables: readonly LocalTable[];
   readonly workflows: ReadonlyMap<string, LocalWorkflow>;
+  /**
+   * Stacks with workflow functions but no IR beside them: synthesized without
+   * their assets (`aws:cdk:bundling-stacks` excluded them), so their workflows
+   * are unknown here.
+   */
+  readonly unbundledStacks: readonly string[];
 }
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
@@ -80,7 +86,25 @@ export function readCloudAssembly(dir: string): LocalApp {
   for (const stack of listStacks(absDir)) {
     readStack(stack, functions, tables);
   }
-  return { dir: absDir, functions, tables, workflows: groupWorkflows(functions) };
+  return { dir: absDir, functions, tables, workflows: groupWorkflows(functions), unbundledStacks: unbundledStacks(functions.values()) };
+}
+
+/** A workflow node function (it has the table, and is not the failure recorder) whose asset holds no IR. */
+function unbundledStacks(functions: Iterable<LocalFunction>): string[] {
+  const stacks = new Set<string>();
+  for (const f of functions) {
+    if (!f.ir && f.environment[ENV.table] !== undefined && f.environment[ENV.entryNode] === undefined) stacks.add(f.stack);
+  }
+  return [...stacks];
+}
+
+/** The error for a workflow name the app does not have, saying which stacks were synthesized without assets. */
+export function noWorkflowError(app: LocalApp, name: string): string {
+  const have = [...app.workflows.keys()].join(', ') || 'none';
+  const unbundled = app.unbundledStacks.length === 0
+    ? ''
+    : `; stack(s) ${app.unbundledStacks.join(', ')} were synthesized without their assets (aws:cdk:bundling-stacks excluded them): synthesize every stack, e.g. \`npx cdk synth\` with no stack named`;
+  return `no workflow '${name}' in ${app.dir} (have: ${have})${unbundled}`;
 }
 
 /** Several assemblies as one app (e.g. the examples and the fault-test workflows on one engine). */
@@ -98,7 +122,7 @@ export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
       workflows.set(k, v);
     }
   }
-  return { dir: apps[0]?.dir ?? '', functions, tables: apps.flatMap((a) => a.tables), workflows };
+  return { dir: apps[0]?.dir ?? '', functions, tables: apps.flatMap((a) => a.tables), workflows, unbundledStacks: apps.flatMap((a) => a.unbundledStacks) };
 }
 
 interface StackFile {

@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Json } from '../../runtime/ir';
-import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { noWorkflowError, readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
@@ -80,7 +80,7 @@ export class LocalEngine {
 
   workflow(name: string): LocalWorkflow {
     const wf = this.app.workflows.get(name);
-    if (!wf) throw new Error(`no workflow '${name}' in ${this.app.dir} (have: ${[...this.app.workflows.keys()].join(', ') || 'none'})`);
+    if (!wf) throw new Error(noWorkflowError(this.app, name));
     return wf;
   }
 

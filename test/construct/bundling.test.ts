@@ -5,6 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { UnumWorkflow } from '../../lib/construct';
 import { assetFiles, bundleNode, moduleExports, type ResolvedBundling } from '../../lib/construct/bundling';
 import { Definition, Task } from '../../lib/definition';
+import { noWorkflowError, readCloudAssembly } from '../../lib/local/assembly';
 import type { NodeIR } from '../../runtime/ir';
 import { chain, HANDLERS } from './fixtures/workflows';
 
@@ -135,5 +136,9 @@ describe('assets in the cloud assembly', () => {
     const bundled = functionAssets(app, 'Other');
     const staged = fs.readdirSync(app.outdir).filter((name) => name.startsWith('asset.'));
     expect(staged.sort()).toEqual(bundled.map(({ hash }) => `asset.${hash}`).sort());
+    // The local tools read workflows from the assets: they name the stack that has none rather than miss it silently.
+    const local = readCloudAssembly(app.outdir);
+    expect(local.unbundledStacks).toEqual(['Test']);
+    expect(noWorkflowError(local, 'Nope')).toMatch(/^no workflow 'Nope' in .* \(have: Flow\); stack\(s\) Test were synthesized without their assets/);
   });
 });
