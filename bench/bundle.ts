@@ -15,6 +15,7 @@ import { compileWorkflow } from '../lib/compiler';
 import { bundleNode } from '../lib/construct/bundling';
 import { Definition, Task } from '../lib/definition';
 import { IR_FILE_NAME } from '../runtime/ir';
+import { NODE_BUNDLE } from './node-bundle';
 import { fmt, fmtBytes, fmtMs, median, percentile } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
@@ -30,17 +31,11 @@ process.stdout.write(JSON.stringify({ initMs: t1 - t0, readyMs: t1 }));
 export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const handlerEntry = path.join(ctx.root, 'runtime', 'handler.ts');
   const runtimeOnly = buildSync({
+    ...NODE_BUNDLE,
     entryPoints: [handlerEntry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    minify: true,
-    external: ['@aws-sdk/*'],
     legalComments: 'none',
     write: false,
     outfile: path.join(ctx.scratch, 'runtime.js'),
-    logLevel: 'silent',
   }).outputFiles[0].contents;
 
   // A function bundle as the construct builds it, with a real node IR beside it.

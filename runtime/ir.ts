@@ -27,17 +27,17 @@ export type JsonPath = string;
  */
 export type PayloadTemplate = Json;
 
-/** ASL-style input/output processing applied around a node's handler. */
+/** ASL-style input/output processing applied around a node's handler (the DSL's `IoProps`). */
 export interface IoSpec {
-  /** Selects the handler's input from the node input. `null` = `{}`. @default '$' */
+  /** Selects the handler's input from the node input; `null` gives `{}`. @default '$' */
   readonly inputPath?: JsonPath | null;
-  /** Builds the handler's input from the selected input. */
+  /** Builds the handler's input from the selected input (keys ending in `.$` take paths). @default the selected input */
   readonly parameters?: PayloadTemplate;
-  /** Builds the result from the handler's raw result. */
+  /** Builds the result from the handler's raw result. @default the raw result */
   readonly resultSelector?: PayloadTemplate;
-  /** Where to put the result inside the node input. `null` = discard result, keep input. @default '$' (result replaces input) */
+  /** Where the result goes in the node input; `null` discards it and keeps the input. @default '$' (the result replaces the input) */
   readonly resultPath?: JsonPath | null;
-  /** Selects the node output from the combined document. `null` = `{}`. @default '$' */
+  /** Selects the node output from the combined document; `null` gives `{}`. @default '$' */
   readonly outputPath?: JsonPath | null;
 }
 

@@ -11,6 +11,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk
 import { buildSync } from 'esbuild';
 import { UnumWorkflow } from '../../lib/construct';
 import { Definition, Task } from '../../lib/definition';
+import { NODE_BUNDLE } from '../node-bundle';
 
 const n = Number(process.env.UNUM_BENCH_TASKS ?? '10');
 const entry = path.join(__dirname, '..', 'fixtures', 'chain-handlers.ts');
@@ -33,15 +34,9 @@ const plainDir = process.env.UNUM_BENCH_PLAIN_DIR;
 if (plainDir) {
   fs.mkdirSync(plainDir, { recursive: true });
   buildSync({
+    ...NODE_BUNDLE,
     entryPoints: [path.join(__dirname, '..', 'fixtures', 'plain-chain.ts')],
     outfile: path.join(plainDir, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    minify: true,
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
   });
   const name = (i: number): string => `UnumBench-Plain${i}`;
   for (let i = 0; i < n; i++) {
