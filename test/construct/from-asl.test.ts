@@ -2,8 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Definition } from '../../lib/definition';
-import { compileWorkflow } from '../../lib/compiler';
+import { fromAsl } from '../../lib/asl';
 import { UnumWorkflow } from '../../lib/construct';
 
 const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
@@ -25,9 +24,12 @@ test('UnumWorkflow.fromAsl reports an invalid document with the construct path, 
   );
 });
 
-test('Definition.fromAsl gives the same IR as the importer used directly', () => {
-  const definition = Definition.fromAsl(wordcount, { workflowName: 'wc', defaultTask: { entry: HANDLERS, handler: 'first' } });
-  const compiled = compileWorkflow('wc', definition);
-  expect(compiled.entry).toBe('Count.Origin');
-  expect(compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+test('a definition from fromAsl deploys the same workflow as UnumWorkflow.fromAsl', () => {
+  const settings = { defaultTask: { entry: HANDLERS, handler: 'first' } };
+  const imported = UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'WordCount', wordcount, settings);
+  const definition = fromAsl(wordcount, { workflowName: 'WordCount', ...settings });
+  const built = new UnumWorkflow(new Stack(new App(), 'AslStack'), 'WordCount', { definition });
+  expect(built.compiled).toEqual(imported.compiled);
+  expect(built.compiled.entry).toBe('Count.Origin');
+  expect(built.compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
 });
