@@ -30,7 +30,7 @@ import { allowInvoke, createExecutionRole, functionArnFromName } from './permiss
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { createWorkflowTable } from './table';
 import { retentionProblem } from './validation';
-import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './workflow-metadata';
+import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
 
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
 const FAILURE_RECORDER_NAME = 'unum-failure';

@@ -1,9 +1,10 @@
 /**
- * Construct metadata that describes a deployed workflow, for tools that read
- * the cloud assembly (the local engine, the CLI). It is written on the
- * UnumWorkflow construct's node, so it lands in `cdk.out/<stack>.metadata.json`
- * (the stack artifact's `additionalMetadataFile` in manifest.json) under the
- * construct path, as `{ type: 'unum:workflow', data: WorkflowMetadata }`.
+ * Construct metadata that describes a deployed workflow: written by the
+ * UnumWorkflow construct (lib/construct), read by this layer for the tools
+ * (client, CLI, local engine, graph). It is written on the construct's node,
+ * so it lands in `cdk.out/<stack>.metadata.json` (the stack artifact's
+ * `additionalMetadataFile` in manifest.json) under the construct path, as
+ * `{ type: 'unum:workflow', data: WorkflowMetadata }`.
  */
 export const WORKFLOW_METADATA_TYPE = 'unum:workflow';
 
