@@ -1,4 +1,5 @@
 import type { Json } from '../../runtime/ir';
+import { TIMEOUT_SECONDS } from '../compiler/function-settings';
 import { Task } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
@@ -6,9 +7,6 @@ import { ioProps } from './io';
 import { lambdaInvokeIo } from './lambda-invoke';
 import { taskResource } from './resource';
 import { retryProps } from './retry';
-
-/** Lambda's limit; ASL allows longer task timeouts, which a function cannot honour. */
-const MAX_TIMEOUT_SECONDS = 900;
 
 type AslCatcher = { readonly ErrorEquals: string[]; readonly Next: string; readonly ResultPath?: string | null };
 
@@ -23,8 +21,9 @@ export const taskReader: StateReader = {
     const settings = ctx.tasks.propsFor(name, target);
     const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
     const timeout = state.TimeoutSeconds as number | undefined;
-    if (timeout !== undefined && timeout > MAX_TIMEOUT_SECONDS) {
-      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a Lambda function may run (${MAX_TIMEOUT_SECONDS} s)`);
+    // ASL allows longer task timeouts, which a function cannot honour.
+    if (timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
+      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a Lambda function may run (${TIMEOUT_SECONDS.max} s)`);
     }
     const task = new Task(ctx.names.node(name), {
       ...settings,

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { fromAsl } from '../../lib/asl';
+import * as compiler from '../../lib/compiler/compile';
 import { UnumWorkflow } from '../../lib/construct';
 
 const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
@@ -32,4 +33,18 @@ test('a definition from fromAsl deploys the same workflow as UnumWorkflow.fromAs
   expect(built.compiled).toEqual(imported.compiled);
   expect(built.compiled.entry).toBe('Count.Origin');
   expect(built.compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+});
+
+test('UnumWorkflow.fromAsl compiles the document once; a node the compiler rejects is named as the document names it', () => {
+  const compiles = jest.spyOn(compiler, 'compileWorkflow');
+  try {
+    UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'WordCount', wordcount, { defaultTask: { entry: HANDLERS, handler: 'first' } });
+    expect(compiles).toHaveBeenCalledTimes(1);
+  } finally {
+    compiles.mockRestore();
+  }
+  const asl = { StartAt: 'Say hi', States: { 'Say hi': { Type: 'Task', Resource: 'Greeter', End: true } } };
+  expect(() => UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'Greet', asl, { defaultTask: { entry: HANDLERS, memorySize: 64 } })).toThrow(
+    "AslStack/Greet: workflow 'Greet', node 'Say hi': invalid ASL definition (field 'tasks.memorySize'): 64 MB is not an integer in 128-10240 MB",
+  );
 });
