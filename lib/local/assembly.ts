@@ -65,9 +65,9 @@ export interface LocalApp {
   readonly tables: readonly LocalTable[];
   readonly workflows: ReadonlyMap<string, LocalWorkflow>;
   /**
-   * Stacks with workflow functions but no IR beside them: synthesized without
-   * their assets (`aws:cdk:bundling-stacks` excluded them), so their workflows
-   * are unknown here.
+   * Stacks whose workflows have no IR beside their functions: synthesized
+   * without their assets (`aws:cdk:bundling-stacks` excluded them), so those
+   * workflows cannot run here.
    */
   readonly unbundledStacks: readonly string[];
 }
