@@ -18,10 +18,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'] }],
     },
   },
-  {
-    files: ['lib/definition/**/*.ts', 'lib/compiler/**/*.ts', 'lib/client/**/*.ts', 'lib/local/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'] }],
-    },
-  },
+  // Layers of lib/ (docs/architecture.md, "Layers"): each imports only the layers below it.
+  layer('definition', ['compiler', 'asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli'], 'the DSL is the lowest layer of lib/: it imports only runtime/'),
+  layer('compiler', ['asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli'], 'the compiler imports only the DSL and runtime/ (the ASL importer builds on it)'),
+  layer('asl', ['construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli'], 'the ASL importer builds on the DSL and the compiler only'),
+  layer('assembly', ['definition', 'compiler', 'asl', 'construct', 'client', 'local', 'graph', 'cost', 'cli'], 'the cloud assembly reader reads JSON: it imports only runtime/'),
+  layer('client', ['definition', 'compiler', 'asl', 'construct', 'local', 'cost', 'cli'], 'the client reads tables and the cloud assembly; it does not compile or run workflows'),
+  layer('local', ['asl', 'construct', 'cli'], 'the local engine runs a synthesized app: it reads the assembly, not the construct'),
+  layer('construct', ['client', 'local', 'graph', 'cost', 'cli'], 'the construct builds on the DSL, compiler, ASL importer and assembly contract only'),
 );
+
+/**
+ * `no-restricted-imports` for one layer `lib/<name>`: the layers it must not
+ * import, and aws-cdk-lib / constructs everywhere but lib/construct. (A later
+ * config replaces a rule's options, so each layer states both.)
+ */
+function layer(name, forbidden, why) {
+  const cdk = { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'only lib/construct imports aws-cdk-lib and constructs' };
+  const layers = { regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`, message: why };
+  return {
+    files: [`lib/${name}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: name === 'construct' ? [layers] : [cdk, layers] }] },
+  };
+}

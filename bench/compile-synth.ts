@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { readAssembly } from '../lib/assembly';
 import { benchCompile } from '../lib/compiler/bench';
 import { synthesize } from '../lib/local/synth';
 import { fmt, fmtMs, median } from './stats';
@@ -53,13 +54,9 @@ export async function synthChainApp(ctx: BenchContext, tasks: number, outDir: st
 
 /** Lambda functions and stacks in a cloud assembly. */
 function countFunctions(outDir: string): { functions: number; stacks: number } {
-  const templates = fs.readdirSync(outDir).filter((f) => f.endsWith('.template.json'));
-  let functions = 0;
-  for (const t of templates) {
-    const template = JSON.parse(fs.readFileSync(path.join(outDir, t), 'utf8')) as { Resources: Record<string, { Type: string }> };
-    functions += Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function').length;
-  }
-  return { functions, stacks: templates.length };
+  const { stacks } = readAssembly(outDir);
+  const functions = stacks.flatMap((s) => Object.values(s.resources)).filter((r) => r.Type === 'AWS::Lambda::Function').length;
+  return { functions, stacks: stacks.length };
 }
 
 /** CloudFormation's limit on resources per stack. */

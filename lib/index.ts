@@ -3,5 +3,5 @@ export * from './definition';
 export { compileWorkflow, UnumDefinitionError } from './compiler';
 export type { CompileOptions, CompiledNode, CompiledWorkflow, FunctionSpec } from './compiler/compiled';
 export * from './construct';
-export { fromAsl, AslDefinitionError, AslValidationError } from './compiler/asl';
-export type { AslTaskInfo, AslTaskProps, AslValidatorFinding, FromAslOptions } from './compiler/asl';
+export { fromAsl, AslDefinitionError, AslValidationError } from './asl';
+export type { AslTaskInfo, AslTaskProps, AslValidatorFinding, FromAslOptions } from './asl';

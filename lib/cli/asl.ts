@@ -11,8 +11,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compileWorkflow, UnumDefinitionError } from '../compiler';
-import { fromAsl, type AslTaskInfo, type AslTaskProps, type FromAslOptions } from '../compiler/asl';
+import { compileAsl, type AslTaskInfo, type AslTaskProps, type FromAslOptions } from '../asl';
+import { UnumDefinitionError } from '../compiler';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = 'usage: unum compile-asl <file.json> [--tasks tasks.json] [--name workflow] [--out dir]';
@@ -38,8 +38,7 @@ export async function main(argv: string[], io: AslCliIo = process): Promise<numb
   }
   try {
     const workflow = args.name ?? workflowNameOf(args.file);
-    const definition = fromAsl(fs.readFileSync(args.file, 'utf8'), { workflowName: workflow, ...taskOptions(args) });
-    const compiled = compileWorkflow(workflow, definition);
+    const compiled = compileAsl(fs.readFileSync(args.file, 'utf8'), { workflowName: workflow, ...taskOptions(args) });
     for (const warning of compiled.warnings) io.stderr.write(`warning: ${warning}\n`);
     if (args.out === undefined) {
       const irs = Object.fromEntries(Object.entries(compiled.nodes).map(([name, node]) => [name, node.ir]));

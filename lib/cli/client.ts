@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
 import { UnumClient, UnumClientError, UnumWaitTimeoutError, findAssemblyWorkflow, formatInspectReport, formatStatus, type RunStatus } from '../client';
-import { readCloudAssembly } from '../local/assembly';
+import { localName } from '../local/assembly';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = `usage:
@@ -76,9 +76,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const app = options.get('app') ?? 'cdk.out';
   const found = findAssemblyWorkflow(app, workflow, stack);
   if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
-    // Against the local engine, tables have the engine's names for the synthesized app.
-    const local = readCloudAssembly(app).workflows.get(found.workflow);
-    if (local) return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: local.tableName });
+    // Against the local engine, a table CloudFormation would name has the engine's name for it.
+    return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: localName(found.stack, found.table.logicalId) });
   }
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }

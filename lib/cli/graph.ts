@@ -7,8 +7,8 @@
  * `unum inspect` choose the table: `--entry-function/--table`, `--outputs`, or `--app`).
  */
 import * as fs from 'node:fs';
+import { noWorkflowError, readAssembly } from '../assembly';
 import { UnumClientError } from '../client';
-import { noWorkflowError, readCloudAssembly } from '../local/assembly';
 import { renderSvg } from '../graph/graphviz';
 import { toDot, toMermaid, workflowGraph, type NodeRunState } from '../graph/mermaid';
 import { nodeStatesOfRun } from '../graph/run-state';
@@ -30,10 +30,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const appDir = args.values.get('app') ?? 'cdk.out';
   if (!fs.existsSync(appDir)) throw new UnumClientError(`${appDir} not found: synthesize the app first (npx cdk synth) or pass --app`);
-  const app = readCloudAssembly(appDir);
+  const app = readAssembly(appDir);
   const found = app.workflows.get(workflow);
   if (!found) throw new UnumClientError(noWorkflowError(app, workflow));
-  const irs = Object.values(found.nodes).flatMap((fn) => (fn.ir ? [fn.ir] : []));
+  const irs = Object.values(found.nodes).map((fn) => fn.ir);
   const runId = args.values.get('run');
   let states: Map<string, NodeRunState> | undefined;
   if (runId !== undefined) {

@@ -7,17 +7,9 @@ import { InspectReport, inspectRun } from './inspect';
 import { runKey } from '../../runtime/naming';
 import { parseRunRecord, str } from './records';
 import { TableReader } from './table';
-import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions } from './types';
+import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 import { sleep } from './sleep';
 import { findAssemblyWorkflow, locationFromOutputs } from './stack';
-
-/** Where a deployed (or locally running) workflow lives. */
-export interface WorkflowLocation {
-  /** Name or ARN of the workflow's entry function. */
-  readonly entryFunction: string;
-  /** Name of the workflow's DynamoDB table. */
-  readonly table: string;
-}
 
 /** The SDK clients a `UnumClient` uses. */
 export interface UnumSdkClients {

@@ -1,13 +1,14 @@
 /**
  * Finding a workflow's entry function and table: from a deployed stack's
  * outputs, or from a synthesized cloud assembly (`cdk.out`) through the
- * `unum:workflow` construct metadata (lib/construct/workflow-metadata.ts).
- * Plain JSON reading: lib/client does not import aws-cdk-lib.
+ * `unum:workflow` construct metadata, read by lib/assembly.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import * as assembly from '../assembly';
+import type { AssemblyWorkflow } from '../assembly';
 import { UnumClientError } from './errors';
-import type { WorkflowLocation } from './client';
+import type { WorkflowLocation } from './types';
+
+export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
 const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName' } as const;
@@ -39,70 +40,22 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
   return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table };
 }
 
-/** A workflow found in a cloud assembly. */
-export interface AssemblyWorkflow {
-  readonly stack: string;
-  /** Workflow name (`workflowName` of the construct). */
-  readonly workflow: string;
-  /** Construct path below the stack: the prefix of its stack outputs. */
-  readonly constructPath: string;
-  /** Deployed name of the entry function (deterministic, known at synth). */
-  readonly entryFunction: string;
-  /** The table name when it is a literal; for a table the stack creates, CloudFormation names it at deploy. */
-  readonly table: string | { readonly logicalId: string };
-}
-
-type Manifest = { artifacts?: Record<string, { type: string; additionalMetadataFile?: string; metadata?: MetadataMap; properties?: { stackName?: string; directoryName?: string } }> };
-type MetadataMap = Record<string, Array<{ type: string; data?: unknown }>>;
-type WorkflowMetadata = {
-  workflow: string;
-  entry: string;
-  nodes: Record<string, { functionName: string }>;
-  tableLogicalId?: string;
-  tableName: unknown;
-};
-
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included. */
 export function workflowsInAssembly(dir: string): AssemblyWorkflow[] {
-  const manifestFile = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(manifestFile)) throw new UnumClientError(`${dir} is not a cloud assembly (no manifest.json): run 'cdk synth' first`);
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-  const found: AssemblyWorkflow[] = [];
-  for (const [id, artifact] of Object.entries(manifest.artifacts ?? {})) {
-    if (artifact.type === 'cdk:cloud-assembly' && artifact.properties?.directoryName) {
-      found.push(...workflowsInAssembly(path.join(dir, artifact.properties.directoryName)));
-    }
-    if (artifact.type !== 'aws:cloudformation:stack') continue;
-    const stack = artifact.properties?.stackName ?? id;
-    // Newer CDK versions move construct metadata out of the manifest into a side file.
-    const metadata: MetadataMap = artifact.additionalMetadataFile
-      ? JSON.parse(fs.readFileSync(path.join(dir, artifact.additionalMetadataFile), 'utf8')) as MetadataMap
-      : artifact.metadata ?? {};
-    for (const [constructPath, entries] of Object.entries(metadata)) {
-      for (const entry of entries) {
-        if (entry.type !== 'unum:workflow') continue;
-        const data = entry.data as WorkflowMetadata;
-        found.push({
-          stack,
-          workflow: data.workflow,
-          constructPath: constructPath.split('/').slice(2).join('/'),
-          entryFunction: data.nodes[data.entry].functionName,
-          table: typeof data.tableName === 'string' ? data.tableName : { logicalId: data.tableLogicalId ?? '?' },
-        });
-      }
-    }
-  }
-  return found;
+  return asClientError(() => assembly.workflowsInAssembly(dir));
 }
 
 /** The one workflow of the assembly matching `workflow` (name or construct path) and `stack`, if given. */
 export function findAssemblyWorkflow(dir: string, workflow?: string, stack?: string): AssemblyWorkflow {
-  const all = workflowsInAssembly(dir);
-  const matches = all.filter((w) =>
-    (stack === undefined || w.stack === stack) && (workflow === undefined || w.workflow === workflow || w.constructPath === workflow));
-  if (matches.length !== 1) {
-    const have = all.map((w) => `${w.stack}/${w.workflow}`).join(', ') || 'none';
-    throw new UnumClientError(`${matches.length === 0 ? 'no' : 'more than one'} unum workflow${workflow ? ` '${workflow}'` : ''}${stack ? ` in stack ${stack}` : ''} in ${dir} (have: ${have})${matches.length > 1 ? ': pass --workflow or --stack' : ''}`);
+  return asClientError(() => assembly.findAssemblyWorkflow(dir, workflow, stack));
+}
+
+/** The client reports every problem as an `UnumClientError` (the CLI prints those as messages). */
+function asClientError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof assembly.CloudAssemblyError) throw new UnumClientError(err.message);
+    throw err;
   }
-  return matches[0];
 }

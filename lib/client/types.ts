@@ -1,5 +1,13 @@
 import type { Json } from '../../runtime/ir';
 
+/** Where a deployed (or locally running) workflow lives. */
+export interface WorkflowLocation {
+  /** Name or ARN of the workflow's entry function. */
+  readonly entryFunction: string;
+  /** Name of the workflow's DynamoDB table. */
+  readonly table: string;
+}
+
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
 export type RunState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'NOT_FOUND';
 

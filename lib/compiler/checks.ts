@@ -1,15 +1,21 @@
 import type { Json } from '../../runtime/ir';
+import { inRange } from './function-settings';
 import { parsePath } from './jsonpath';
+
+/** One finding about one field of one state. */
+export interface Problem {
+  readonly field: string;
+  readonly message: string;
+}
 
 /**
  * Small predicates shared by the validators. Each returns a problem
  * description, or undefined when the value is fine.
  */
 
-export function integerIn(value: number | undefined, min: number, max: number, unit = ''): string | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < min || value > max) return `${value}${unit} is not an integer in ${min}-${max}${unit}`;
-  return undefined;
+export function integerIn(value: number | undefined, range: { readonly min: number; readonly max: number }, unit = ''): string | undefined {
+  if (value === undefined || inRange(value, range)) return undefined;
+  return `${value}${unit} is not an integer in ${range.min}-${range.max}${unit}`;
 }
 
 export function atLeast(value: number | undefined, min: number, integer: boolean): string | undefined {

@@ -24,7 +24,8 @@ export function compileWorkflow(workflowName: string, definition: IChainable | D
   if (start === undefined) throw new UnumDefinitionError(workflowName, WORKFLOW_LEVEL, 'definition', 'the workflow is empty: it has no states');
   const graph = buildGraph(workflowName, start);
   const warnings = validateAll(workflowName, graph);
-  return new Emitter(workflowName, graph, settings).emit(warnings);
+  const asyncDefaults = { retryAttempts: options.retryAttempts, maxEventAgeSeconds: options.maxEventAgeSeconds };
+  return new Emitter(workflowName, graph, settings, asyncDefaults).emit(warnings);
 }
 
 function validateAll(workflow: string, graph: ReturnType<typeof buildGraph>): string[] {

@@ -1,4 +1,5 @@
 import type { NodeIR } from '../../runtime/ir';
+import type { AsyncSettings } from './function-settings';
 
 /**
  * Deployment settings of one node's function, as given in the definition
@@ -25,6 +26,8 @@ export interface CompiledNode {
   readonly fn: FunctionSpec;
   /** Nodes this node may invoke (IR targets, joins after fan-in, catch handlers, itself for loops/folds), sorted. */
   readonly successors: readonly string[];
+  /** Lambda's async-invoke settings of the node's function: its own, else the workflow's (`CompileOptions`), else Lambda's defaults. */
+  readonly async: AsyncSettings;
   /** True for nodes the compiler added (implicit origin/join pass nodes). */
   readonly implicit: boolean;
 }
@@ -37,6 +40,12 @@ export interface CompiledWorkflow {
   readonly nodes: Readonly<Record<string, CompiledNode>>;
   /** Non-fatal findings (e.g. a Choice with no otherwise whose conditions may all fail). */
   readonly warnings: readonly string[];
+  /**
+   * True when a run may invoke a node's function again from that function's
+   * own chain of invocations: a loop (a transition back to an earlier state)
+   * or a Fold (each step invokes the next).
+   */
+  readonly loops: boolean;
 }
 
 /** Workflow-wide settings the construct passes to the compiler. */
@@ -55,4 +64,17 @@ export interface CompileOptions {
    * @default false
    */
   readonly history?: boolean;
+  /**
+   * Lambda async retries of every node that sets none (`retryAttempts` of a
+   * Task or Fold wins). Checked against Lambda's limits where it is deployed
+   * (`asyncSettingsProblem`), which names the node.
+   * @default 2 (Lambda's default)
+   */
+  readonly retryAttempts?: number;
+  /**
+   * Maximum event age, seconds, of every node that sets none.
+   * Checked where it is deployed, like `retryAttempts`.
+   * @default 21600 (Lambda's default)
+   */
+  readonly maxEventAgeSeconds?: number;
 }

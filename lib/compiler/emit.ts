@@ -2,9 +2,10 @@ import { IR_VERSION, type CatchRule, type FanInInvoke, type HandlerSpec, type In
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
+import { resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
-import { catchRule, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler } from './node-parts';
+import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler } from './node-parts';
 
 /** Workflow-wide settings, with defaults applied (the per-node timeout is added per node). */
 export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds'>;
@@ -61,6 +62,7 @@ export class Emitter {
     private readonly workflow: string,
     private readonly graph: Graph,
     private readonly settings: WorkflowSettings,
+    private readonly asyncDefaults: Partial<AsyncSettings>,
   ) {}
 
   emit(warnings: readonly string[]): CompiledWorkflow {
@@ -79,7 +81,8 @@ export class Emitter {
     this.assignTails();
     const nodes: Record<string, CompiledNode> = {};
     for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry);
-    return { workflow: this.workflow, entry, nodes, warnings: [...warnings] };
+    const folds = [...this.nodes.values()].some((b) => b.handler.kind === 'fold');
+    return { workflow: this.workflow, entry, nodes, warnings: [...warnings], loops: this.graph.hasLoop || folds };
   }
 
   private drain(): void {
@@ -103,7 +106,7 @@ export class Emitter {
         b.instructions = this.flowTo(b.name, state, state.nextState, scope);
       });
     }
-    const handler: HandlerSpec = state.kind === 'fold' ? { kind: 'fold', export: state.props.handler ?? 'handler', initial: state.props.initial } : userHandler(state);
+    const handler: HandlerSpec = state.kind === 'fold' ? { kind: 'fold', export: exportOf(state), initial: state.props.initial } : userHandler(state);
     const io = state.kind === 'task' ? ioSpec(state.props) : undefined;
     return this.add({ name: state.id, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
       this.errorRules(b, state);
@@ -317,7 +320,13 @@ export class Emitter {
       settings: { ...this.settings, timeoutSeconds: b.fn.timeoutSeconds },
       functionNames: {},
     };
-    return { ir, fn: b.fn, successors: successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold'), implicit: b.implicit };
+    return {
+      ir,
+      fn: b.fn,
+      successors: successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold'),
+      async: resolveAsyncSettings(b.fn, this.asyncDefaults),
+      implicit: b.implicit,
+    };
   }
 }
 

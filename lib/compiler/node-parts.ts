@@ -2,26 +2,32 @@ import type { CatchRule, HandlerSpec, Instruction, IoSpec, RetryRule } from '../
 import type { FunctionState, RetryProps } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import type { FunctionSpec } from './compiled';
+import { DEFAULT_EXPORT, MEMORY_MB, TIMEOUT_SECONDS } from './function-settings';
 
 /** Lambda settings of nodes without user code (Pass and implicit nodes). */
-export const PASS_FUNCTION: FunctionSpec = { memorySize: 256, timeoutSeconds: 30, environment: {} };
+export const PASS_FUNCTION: FunctionSpec = { memorySize: MEMORY_MB.default, timeoutSeconds: TIMEOUT_SECONDS.default, environment: {} };
 
 /** The function settings of a Task or Fold, with defaults applied. */
 export function functionSpec(state: FunctionState): FunctionSpec {
   const p = state.functionProps;
   return {
     entry: p.entry,
-    exportName: p.handler ?? 'handler',
-    memorySize: p.memorySize ?? 256,
-    timeoutSeconds: p.timeoutSeconds ?? 30,
+    exportName: exportOf(state),
+    memorySize: p.memorySize ?? MEMORY_MB.default,
+    timeoutSeconds: p.timeoutSeconds ?? TIMEOUT_SECONDS.default,
     environment: sortedRecord(p.environment ?? {}),
     ...(p.retryAttempts === undefined ? {} : { retryAttempts: p.retryAttempts }),
     ...(p.maxEventAgeSeconds === undefined ? {} : { maxEventAgeSeconds: p.maxEventAgeSeconds }),
   };
 }
 
+/** The export a Task or Fold runs. */
+export function exportOf(state: FunctionState): string {
+  return state.functionProps.handler ?? DEFAULT_EXPORT;
+}
+
 export function userHandler(state: FunctionState): HandlerSpec {
-  return { kind: 'user', export: state.functionProps.handler ?? 'handler' };
+  return { kind: 'user', export: exportOf(state) };
 }
 
 /** Only the given fields of `io` that are set, in a fixed order; undefined if none is. */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { FunctionState } from '../definition';
-import { atLeast, integerIn, pathProblem } from './checks';
-import type { Problem } from './validate';
+import { atLeast, integerIn, pathProblem, type Problem } from './checks';
+import { MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from './function-settings';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -23,10 +23,10 @@ export function functionProblems(state: FunctionState): Problem[] {
   if (typeof p.entry !== 'string' || p.entry.length === 0) add('entry', 'the entry (handler module path) is empty');
   else if (!path.isAbsolute(p.entry)) add('entry', `'${p.entry}' is not an absolute path; use path.join(__dirname, '...')`);
   if (p.handler !== undefined && !IDENTIFIER.test(p.handler)) add('handler', `'${p.handler}' is not a valid export name`);
-  add('memorySize', integerIn(p.memorySize, 128, 10240, ' MB'));
-  add('timeoutSeconds', integerIn(p.timeoutSeconds, 1, 900, ' s'));
-  add('retryAttempts', integerIn(p.retryAttempts, 0, 2));
-  add('maxEventAgeSeconds', integerIn(p.maxEventAgeSeconds, 60, 21600, ' s'));
+  add('memorySize', integerIn(p.memorySize, MEMORY_MB, ' MB'));
+  add('timeoutSeconds', integerIn(p.timeoutSeconds, TIMEOUT_SECONDS, ' s'));
+  add('retryAttempts', integerIn(p.retryAttempts, RETRY_ATTEMPTS));
+  add('maxEventAgeSeconds', integerIn(p.maxEventAgeSeconds, MAX_EVENT_AGE_SECONDS, ' s'));
   for (const [key, value] of Object.entries(p.environment ?? {})) {
     if (!ENV_NAME.test(key)) add('environment', `'${key}' is not a valid environment variable name`);
     else if (RESERVED_ENV.has(key) || key.startsWith('UNUM_')) add('environment', `'${key}' is reserved (set by Lambda or unum)`);

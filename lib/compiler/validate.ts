@@ -1,17 +1,11 @@
 import type { Condition as ConditionIr, Json } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, MapState, Parallel, State } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
-import { atLeast, jsonProblem, pathProblem, templateProblem } from './checks';
+import { atLeast, jsonProblem, pathProblem, templateProblem, type Problem } from './checks';
 import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';
 import { parsePath, select } from './jsonpath';
 import { functionProblems } from './validate-function';
-
-/** One finding about one field of one state. */
-export interface Problem {
-  readonly field: string;
-  readonly message: string;
-}
 
 /**
  * Checks every reachable state's own settings, in definition order, and throws

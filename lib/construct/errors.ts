@@ -9,8 +9,10 @@ export class UnumWorkflowError extends Error {
     readonly workflow: string,
     readonly node: string | undefined,
     detail: string,
+    /** `cause`: the error behind it, e.g. the compiler's `UnumDefinitionError`. */
+    options?: ErrorOptions,
   ) {
-    super(`${constructPath}: workflow '${workflow}'${node === undefined ? '' : `, node '${node}'`}: ${detail}`);
+    super(`${constructPath}: workflow '${workflow}'${node === undefined ? '' : `, node '${node}'`}: ${detail}`, options);
     this.name = 'UnumWorkflowError';
   }
 }

@@ -3,7 +3,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../runtime/ir';
-import type { AsyncSettings } from './validation';
+import type { AsyncSettings } from '../compiler/function-settings';
 
 
 /**

@@ -5,7 +5,7 @@ import type { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import type { FromAslOptions } from '../compiler/asl/types';
+import type { FromAslOptions } from '../asl/types';
 import type { WorkflowDefinition } from './definition-type';
 
 /** How each node's code is bundled (always the local esbuild, never Docker). */

@@ -6,12 +6,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Definition } from '../definition';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
+import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
-import { fromAsl } from '../compiler/asl';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
+import { asyncSettingsProblem, MEMORY_MB, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
@@ -29,11 +29,9 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { createWorkflowTable } from './table';
-import { asyncSettingsProblem, hasCycle, resolveAsyncSettings, retentionProblem, type AsyncDefaults } from './validation';
-import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './workflow-metadata';
+import { retentionProblem } from './validation';
+import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
 
-const DEFAULT_CHECKPOINT_RETENTION = Duration.days(7);
-const DEFAULT_RUN_RETENTION = Duration.days(30);
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
 const FAILURE_RECORDER_NAME = 'unum-failure';
 
@@ -72,15 +70,25 @@ export class UnumWorkflow extends Construct {
   static fromAsl(scope: Construct, id: string, asl: string | object, props: UnumWorkflowFromAslProps): UnumWorkflow {
     const { tasks, defaultTask, ...workflowProps } = props;
     const workflowName = props.workflowName ?? id;
-    let definition: Definition;
+    const invalid = (err: UnumDefinitionError): UnumWorkflowError => {
+      const node = err.node === WORKFLOW_LEVEL ? undefined : err.node;
+      return new UnumWorkflowError(`${scope.node.path}/${id}`, workflowName, node, `invalid ASL definition (field '${err.field}'): ${err.detail}`, { cause: err });
+    };
+    let imported: ImportedAsl;
     try {
-      definition = fromAsl(asl, { workflowName, tasks, defaultTask });
+      imported = importAsl(asl, { workflowName, tasks, defaultTask });
     } catch (err) {
       if (!(err instanceof UnumDefinitionError)) throw err;
-      const node = err.node === WORKFLOW_LEVEL ? undefined : err.node;
-      throw new UnumWorkflowError(`${scope.node.path}/${id}`, workflowName, node, `invalid ASL definition (field '${err.field}'): ${err.detail}`);
+      throw invalid(err);
     }
-    return new UnumWorkflow(scope, id, { ...workflowProps, definition });
+    try {
+      return new UnumWorkflow(scope, id, { ...workflowProps, definition: imported.definition });
+    } catch (err) {
+      // The constructor compiles the definition (once); a node it rejects is named as the document names it.
+      const cause = err instanceof UnumWorkflowError ? err.cause : undefined;
+      if (!(cause instanceof UnumDefinitionError) || cause.node === WORKFLOW_LEVEL) throw err;
+      throw invalid(inAslTerms(cause, imported.names));
+    }
   }
 
   constructor(scope: Construct, id: string, props: UnumWorkflowProps) {
@@ -94,8 +102,7 @@ export class UnumWorkflow extends Construct {
       this.fail(undefined, 'encryptionKey and pointInTimeRecovery apply to a new table only; configure the table you pass in instead');
     }
 
-    const checkpointTtlSeconds = (props.checkpointRetention ?? DEFAULT_CHECKPOINT_RETENTION).toSeconds();
-    this.compiled = this.compile(props, checkpointTtlSeconds);
+    this.compiled = this.compile(props);
     // Findings that do not stop deployment (e.g. a Choice whose rules may all miss) show in `cdk synth` output.
     for (const warning of this.compiled.warnings) Annotations.of(this).addWarningV2('unum:definition', warning);
     const nodes = Object.entries(this.compiled.nodes);
@@ -111,16 +118,11 @@ export class UnumWorkflow extends Construct {
 
     this.failureRecorder = this.createFailureRecorder(names, common);
 
-    const asyncDefaults: AsyncDefaults = {
-      retryAttempts: props.retryAttempts,
-      maxEventAgeSeconds: props.maxEventAge?.toSeconds(),
-    };
-    const loop = hasCycle(this.compiled);
     const nodesScope = new Construct(this, 'Nodes');
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
-      const settings = resolveAsyncSettings(compiledNode.fn, asyncDefaults);
-      const problem = asyncSettingsProblem(settings) ?? retentionProblem(checkpointTtlSeconds, settings, compiledNode.fn.timeoutSeconds);
+      const settings = compiledNode.async;
+      const problem = asyncSettingsProblem(settings) ?? retentionProblem(compiledNode.ir.settings, settings);
       if (problem) this.fail(node, problem);
 
       const nodeScope = new Construct(nodesScope, node);
@@ -134,7 +136,7 @@ export class UnumWorkflow extends Construct {
         memorySize: compiledNode.fn.memorySize,
         timeoutSeconds: compiledNode.fn.timeoutSeconds,
         environment: { ...compiledNode.fn.environment },
-        loop,
+        loop: this.compiled.loops,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
       // Lambda checks that the role may invoke the destination when the config is created.
@@ -193,18 +195,20 @@ export class UnumWorkflow extends Construct {
     return this.metric(METRICS.userCodeDuration, { statistic: 'Average', ...props });
   }
 
-  private compile(props: UnumWorkflowProps, checkpointTtlSeconds: number): CompiledWorkflow {
+  private compile(props: UnumWorkflowProps): CompiledWorkflow {
     try {
       return compileWorkflow(this.workflowName, props.definition, {
-        checkpointTtlSeconds,
-        runRetentionSeconds: (props.runRetention ?? DEFAULT_RUN_RETENTION).toSeconds(),
+        checkpointTtlSeconds: props.checkpointRetention?.toSeconds(),
+        runRetentionSeconds: props.runRetention?.toSeconds(),
         inlineLimitBytes: props.inlineLimitBytes,
         invokeConcurrency: props.invokeConcurrency,
         history: props.history,
+        retryAttempts: props.retryAttempts,
+        maxEventAgeSeconds: props.maxEventAge?.toSeconds(),
       });
     } catch (err) {
       if (err instanceof UnumDefinitionError) {
-        this.fail(err.node === WORKFLOW_LEVEL ? undefined : err.node, `invalid definition (field '${err.field}'): ${err.detail}`);
+        this.fail(err.node === WORKFLOW_LEVEL ? undefined : err.node, `invalid definition (field '${err.field}'): ${err.detail}`, err);
       }
       throw err;
     }
@@ -255,8 +259,8 @@ export class UnumWorkflow extends Construct {
       functionName: names.get(FAILURE_RECORDER_NAME) as string,
       description: `unum workflow ${this.workflowName}: marks runs FAILED when an invocation exhausts its retries`,
       code: this.failureRecorderCode(common.bundling),
-      memorySize: 256,
-      timeoutSeconds: 30,
+      memorySize: MEMORY_MB.default,
+      timeoutSeconds: TIMEOUT_SECONDS.default,
       environment: { [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
       loop: false,
     });
@@ -350,8 +354,8 @@ export class UnumWorkflow extends Construct {
     }
   }
 
-  private fail(node: string | undefined, detail: string): never {
-    throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail);
+  private fail(node: string | undefined, detail: string, cause?: Error): never {
+    throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail, cause && { cause });
   }
 }
 

@@ -1,5 +1,5 @@
-import type { State } from './state';
-import type { IChainable, NextOf, TypeWitness, Untyped } from './types';
+import type { IChainable, NextOf, State } from './state';
+import type { TypeWitness, Untyped } from './types';
 
 /**
  * A sequence of states. `a.next(b).next(c)` builds a chain whose start is `a`

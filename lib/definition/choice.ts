@@ -1,7 +1,7 @@
 import { Chain } from './chain';
 import type { Condition } from './condition';
-import { State } from './state';
-import type { IChainable, Untyped } from './types';
+import { State, type IChainable } from './state';
+import type { Untyped } from './types';
 
 /** One `when` arm of a Choice. */
 export interface ChoiceArm {

@@ -1,5 +1,5 @@
-import type { IChainable, Untyped } from './types';
-import type { State } from './state';
+import type { Untyped } from './types';
+import type { IChainable, State } from './state';
 import type { CatchProps, FunctionProps, RetryProps } from './function-props';
 import { NextableState } from './nextable';
 

@@ -1,7 +1,7 @@
 import type { IoProps } from './io';
 import { NextableState } from './nextable';
-import type { State } from './state';
-import type { IChainable, JsonPath, PayloadTemplate, Untyped } from './types';
+import type { IChainable, State } from './state';
+import type { JsonPath, PayloadTemplate, Untyped } from './types';
 
 /**
  * Properties of a `Map` state. There is no `parameters`: ASL's Map `Parameters`

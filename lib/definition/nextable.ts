@@ -1,6 +1,6 @@
 import { Chain } from './chain';
-import { State } from './state';
-import type { NextOf, Untyped } from './types';
+import { State, type NextOf } from './state';
+import type { Untyped } from './types';
 
 /** A state with at most one next state (Task, Pass, Fold, Parallel, Map). */
 export abstract class NextableState<I = Untyped, O = Untyped> extends State<I, O> {

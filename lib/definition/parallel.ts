@@ -1,7 +1,7 @@
 import type { IoProps } from './io';
 import { NextableState } from './nextable';
-import type { State } from './state';
-import type { IChainable, Untyped } from './types';
+import type { IChainable, State } from './state';
+import type { Untyped } from './types';
 
 /** Properties of a `Parallel`. */
 export type ParallelProps = IoProps;

@@ -1,4 +1,22 @@
-import type { IChainable, TypeWitness, StateKind, Untyped } from './types';
+import type { TypeWitness, StateKind, Untyped } from './types';
+
+/**
+ * Anything that can be chained: a single state or a `Chain` of states.
+ * `I` is the input the first state accepts, `O` the output of the last.
+ */
+export interface IChainable<I = Untyped, O = Untyped> {
+  /** Descriptive id (the state name for a state, the first state's name for a chain). */
+  readonly id: string;
+  /** The state that runs first; undefined only for an empty chain. */
+  readonly startState: State | undefined;
+  /** States whose `next` is still open: `.next()` connects these. */
+  readonly endStates: readonly State[];
+  /** Phantom type carrier; never present at run time. */
+  readonly __types?: TypeWitness<I, O>;
+}
+
+/** The parameter type of `.next()`: a terminal chain (output `never`) accepts nothing. */
+export type NextOf<O, O2> = [O] extends [never] ? never : IChainable<O, O2>;
 
 /** A definition problem found while building the graph, reported by the compiler with the workflow name. */
 export interface Misuse {

@@ -1,5 +1,4 @@
 import type { Json, JsonPath, PayloadTemplate } from '../../runtime/ir';
-import type { State } from './state';
 
 export type { Json, JsonPath, PayloadTemplate };
 
@@ -20,24 +19,6 @@ export interface TypeWitness<I, O> {
   readonly input: (input: I) => void;
   readonly output: O;
 }
-
-/**
- * Anything that can be chained: a single state or a `Chain` of states.
- * `I` is the input the first state accepts, `O` the output of the last.
- */
-export interface IChainable<I = Untyped, O = Untyped> {
-  /** Descriptive id (the state name for a state, the first state's name for a chain). */
-  readonly id: string;
-  /** The state that runs first; undefined only for an empty chain. */
-  readonly startState: State | undefined;
-  /** States whose `next` is still open: `.next()` connects these. */
-  readonly endStates: readonly State[];
-  /** Phantom type carrier; never present at run time. */
-  readonly __types?: TypeWitness<I, O>;
-}
-
-/** The parameter type of `.next()`: a terminal chain (output `never`) accepts nothing. */
-export type NextOf<O, O2> = [O] extends [never] ? never : IChainable<O, O2>;
 
 /** A user handler: what a `Task` export looks like. */
 export type Handler<I, O> = (input: I) => O | Promise<O>;

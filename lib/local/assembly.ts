@@ -1,19 +1,17 @@
 /**
- * Reads a synthesized cloud assembly (`cdk.out`) as plain JSON: which Lambda
- * functions exist (bundle directory, handler, timeout, memory, environment,
- * async-invoke settings), which DynamoDB tables, and which Unum workflows (from
- * the `unum-ir.json` each workflow function ships beside its bundle).
+ * The local engine's view of a synthesized app, read by lib/assembly: which
+ * Lambda functions exist (bundle directory, handler, timeout, memory,
+ * environment, async-invoke settings), which DynamoDB tables, and which Unum
+ * workflows, with the names a deployment would give resolved to local names
+ * (a resource CloudFormation names is `<stack>-<logicalId>`).
  *
  * lib/local must not import aws-cdk-lib, so this is the engine's only view of
  * the app: exactly what would deploy.
  */
-import * as fs from 'fs';
-import * as path from 'path';
-import { ENV, IR_FILE_NAME, type NodeIR } from '../../runtime/ir';
+import { ENV, type NodeIR } from '../../runtime/ir';
+import { readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
+import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-settings';
 
-/** Lambda's async-invoke defaults (EventInvokeConfig absent). */
-const DEFAULT_RETRY_ATTEMPTS = 2;
-const DEFAULT_MAX_EVENT_AGE_SECONDS = 21600;
 /** CloudFormation defaults of AWS::Lambda::Function. */
 const DEFAULT_TIMEOUT_SECONDS = 3;
 const DEFAULT_MEMORY_MB = 128;
@@ -67,44 +65,46 @@ export interface LocalApp {
   readonly tables: readonly LocalTable[];
   readonly workflows: ReadonlyMap<string, LocalWorkflow>;
   /**
-   * Stacks with workflow functions but no IR beside them: synthesized without
-   * their assets (`aws:cdk:bundling-stacks` excluded them), so their workflows
-   * are unknown here.
+   * Stacks whose workflows have no IR beside their functions: synthesized
+   * without their assets (`aws:cdk:bundling-stacks` excluded them), so those
+   * workflows cannot run here.
    */
   readonly unbundledStacks: readonly string[];
 }
 
-type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
-type Template = { Resources?: Record<string, Resource> };
-type Artifact = { type: string; properties?: { templateFile?: string; stackName?: string; directoryName?: string } };
-
 /** Reads every stack of the assembly in `dir` (nested stage assemblies included). */
 export function readCloudAssembly(dir: string): LocalApp {
-  const absDir = path.resolve(dir);
+  const assembly = readAssembly(dir);
   const functions = new Map<string, LocalFunction>();
   const tables: LocalTable[] = [];
-  for (const stack of listStacks(absDir)) {
-    readStack(stack, functions, tables);
-  }
-  return { dir: absDir, functions, tables, workflows: groupWorkflows(functions), unbundledStacks: unbundledStacks(functions.values()) };
+  for (const stack of assembly.stacks) readStack(stack, functions, tables);
+  const workflows = new Map<string, LocalWorkflow>();
+  for (const [name, workflow] of assembly.workflows) workflows.set(name, localWorkflow(workflow, functions));
+  return { dir: assembly.dir, functions, tables, workflows, unbundledStacks: assembly.unbundledStacks };
 }
 
-/** A workflow node function (it has the table, and is not the failure recorder) whose asset holds no IR. */
-function unbundledStacks(functions: Iterable<LocalFunction>): string[] {
-  const stacks = new Set<string>();
-  for (const f of functions) {
-    if (!f.ir && f.environment[ENV.table] !== undefined && f.environment[ENV.entryNode] === undefined) stacks.add(f.stack);
+function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<string, LocalFunction>): LocalWorkflow {
+  const name = workflow.metadata.workflow;
+  const nodes: Record<string, LocalFunction> = {};
+  for (const [node, fn] of Object.entries(workflow.nodes)) {
+    nodes[node] = functions.get(localName(workflow.stack, fn.logicalId, fn.properties.FunctionName)) as LocalFunction;
   }
-  return [...stacks];
+  const entry = nodes[workflow.metadata.entry];
+  const tableName = entry.environment[ENV.table];
+  if (!tableName) throw new Error(`workflow '${name}': entry function ${entry.functionName} has no ${ENV.table}`);
+  return {
+    name,
+    entryNode: workflow.metadata.entry,
+    entryFunction: entry.functionName,
+    nodes,
+    tableName,
+    ...(entry.async.onFailure ? { failureRecorder: entry.async.onFailure } : {}),
+  };
 }
 
-/** The error for a workflow name the app does not have, saying which stacks were synthesized without assets. */
-export function noWorkflowError(app: LocalApp, name: string): string {
-  const have = [...app.workflows.keys()].join(', ') || 'none';
-  const unbundled = app.unbundledStacks.length === 0
-    ? ''
-    : `; stack(s) ${app.unbundledStacks.join(', ')} were synthesized without their assets (aws:cdk:bundling-stacks excluded them): synthesize every stack, e.g. \`npx cdk synth\` with no stack named`;
-  return `no workflow '${name}' in ${app.dir} (have: ${have})${unbundled}`;
+/** The local name of a function or table: its literal name, else `<stack>-<logicalId>` (where CloudFormation would name it at deploy). */
+export function localName(stack: string, logicalId: string, literal?: unknown): string {
+  return typeof literal === 'string' ? literal : `${stack}-${logicalId}`;
 }
 
 /** Several assemblies as one app (e.g. the examples and the fault-test workflows on one engine). */
@@ -125,37 +125,14 @@ export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
   return { dir: apps[0]?.dir ?? '', functions, tables: apps.flatMap((a) => a.tables), workflows, unbundledStacks: apps.flatMap((a) => a.unbundledStacks) };
 }
 
-interface StackFile {
-  readonly name: string;
-  readonly dir: string;
-  readonly template: Template;
-}
-
-function listStacks(dir: string): StackFile[] {
-  const manifestFile = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(manifestFile)) throw new Error(`${dir} is not a cloud assembly (no manifest.json); run 'cdk synth' first`);
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { artifacts?: Record<string, Artifact> };
-  const stacks: StackFile[] = [];
-  for (const [id, artifact] of Object.entries(manifest.artifacts ?? {})) {
-    const props = artifact.properties ?? {};
-    if (artifact.type === 'aws:cloudformation:stack' && props.templateFile) {
-      const template = JSON.parse(fs.readFileSync(path.join(dir, props.templateFile), 'utf8')) as Template;
-      stacks.push({ name: props.stackName ?? id, dir, template });
-    } else if (artifact.type === 'cdk:cloud-assembly' && props.directoryName) {
-      stacks.push(...listStacks(path.join(dir, props.directoryName)));
-    }
-  }
-  return stacks;
-}
-
-function readStack(stack: StackFile, functions: Map<string, LocalFunction>, tables: LocalTable[]): void {
-  const resources = stack.template.Resources ?? {};
+function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[]): void {
+  const { resources } = stack;
   const names = new Map<string, string>();
   for (const [id, r] of Object.entries(resources)) {
     if (r.Type === 'AWS::Lambda::Function') {
-      names.set(id, typeof r.Properties?.FunctionName === 'string' ? r.Properties.FunctionName : `${stack.name}-${id}`);
+      names.set(id, localName(stack.name, id, r.Properties?.FunctionName));
     } else if (r.Type === 'AWS::DynamoDB::Table') {
-      const name = typeof r.Properties?.TableName === 'string' ? r.Properties.TableName : `${stack.name}-${id}`;
+      const name = localName(stack.name, id, r.Properties?.TableName);
       names.set(id, name);
       const ttl = r.Properties?.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
       tables.push({ stack: stack.name, logicalId: id, tableName: name, ...(ttl?.Enabled !== false && ttl?.AttributeName ? { ttlAttribute: ttl.AttributeName } : {}) });
@@ -171,25 +148,19 @@ function readStack(stack: StackFile, functions: Map<string, LocalFunction>, tabl
     const destination = (p.DestinationConfig as { OnFailure?: { Destination?: unknown } } | undefined)?.OnFailure?.Destination;
     const onFailure = destination === undefined ? undefined : functionNameOf(resolve(destination));
     asyncConfigs.set(target, {
-      retryAttempts: typeof p.MaximumRetryAttempts === 'number' ? p.MaximumRetryAttempts : DEFAULT_RETRY_ATTEMPTS,
-      maxEventAgeSeconds: typeof p.MaximumEventAgeInSeconds === 'number' ? p.MaximumEventAgeInSeconds : DEFAULT_MAX_EVENT_AGE_SECONDS,
+      retryAttempts: typeof p.MaximumRetryAttempts === 'number' ? p.MaximumRetryAttempts : RETRY_ATTEMPTS.default,
+      maxEventAgeSeconds: typeof p.MaximumEventAgeInSeconds === 'number' ? p.MaximumEventAgeInSeconds : MAX_EVENT_AGE_SECONDS.default,
       ...(onFailure ? { onFailure } : {}),
     });
   }
-  for (const [id, r] of Object.entries(resources)) {
-    if (r.Type !== 'AWS::Lambda::Function') continue;
-    const assetPath = r.Metadata?.['aws:asset:path'];
-    if (typeof assetPath !== 'string') continue; // inline or image code: nothing local to run
-    const p = r.Properties ?? {};
+  for (const { logicalId: id, properties: p, assetDir, ir } of stack.functions) {
     const functionName = names.get(id) as string;
-    const assetDir = path.resolve(stack.dir, assetPath);
     const variables = ((p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables) ?? {};
     const environment: Record<string, string> = {};
     for (const [k, v] of Object.entries(variables)) {
       const value = resolve(v);
       if (value !== undefined) environment[k] = value;
     }
-    const irFile = path.join(assetDir, IR_FILE_NAME);
     functions.set(functionName, {
       stack: stack.name,
       logicalId: id,
@@ -199,8 +170,8 @@ function readStack(stack: StackFile, functions: Map<string, LocalFunction>, tabl
       timeoutSeconds: typeof p.Timeout === 'number' ? p.Timeout : DEFAULT_TIMEOUT_SECONDS,
       memoryMb: typeof p.MemorySize === 'number' ? p.MemorySize : DEFAULT_MEMORY_MB,
       environment,
-      async: asyncConfigs.get(functionName) ?? { retryAttempts: DEFAULT_RETRY_ATTEMPTS, maxEventAgeSeconds: DEFAULT_MAX_EVENT_AGE_SECONDS },
-      ...(fs.existsSync(irFile) ? { ir: JSON.parse(fs.readFileSync(irFile, 'utf8')) as NodeIR } : {}),
+      async: asyncConfigs.get(functionName) ?? { retryAttempts: RETRY_ATTEMPTS.default, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.default },
+      ...(ir ? { ir } : {}),
     });
   }
 }
@@ -209,7 +180,7 @@ const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
 
 /** The local value of a template expression: names for Refs, fake ARNs for GetAtt Arn. */
-function resolveIntrinsic(v: unknown, resources: Record<string, Resource>, names: Map<string, string>): string | undefined {
+function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, TemplateResource>>, names: Map<string, string>): string | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (!v || typeof v !== 'object') return undefined;
@@ -252,31 +223,4 @@ export function parseFunctionRef(ref: string): { name: string; qualifier?: strin
 function functionNameOf(ref: string | undefined): string | undefined {
   if (ref === undefined) return undefined;
   return ref.includes(':lambda:') || ref.includes(':function:') ? parseFunctionRef(ref).name : ref;
-}
-
-function groupWorkflows(functions: Map<string, LocalFunction>): Map<string, LocalWorkflow> {
-  const byName = new Map<string, LocalFunction[]>();
-  for (const fn of functions.values()) {
-    if (!fn.ir) continue;
-    const key = fn.ir.workflow;
-    byName.set(key, [...(byName.get(key) ?? []), fn]);
-  }
-  const workflows = new Map<string, LocalWorkflow>();
-  for (const [name, fns] of byName) {
-    const entry = fns.find((f) => f.ir?.entry);
-    if (!entry?.ir) throw new Error(`workflow '${name}' has no entry node in ${fns.map((f) => f.assetDir).join(', ')}`);
-    const nodes: Record<string, LocalFunction> = {};
-    for (const fn of fns) nodes[(fn.ir as NodeIR).node] = fn;
-    const tableName = entry.environment[ENV.table];
-    if (!tableName) throw new Error(`workflow '${name}': entry function ${entry.functionName} has no ${ENV.table}`);
-    workflows.set(name, {
-      name,
-      entryNode: entry.ir.node,
-      entryFunction: entry.functionName,
-      nodes,
-      tableName,
-      ...(entry.async.onFailure ? { failureRecorder: entry.async.onFailure } : {}),
-    });
-  }
-  return workflows;
 }

@@ -2,7 +2,7 @@
 import * as path from 'path';
 import type { Json, NodeIR } from '../../runtime/ir';
 import { compileWorkflow, type CompiledWorkflow } from '../../lib/compiler';
-import { fromAsl, type FromAslOptions } from '../../lib/compiler/asl';
+import { fromAsl, type FromAslOptions } from '../../lib/asl';
 
 /** The handler module of the corpus runs; the unit tests only need an absolute path. */
 export const ENTRY = path.join(__dirname, 'handlers', 'corpus.ts');

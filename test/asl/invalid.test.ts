@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { AslDefinitionError, AslValidationError, fromAsl } from '../../lib/compiler/asl';
+import { AslDefinitionError, AslValidationError, fromAsl } from '../../lib/asl';
 import { UnumDefinitionError } from '../../lib/compiler';
 import { DEFAULT_TASK, ENTRY, aslError, machine, task } from './helpers';
 

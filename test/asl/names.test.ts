@@ -1,7 +1,7 @@
-/** ASL state names -> node names: deterministic, valid, and collision-free (lib/compiler/asl/names.ts). */
+/** ASL state names -> node names: deterministic, valid, and collision-free (lib/asl/names.ts). */
 import { createHash } from 'crypto';
 import { NAME_PATTERN } from '../../lib/compiler';
-import { NodeNames } from '../../lib/compiler/asl';
+import { NodeNames } from '../../lib/asl';
 import { compileAsl, machine, task } from './helpers';
 
 const hash8 = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 8);

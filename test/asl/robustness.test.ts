@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Json } from '../../runtime/ir';
 import { UnumDefinitionError } from '../../lib/compiler';
-import { fromAsl } from '../../lib/compiler/asl';
+import { fromAsl } from '../../lib/asl';
 import { DEFAULT_TASK } from './helpers';
 
 const BASES: Json[] = [

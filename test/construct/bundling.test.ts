@@ -5,7 +5,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { UnumWorkflow } from '../../lib/construct';
 import { assetFiles, bundleNode, moduleExports, type ResolvedBundling } from '../../lib/construct/bundling';
 import { Definition, Task } from '../../lib/definition';
-import { noWorkflowError, readCloudAssembly } from '../../lib/local/assembly';
+import { noWorkflowError } from '../../lib/assembly';
+import { readCloudAssembly } from '../../lib/local/assembly';
 import type { NodeIR } from '../../runtime/ir';
 import { chain, HANDLERS } from './fixtures/workflows';
 

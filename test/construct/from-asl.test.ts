@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Definition } from '../../lib/definition';
-import { compileWorkflow } from '../../lib/compiler';
+import { fromAsl } from '../../lib/asl';
+import * as compiler from '../../lib/compiler/compile';
 import { UnumWorkflow } from '../../lib/construct';
 
 const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
@@ -25,9 +25,26 @@ test('UnumWorkflow.fromAsl reports an invalid document with the construct path, 
   );
 });
 
-test('Definition.fromAsl gives the same IR as the importer used directly', () => {
-  const definition = Definition.fromAsl(wordcount, { workflowName: 'wc', defaultTask: { entry: HANDLERS, handler: 'first' } });
-  const compiled = compileWorkflow('wc', definition);
-  expect(compiled.entry).toBe('Count.Origin');
-  expect(compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+test('a definition from fromAsl deploys the same workflow as UnumWorkflow.fromAsl', () => {
+  const settings = { defaultTask: { entry: HANDLERS, handler: 'first' } };
+  const imported = UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'WordCount', wordcount, settings);
+  const definition = fromAsl(wordcount, { workflowName: 'WordCount', ...settings });
+  const built = new UnumWorkflow(new Stack(new App(), 'AslStack'), 'WordCount', { definition });
+  expect(built.compiled).toEqual(imported.compiled);
+  expect(built.compiled.entry).toBe('Count.Origin');
+  expect(built.compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+});
+
+test('UnumWorkflow.fromAsl compiles the document once; a node the compiler rejects is named as the document names it', () => {
+  const compiles = jest.spyOn(compiler, 'compileWorkflow');
+  try {
+    UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'WordCount', wordcount, { defaultTask: { entry: HANDLERS, handler: 'first' } });
+    expect(compiles).toHaveBeenCalledTimes(1);
+  } finally {
+    compiles.mockRestore();
+  }
+  const asl = { StartAt: 'Say hi', States: { 'Say hi': { Type: 'Task', Resource: 'Greeter', End: true } } };
+  expect(() => UnumWorkflow.fromAsl(new Stack(new App(), 'AslStack'), 'Greet', asl, { defaultTask: { entry: HANDLERS, memorySize: 64 } })).toThrow(
+    "AslStack/Greet: workflow 'Greet', node 'Say hi': invalid ASL definition (field 'tasks.memorySize'): 64 MB is not an integer in 128-10240 MB",
+  );
 });

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Definition } from '../../../lib/definition';
-import { fromAsl, type AslTaskProps, type FromAslOptions } from '../../../lib/compiler/asl';
+import { fromAsl, type AslTaskProps, type FromAslOptions } from '../../../lib/asl';
 
 export const CORPUS = path.join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
 const CORPUS_HANDLERS = path.join(__dirname, '..', 'handlers', 'corpus.ts');

@@ -1,0 +1,81 @@
+import aslValidator from 'asl-validator';
+import type { Json } from '../../runtime/ir';
+import { AslDefinitionError, AslValidationError, WORKFLOW_LEVEL, type AslValidatorFinding } from './errors';
+import { forEachState } from './scopes';
+
+/** A Lambda function name: what the unum dialect writes as `Resource` instead of an ARN. */
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Runs asl-validator on a copy (it writes into the document). In the unum
+ * dialect a `Resource` may be a bare function name, which the validator only
+ * accepts as an ARN or a `${...}` placeholder: such names are checked as
+ * placeholders, everything else exactly as written.
+ */
+export function validateWithAslValidator(workflow: string, doc: object): void {
+  const copy = JSON.parse(JSON.stringify(doc)) as object;
+  forEachState(copy, (_name, state) => {
+    if (state.Type === 'Task' && typeof state.Resource === 'string' && FUNCTION_NAME.test(state.Resource)) {
+      (state as { Resource: string }).Resource = `\${${state.Resource}}`;
+    }
+  });
+  let result: ReturnType<typeof aslValidator>;
+  try {
+    result = aslValidator(copy, { checkArn: true, checkPaths: true });
+  } catch (e) {
+    // It also writes into any object under a key named "States", e.g. inside a payload template.
+    throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', `asl-validator could not check the document (${(e as Error).message}); a key named "States" outside a state list (e.g. in Parameters) whose values are not objects can cause this`);
+  }
+  if (result.isValid) return;
+  const findings: AslValidatorFinding[] = result.errors.map((e) => ({
+    code: e['Error code'],
+    // A schema error about the document itself has an empty pointer: show it as '/'.
+    message: e.Message.replace(/^ is invalid/, '/ is invalid'),
+    ...(e.schemaError ? { instancePath: e.schemaError.instancePath } : {}),
+  }));
+  const where = locate(findings[0], copy);
+  throw new AslValidationError(workflow, where.state, where.field, findings);
+}
+
+/**
+ * The state and field a finding is about: from its JSON pointer, else from
+ * the validator's message (which names the state, or only the missing target
+ * of a transition: then the state that transitions there is looked up).
+ */
+function locate(finding: AslValidatorFinding | undefined, doc: object): { state: string; field: string } {
+  if (finding?.instancePath !== undefined) {
+    const segments = finding.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const at = segments.lastIndexOf('States');
+    if (at >= 0 && at + 1 < segments.length) return { state: segments[at + 1], field: fieldName(segments.slice(at + 2)) };
+    return { state: WORKFLOW_LEVEL, field: segments.length === 0 ? '(document)' : fieldName(segments) };
+  }
+  const message = finding?.message ?? '';
+  const missing = /target: (.+)$/.exec(message);
+  if (missing) return transitionTo(doc, missing[1]);
+  const named = /^State (?!machine )"?(.+?)"? (?:is|MUST)\b/.exec(message) ?? /already exists: (.+)$/.exec(message);
+  return { state: named ? named[1] : WORKFLOW_LEVEL, field: '(document)' };
+}
+
+/** The first state whose Next, Default, Choices[i].Next or Catch[i].Next is `target`. */
+function transitionTo(doc: object, target: string): { state: string; field: string } {
+  let found: { state: string; field: string } | undefined;
+  forEachState(doc, (name, state) => {
+    if (found) return;
+    const rules = (key: string): Json[] => (Array.isArray(state[key]) ? (state[key] as Json[]) : []);
+    const refs: [string, Json | undefined][] = [
+      ['Next', state.Next],
+      ['Default', state.Default],
+      ...rules('Choices').map((r, i): [string, Json | undefined] => [`Choices[${i}].Next`, (r as { Next?: Json }).Next]),
+      ...rules('Catch').map((c, i): [string, Json | undefined] => [`Catch[${i}].Next`, (c as { Next?: Json }).Next]),
+    ];
+    const ref = refs.find(([, value]) => value === target);
+    if (ref) found = { state: name, field: ref[0] };
+  });
+  return found ?? { state: WORKFLOW_LEVEL, field: 'StartAt' };
+}
+
+/** `['Retry', '0', 'ErrorEquals']` -> `Retry[0].ErrorEquals`. */
+function fieldName(segments: readonly string[]): string {
+  if (segments.length === 0) return '(state)';
+  return segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}

@@ -1,0 +1,43 @@
+import type { Json } from '../../runtime/ir';
+import { MapState } from '../definition';
+import type { StateReader } from './context';
+import { checkKeys } from './fields';
+import { ioProps } from './io';
+import { placeResult } from './merge-result';
+import { checkTemplate } from './templates';
+import type { AslScope } from './types';
+
+type Processor = AslScope & { readonly ProcessorConfig?: { readonly [k: string]: Json } };
+
+/**
+ * Map: the item processor (`ItemProcessor`, or the older `Iterator`) once per
+ * element of `ItemsPath`; each element's input is built by `ItemSelector`
+ * (or the older `Parameters`, same meaning). Inline mode only. The result
+ * is the array of item results (placed by ResultPath, see merge-result.ts).
+ */
+export const mapReader: StateReader = {
+  create(ctx, name, state) {
+    const processorField = state.ItemProcessor !== undefined ? 'ItemProcessor' : 'Iterator';
+    const processor = state[processorField] as unknown as Processor;
+    checkKeys(ctx.report, name, processorField, processor, ['StartAt', 'States', 'Comment', ...(processorField === 'ItemProcessor' ? ['ProcessorConfig'] : [])]);
+    const config = processor.ProcessorConfig ?? {};
+    for (const [key, value] of Object.entries(config)) {
+      if (key !== 'Mode' || value !== 'INLINE') {
+        ctx.report.fail(name, `ItemProcessor.ProcessorConfig.${key}`, `${JSON.stringify(value)} is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`);
+      }
+    }
+    const selectorField = state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters';
+    const itemSelector = state[selectorField];
+    if (itemSelector !== undefined) checkTemplate(ctx.report, name, selectorField, itemSelector, 'item');
+    const io = ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']);
+    return placeResult(ctx, name, state, io, (id, props) => {
+      const map = new MapState(id, {
+        ...props,
+        ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
+        ...(itemSelector !== undefined ? { itemSelector } : {}),
+        ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
+      });
+      return map.itemProcessor(ctx.buildScope(processor));
+    });
+  },
+};
