@@ -6,7 +6,7 @@
 import { checkpointKey, invocationName } from './naming';
 import { readArrivals, shardKeys } from './fan-in';
 import { runtimeError } from './errors';
-import { mapItem, mapItemList } from './interpreter';
+import { mapItem, mapItemList } from './map-items';
 import type { InputRef, Json } from './ir';
 import type { Cleanup, Exec } from './types';
 
@@ -25,7 +25,7 @@ export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string
   if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
   const arrivals = await readArrivals(x.rt.store, f.join, f.size);
   if (!arrivals) return undefined;
-  const { workflowId, iteration, frames } = x.inv;
+  const { workflowId, iteration, frames } = x.invocation;
   const keys = arrivals.map((a, index) => {
     const tail = tails[a.tail];
     if (tail === undefined) throw runtimeError(`node ${x.rt.ir.node}: unknown tail position ${a.tail}`);
@@ -47,7 +47,7 @@ export async function readValues(x: Exec, keys: readonly string[]): Promise<Json
 }
 
 export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
-  const input = x.inv.input;
+  const input = x.invocation.input;
   if ('value' in input) return { value: input.value, cleanup: noCleanup() };
   if ('ref' in input) {
     const v = await readValues(x, [input.ref]);
@@ -74,7 +74,7 @@ async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Pr
  * cut short, or recreated by a stale origin: delete them all.
  */
 export async function joinCleanup(x: Exec): Promise<Cleanup> {
-  const input = x.inv.input;
+  const input = x.invocation.input;
   if (!('fanIn' in input)) return noCleanup();
   const { origin, join, size } = input.fanIn;
   const m = await fanInMembers(x, input.fanIn);
