@@ -21,7 +21,7 @@ async function firstStep(x: Exec): Promise<{ items: string[]; cleanup: Cleanup }
   const input = x.invocation.input;
   if ('fanIn' in input) {
     const m = await fanInMembers(x, input.fanIn);
-    return m && { items: m.keys, cleanup: { tombstones: [input.fanIn.origin], shards: m.shards } };
+    return m && { items: m.keys, cleanup: { tombstones: [input.fanIn.origin], shards: m.cleanup.shards } };
   }
   // An empty map's origin invokes the join directly with [] (and is our parent).
   if ('value' in input && Array.isArray(input.value) && input.value.length === 0) return { items: [], cleanup: noCleanup() };

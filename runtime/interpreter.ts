@@ -99,12 +99,17 @@ async function fanOut(
   return 'logged';
 }
 
+/** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
+async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition): Promise<PathState> {
+  state = await appendOnce(x, ck, state, t);
+  await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], parent: ck.key });
+  return state;
+}
+
 async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathState, out: Outgoing): Promise<PathState> {
   switch (invoke.kind) {
     case 'scalar':
-      state = await appendOnce(x, ck, state, { next: [invoke.target] });
-      await send(x, invoke.target, { iteration: out.iteration, fanOut: out.frames, inputs: [passValue(x, ck)], parent: ck.key });
-      return state;
+      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
     case 'parallel':
       return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input: passValue(x, ck) }));
     case 'map': {
@@ -112,9 +117,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         const join = invocationName(x.invocation.workflowId, invoke.join, out.iteration, out.frames);
-        state = await appendOnce(x, ck, state, { next: [invoke.join], join, size: 0 });
-        await send(x, invoke.join, { iteration: out.iteration, fanOut: out.frames, inputs: [{ value: [] }], parent: ck.key });
-        return state;
+        return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
       const origin = x.rt.ir.node;
       const input = (index: number): InputRef => {
@@ -148,6 +151,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
 
 async function runInstructions(x: Exec, ck: Committed, list: readonly Instruction[], state: PathState, out: Outgoing): Promise<PathState> {
   for (const ins of list) {
+    if (state === 'ended') break;
     switch (ins.op) {
       case 'incrIteration':
         out.iteration++;
@@ -155,7 +159,6 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       // 'pass': applied before the commit (leadingPasses).
       case 'invoke':
         state = await runInvoke(x, ck, ins.invoke, state, out);
-        if (state === 'ended') return state;
         break;
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
@@ -164,7 +167,6 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
-        if (state === 'ended') return state;
         break;
       }
       case 'succeed':
