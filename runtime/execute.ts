@@ -7,7 +7,7 @@ import { contextObject } from './context';
 import { TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
 import { joinCleanup, resolveInput } from './ingress';
-import { leadingPasses, proceed } from './interpreter';
+import { proceed } from './interpreter';
 import type { HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, writeTransitionLog } from './log';
@@ -22,6 +22,7 @@ import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
   const { ir } = x.rt;
   return exactlyOnceStep(x, () => ({
+    instructionsFollow: true,
     owedCleanup: () => joinCleanup(x),
     async computeOutput() {
       const resolved = await resolveInput(x);
@@ -33,7 +34,7 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
           ? passOutput(ir.io, spec.result, input, context)
           : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context), x.ctx]), context),
       );
-      return { ...result, value: result.catchIndex === undefined ? leadingPasses(x, result.value) : result.value, cleanup: resolved.cleanup };
+      return { ...result, cleanup: resolved.cleanup };
     },
     async afterCommit(ck, cleanup) {
       await proceed(x, ck);

@@ -9,7 +9,7 @@
 import { runtimeError } from './errors';
 import { appendCommit } from './history';
 import { fanInMembers, noCleanup, readValues, resolveInput } from './ingress';
-import { leadingPasses, proceed, send } from './interpreter';
+import { proceed, send } from './interpreter';
 import type { HandlerSpec, Json } from './ir';
 import { passValue } from './payload';
 import { exactlyOnceStep, type StepOutcome } from './step';
@@ -39,6 +39,7 @@ export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): 
     const finishing = { tombstones: [...cleanup.tombstones, ...items], shards: cleanup.shards };
     const lastStep = k + 1 >= items.length;
     return {
+      instructionsFollow: lastStep,
       owedCleanup: async () => (lastStep ? finishing : cleanup),
       async computeOutput() {
         let acc: Json = spec.initial;
@@ -53,9 +54,7 @@ export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): 
           if (!item) return undefined;
           result = await compute(x, acc, () => callUser(x, [acc, item[0], k]));
         }
-        // The last step's output goes on to the instructions: apply their leading passes first.
-        const last = result.catchIndex === undefined && lastStep;
-        return { ...result, value: last ? leadingPasses(x, result.value) : result.value, cleanup };
+        return { ...result, cleanup };
       },
       async afterCommit(ck) {
         if (ck.catchIndex !== undefined || lastStep) {

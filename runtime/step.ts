@@ -5,6 +5,7 @@
  */
 import { commit, fromCheckpoint } from './egress';
 import { collect } from './gc';
+import { leadingPasses } from './interpreter';
 import type { Json } from './ir';
 import type { Checkpoint } from './store';
 import type { Cleanup, Committed, Exec } from './types';
@@ -12,7 +13,7 @@ import type { Cleanup, Committed, Exec } from './types';
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
 export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'tombstone' | 'stale';
 
-/** The value to commit (after the leading passes, when the instructions follow) and the cleanup owed once it did. */
+/** The computed value (or a caught error) and the cleanup owed once it is committed. */
 export interface StepOutput {
   readonly value: Json;
   readonly catchIndex?: number;
@@ -21,6 +22,8 @@ export interface StepOutput {
 
 /** What a plain node and a fold step do differently. */
 export interface StepWork {
+  /** The value goes on to the node's instructions (a fold's: only from its last step). */
+  readonly instructionsFollow: boolean;
   /** The cleanup owed when our checkpoint already exists (a duplicate, or tombstoned by a successor). */
   owedCleanup(): Promise<Cleanup>;
   /** Resolves the input and computes; undefined when an input was already collected (stale). */
@@ -56,7 +59,9 @@ export async function exactlyOnceStep(
   } else {
     const output = await work.computeOutput();
     if (!output) return 'stale';
-    ck = await commit(x, output.value, output.catchIndex);
+    // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
+    const passes = output.catchIndex === undefined && work.instructionsFollow;
+    ck = await commit(x, passes ? leadingPasses(x, output.value) : output.value, output.catchIndex);
     if (!ck) return stop();
     cleanup = output.cleanup;
   }
