@@ -8,7 +8,8 @@ import { ttlIn } from './payload';
 import type { Cleanup, Exec } from './types';
 
 export async function collect(x: Exec, cleanup: Cleanup): Promise<void> {
-  const tombstones = x.inv.parent ? [x.inv.parent, ...cleanup.tombstones] : cleanup.tombstones;
+  const { parent } = x.invocation;
+  const tombstones = parent ? [parent, ...cleanup.tombstones] : cleanup.tombstones;
   if (tombstones.length > 0) await x.rt.store.tombstone(tombstones, ttlIn(x.rt.ir.settings.checkpointTtlSeconds));
   if (cleanup.shards.length > 0) await x.rt.store.deleteItems(cleanup.shards);
 }

@@ -44,14 +44,14 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
   let invoker = options.invoker;
   return async (event, context) => {
     // Parse before creating clients or writing anything: a malformed event leaves no trace.
-    const inv = parseEvent(event, ir, context);
+    const invocation = parseEvent(event, ir, context);
     if (!store) {
       const table = process.env[ENV.table];
       if (!table) throw new Error(`unum: environment variable ${ENV.table} is not set`);
       store = new DynamoDbStore(table);
     }
     invoker ??= new LambdaInvoker();
-    await execute({ ir, fn, store, invoker }, inv, context);
-    return { workflowId: inv.workflowId };
+    await execute({ ir, fn, store, invoker }, invocation, context);
+    return { workflowId: invocation.workflowId };
   };
 }

@@ -58,24 +58,23 @@ export function historyItem(
 }
 
 /**
- * Appends this execution's entry when the workflow keeps a history. Each
- * outcome at most once per execution: an execution path has one transition
- * (one invoke, or its end), so the first call for it is the entry.
+ * Appends this execution's entry when the workflow keeps a history. At most
+ * once per outcome in an execution: a path through the instructions has one
+ * transition (runtime/interpreter.ts `PathState`), and `failed` ends it.
  */
-export async function logTransition(x: Exec, outcome: HistoryOutcome, t: Transition = {}): Promise<void> {
+export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Transition = {}): Promise<void> {
   const { ir } = x.rt;
-  if (!ir.settings.history || x.logged === outcome) return;
-  x.logged = outcome;
+  if (!ir.settings.history) return;
   // User-code time only when user code ran in this execution (not for a duplicate).
   const ms = x.rt.fn && x.attempts ? x.userMs : undefined;
-  const item = historyItem(ir.node, x.name, x.inv.iteration, x.inv.frames, outcome, t, ms);
-  await appendHistory(x.rt.store, x.inv.workflowId, item, ttlIn(ir.settings.runRetentionSeconds));
+  const item = historyItem(ir.node, x.name, x.invocation.iteration, x.invocation.frames, outcome, t, ms);
+  await appendHistory(x.rt.store, x.invocation.workflowId, item, ttlIn(ir.settings.runRetentionSeconds));
 }
 
 /** The committed value's entry: `caught` (error read at the catch rule's ResultPath) or `committed`. */
-export function logCommit(x: Exec, ck: Committed, t: Transition = {}): Promise<void> {
+export function appendCommit(x: Exec, ck: Committed, t: Transition = {}): Promise<void> {
   const rule = ck.catchIndex === undefined ? undefined : x.rt.ir.catch?.[ck.catchIndex];
-  if (!rule) return logTransition(x, 'committed', t);
+  if (!rule) return appendTransition(x, 'committed', t);
   const v = (rule.resultPath === null ? undefined : evalPath(ck.value, rule.resultPath ?? '$').value) as { [k: string]: Json } | undefined;
-  return logTransition(x, 'caught', { ...t, error: { error: String(v?.Error ?? rule.errors[0]), cause: v?.Cause as string | undefined } });
+  return appendTransition(x, 'caught', { ...t, error: { error: String(v?.Error ?? rule.errors[0]), cause: v?.Cause as string | undefined } });
 }

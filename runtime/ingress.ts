@@ -6,7 +6,7 @@
 import { checkpointKey, invocationName } from './naming';
 import { readArrivals, shardKeys } from './fan-in';
 import { runtimeError } from './errors';
-import { mapItem, mapItemList } from './interpreter';
+import { mapItem, mapItemList } from './map-items';
 import type { InputRef, Json } from './ir';
 import type { Cleanup, Exec } from './types';
 
@@ -18,20 +18,21 @@ type MapItemRef = Extract<InputRef, { mapItem: unknown }>['mapItem'];
 /**
  * The checkpoint keys of a fan-in's branch outputs in branch order, decoded
  * from the shards (tail position and iteration per branch), and what the join
- * cleans up. Undefined when the shards are gone: the join already finished.
+ * cleans up (the tails, the origin, the shards). Undefined when the shards
+ * are gone: the join already finished.
  */
-export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string[]; shards: string[] } | undefined> {
+export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string[]; cleanup: Cleanup } | undefined> {
   const tails = x.rt.ir.join?.tails;
   if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
   const arrivals = await readArrivals(x.rt.store, f.join, f.size);
   if (!arrivals) return undefined;
-  const { workflowId, iteration, frames } = x.inv;
+  const { workflowId, iteration, frames } = x.invocation;
   const keys = arrivals.map((a, index) => {
     const tail = tails[a.tail];
     if (tail === undefined) throw runtimeError(`node ${x.rt.ir.node}: unknown tail position ${a.tail}`);
     return checkpointKey(invocationName(workflowId, tail, a.iteration, [...frames, { iteration, index }]));
   });
-  return { keys, shards: shardKeys(f.join, f.size) };
+  return { keys, cleanup: { tombstones: [...keys, f.origin], shards: shardKeys(f.join, f.size) } };
 }
 
 /** Values of checkpoints in key order, or undefined if any is a tombstone or missing. */
@@ -47,7 +48,7 @@ export async function readValues(x: Exec, keys: readonly string[]): Promise<Json
 }
 
 export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
-  const input = x.inv.input;
+  const input = x.invocation.input;
   if ('value' in input) return { value: input.value, cleanup: noCleanup() };
   if ('ref' in input) {
     const v = await readValues(x, [input.ref]);
@@ -56,7 +57,7 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
   const m = await fanInMembers(x, input.fanIn);
   const values = m && (await readValues(x, m.keys));
-  return values && m && { value: values, cleanup: { tombstones: [...m.keys, input.fanIn.origin], shards: m.shards } };
+  return values && m && { value: values, cleanup: m.cleanup };
 }
 
 /** A map item sent by reference: rebuilt from the origin's value as the origin would have sent it. */
@@ -74,9 +75,9 @@ async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Pr
  * cut short, or recreated by a stale origin: delete them all.
  */
 export async function joinCleanup(x: Exec): Promise<Cleanup> {
-  const input = x.inv.input;
+  const input = x.invocation.input;
   if (!('fanIn' in input)) return noCleanup();
   const { origin, join, size } = input.fanIn;
   const m = await fanInMembers(x, input.fanIn);
-  return m ? { tombstones: [...m.keys, origin], shards: m.shards } : { tombstones: [origin], shards: shardKeys(join, size) };
+  return m ? m.cleanup : { tombstones: [origin], shards: shardKeys(join, size) };
 }

@@ -5,17 +5,17 @@
  * this invocation's own.
  */
 import { evaluate } from './condition';
+import { contextObject } from './context';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
-import { logCommit } from './history';
-import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json, type MapItems } from './ir';
+import { appendCommit, type Transition } from './history';
+import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
+import { mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
 import { byteLength, passValue, ttlIn } from './payload';
-import { evalPath } from './paths';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
-import { applyTemplate } from './template';
 import type { Committed, Exec } from './types';
 
 interface Outgoing {
@@ -23,22 +23,18 @@ interface Outgoing {
   frames: readonly FanOutFrame[];
 }
 
-/** The context object (`$$`) templates see. */
-export function contextObject(x: Exec, extra?: { [k: string]: Json }): Json {
-  return { Execution: { Id: x.inv.workflowId }, State: { Name: x.rt.ir.node }, ...extra };
-}
+/**
+ * Where a path through the instructions is: `open` before its transition,
+ * `logged` once its history entry is appended (a path has one transition, so
+ * a later invoke or end on it appends no other), `ended` when nothing after
+ * this may run (the run ended, or a stale fan-out origin stopped).
+ */
+type PathState = 'open' | 'logged' | 'ended';
 
-/** The array a Map fans out over, from the origin's value. */
-export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
-  const items = evalPath(value, spec.itemsPath ?? '$');
-  if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
-  return items.value;
-}
-
-/** Map item `index` as the item processor receives it; `state` is the origin node (`$$.State.Name`). */
-export function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Json {
-  if (spec.itemSelector === undefined) return list[index];
-  return applyTemplate(spec.itemSelector, value, contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } }));
+/** Appends the path's commit entry unless it has one. */
+async function appendOnce(x: Exec, ck: Committed, state: PathState, t?: Transition): Promise<'logged'> {
+  if (state === 'open') await appendCommit(x, ck, t);
+  return 'logged';
 }
 
 /**
@@ -60,21 +56,22 @@ export function leadingPasses(x: Exec, value: Json): Json {
 export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflowId' | 'node'>): Promise<void> {
   const functionName = x.rt.ir.functionNames[node];
   if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, workflowId: x.inv.workflowId, node, ...header } });
+  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, workflowId: x.invocation.workflowId, node, ...header } });
 }
 
 const concurrency = (x: Exec, bound?: number): number => (bound && bound > 0 ? bound : x.rt.ir.settings.invokeConcurrency);
 
 /**
  * Pushes a fan-out: create the join's shards first, then invoke each branch
- * with its frame. Returns false (stop) when this is a stale duplicate of an
- * origin whose join already finished: the join tombstones the origin before it
+ * with its frame. Ends the path when this is a stale duplicate of an origin
+ * whose join already finished: the join tombstones the origin before it
  * deletes the shards, so re-reading our checkpoint after creating them tells
  * us whether we just recreated shards the join had already removed.
  */
 async function fanOut(
   x: Exec,
   ck: Committed,
+  state: PathState,
   out: Outgoing,
   kind: FanOutFrame['kind'],
   join: string,
@@ -82,13 +79,13 @@ async function fanOut(
   next: readonly string[],
   branch: (index: number) => { target: string; input: InputRef },
   bound?: number,
-): Promise<boolean> {
-  const joinName = invocationName(x.inv.workflowId, join, out.iteration, out.frames);
-  await logCommit(x, ck, { next, join: joinName, size });
+): Promise<PathState> {
+  const joinName = invocationName(x.invocation.workflowId, join, out.iteration, out.frames);
+  await appendOnce(x, ck, state, { next, join: joinName, size });
   await createFanIn(x.rt.store, joinName, size, ttlIn(x.rt.ir.settings.checkpointTtlSeconds), concurrency(x));
   if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
     await x.rt.store.deleteItems(shardKeys(joinName, size));
-    return false;
+    return 'ended';
   }
   const indexes = Array.from({ length: size }, (_, i) => i);
   await forEachLimit(indexes, concurrency(x, bound), (index) => {
@@ -99,98 +96,100 @@ async function fanOut(
       inputs: [b.input],
     });
   });
-  return true;
+  return 'logged';
 }
 
-/** Returns false when nothing after this may run (a stale fan-out origin). */
-async function invoke(x: Exec, ck: Committed, inv: Invoke, out: Outgoing): Promise<boolean> {
-  switch (inv.kind) {
+/** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
+async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition): Promise<PathState> {
+  state = await appendOnce(x, ck, state, t);
+  await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], parent: ck.key });
+  return state;
+}
+
+async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathState, out: Outgoing): Promise<PathState> {
+  switch (invoke.kind) {
     case 'scalar':
-      await logCommit(x, ck, { next: [inv.target] });
-      await send(x, inv.target, { iteration: out.iteration, fanOut: out.frames, inputs: [passValue(x, ck)], parent: ck.key });
-      return true;
+      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
     case 'parallel':
-      return fanOut(x, ck, out, 'parallel', inv.join, inv.targets.length, inv.targets, (i) => ({ target: inv.targets[i], input: passValue(x, ck) }));
+      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input: passValue(x, ck) }));
     case 'map': {
-      const list = mapItemList(x, inv, ck.value);
+      const list = mapItemList(x, invoke, ck.value);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
-        await logCommit(x, ck, { next: [inv.join], join: invocationName(x.inv.workflowId, inv.join, out.iteration, out.frames), size: 0 });
-        await send(x, inv.join, { iteration: out.iteration, fanOut: out.frames, inputs: [{ value: [] }], parent: ck.key });
-        return true;
+        const join = invocationName(x.invocation.workflowId, invoke.join, out.iteration, out.frames);
+        return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
-      const state = x.rt.ir.node;
+      const origin = x.rt.ir.node;
       const input = (index: number): InputRef => {
-        const value = mapItem(x, inv, ck.value, list, index, state);
+        const value = mapItem(x, invoke, ck.value, list, index, origin);
         // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
-        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state } };
+        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state: origin } };
       };
-      return fanOut(x, ck, out, 'map', inv.join, list.length, [inv.target], (i) => ({ target: inv.target, input: input(i) }), inv.maxConcurrency);
+      return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
     }
     case 'fanIn': {
       const top = out.frames[out.frames.length - 1];
       if (!top) throw runtimeError(`node ${x.rt.ir.node}: fanIn without a fan-out frame`);
-      const size = inv.size === 'frame' ? top.size : inv.size;
+      const size = invoke.size === 'frame' ? top.size : invoke.size;
       const popped = out.frames.slice(0, -1);
-      const join = invocationName(x.inv.workflowId, inv.target, top.iteration, popped);
+      const join = invocationName(x.invocation.workflowId, invoke.target, top.iteration, popped);
       // The code names this invocation's checkpoint: its own iteration, not the outgoing one.
-      const code = arrivalCode(top.index, inv.tail, x.inv.iteration, size);
+      const code = arrivalCode(top.index, invoke.tail, x.invocation.iteration, size);
       // Before the arrival: once it is recorded the join may run and log first.
-      await logCommit(x, ck, { next: [inv.target] });
-      const state = await recordArrival(x.rt.store, join, size, top.index, code);
+      state = await appendOnce(x, ck, state, { next: [invoke.target] });
+      const arrival = await recordArrival(x.rt.store, join, size, top.index, code);
       out.frames = popped;
       out.iteration = top.iteration;
-      if (state === 'complete') {
+      if (arrival === 'complete') {
         x.metrics.fanInCompletions = 1;
-        await send(x, inv.target, { iteration: top.iteration, fanOut: popped, inputs: [{ fanIn: { join, size, origin: top.origin } }] });
+        await send(x, invoke.target, { iteration: top.iteration, fanOut: popped, inputs: [{ fanIn: { join, size, origin: top.origin } }] });
       }
-      return true;
+      return state;
     }
   }
 }
 
-/** Returns false when the run ended here (fail, unmatched choice): nothing after it runs. */
-async function runInstructions(x: Exec, ck: Committed, list: readonly Instruction[], out: Outgoing): Promise<boolean> {
+async function runInstructions(x: Exec, ck: Committed, list: readonly Instruction[], state: PathState, out: Outgoing): Promise<PathState> {
   for (const ins of list) {
+    if (state === 'ended') break;
     switch (ins.op) {
       case 'incrIteration':
         out.iteration++;
         break;
       // 'pass': applied before the commit (leadingPasses).
       case 'invoke':
-        if (!(await invoke(x, ck, ins.invoke, out))) return false;
+        state = await runInvoke(x, ck, ins.invoke, state, out);
         break;
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
           await failRun(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
-          return false;
+          return 'ended';
         }
-        if (!(await runInstructions(x, ck, next, out))) return false;
+        state = await runInstructions(x, ck, next, state, out);
         break;
       }
       case 'succeed':
-        await logCommit(x, ck);
+        state = await appendOnce(x, ck, state);
         await succeedRun(x, ck);
         break;
       case 'fail':
         await failRun(x, ins.error, ins.cause ?? '');
-        return false;
+        return 'ended';
     }
   }
-  return true;
+  return state;
 }
 
 /** After commit: a caught error goes to its catch handler, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
-  const out: Outgoing = { iteration: x.inv.iteration, frames: x.inv.frames };
+  const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
   if (ck.catchIndex === undefined) {
-    await runInstructions(x, ck, x.rt.ir.instructions, out);
     // A path that invoked nothing and did not end the run still committed.
-    if (!x.logged) await logCommit(x, ck);
+    if ((await runInstructions(x, ck, x.rt.ir.instructions, 'open', out)) === 'open') await appendCommit(x, ck);
     return;
   }
   const rule = x.rt.ir.catch?.[ck.catchIndex];
   if (!rule) throw runtimeError(`node ${x.rt.ir.node}: checkpoint names catch rule ${ck.catchIndex}, which the IR lacks`);
-  await invoke(x, ck, { kind: 'scalar', target: rule.next }, out);
+  await runInvoke(x, ck, { kind: 'scalar', target: rule.next }, 'open', out);
 }

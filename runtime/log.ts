@@ -13,7 +13,7 @@ export function writeLogLine(doc: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(doc)}\n`);
 }
 
-export function logTransition(fields: Record<string, unknown>): void {
+export function writeTransitionLog(fields: Record<string, unknown>): void {
   writeLogLine({ timestamp: new Date().toISOString(), level: 'INFO', message: 'unum transition', ...fields });
 }
 

@@ -1,5 +1,5 @@
 /** The run record `run#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
-import { logTransition } from './history';
+import { appendTransition } from './history';
 import { byteLength, ttlIn } from './payload';
 import type { RunOutcome } from './store';
 import type { Committed, Exec } from './types';
@@ -7,10 +7,10 @@ import type { Committed, Exec } from './types';
 const now = (): string => new Date().toISOString();
 /** The run record (and a result it references) lives for the run retention. */
 const runTtl = (x: Exec): number => ttlIn(x.rt.ir.settings.runRetentionSeconds);
-const finish = (x: Exec, outcome: RunOutcome, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.inv.workflowId, outcome, now(), ttl);
+const finish = (x: Exec, outcome: RunOutcome, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.invocation.workflowId, outcome, now(), ttl);
 
 export async function startRun(x: Exec): Promise<void> {
-  await x.rt.store.startRun(x.inv.workflowId, now(), runTtl(x));
+  await x.rt.store.startRun(x.invocation.workflowId, now(), runTtl(x));
 }
 
 /** The run's result: inline while small (cheap status polls), else a reference kept alive as long as the record. */
@@ -23,6 +23,6 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
 
 export async function failRun(x: Exec, error: string, cause: string): Promise<void> {
   x.metrics.failures = 1;
-  await logTransition(x, 'failed', { error: { error, cause } });
+  await appendTransition(x, 'failed', { error: { error, cause } });
   await finish(x, { status: 'FAILED', error: { node: x.rt.ir.node, error, cause } }, runTtl(x));
 }

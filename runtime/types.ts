@@ -43,7 +43,7 @@ export interface Cleanup {
 /** One execution of an invocation: its identity and what it measured. */
 export interface Exec {
   readonly rt: Runtime;
-  readonly inv: Invocation;
+  readonly invocation: Invocation;
   readonly ctx: LambdaContext;
   readonly name: string;
   /** This invocation's checkpoint key. */
@@ -51,8 +51,6 @@ export interface Exec {
   readonly metrics: Partial<Record<MetricName, number>>;
   attempts: number;
   userMs: number;
-  /** The last outcome this execution appended to the run history (runtime/history.ts). */
-  logged?: string;
 }
 
 /** The value this invocation continues with: always the stored one. */

@@ -1,0 +1,24 @@
+/**
+ * Map items as the item processor receives them. The origin computes them to
+ * send them inline; a branch whose item went by reference (`mapItem` input)
+ * rebuilds the same item from the origin's checkpoint.
+ */
+import { contextObject } from './context';
+import { runtimeError } from './errors';
+import type { Json, MapItems } from './ir';
+import { evalPath } from './paths';
+import { applyTemplate } from './template';
+import type { Exec } from './types';
+
+/** The array a Map fans out over, from the origin's value. */
+export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
+  const items = evalPath(value, spec.itemsPath ?? '$');
+  if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
+  return items.value;
+}
+
+/** Map item `index` as the item processor receives it; `state` is the origin node (`$$.State.Name`). */
+export function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Json {
+  if (spec.itemSelector === undefined) return list[index];
+  return applyTemplate(spec.itemSelector, value, contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } }));
+}
