@@ -18,6 +18,7 @@ import { DynamoDbStore } from '../runtime/dynamodb-store';
 import { arrivalCode, createFanIn, readArrivals, recordArrival, shardKeys, shardLevels, SHARD_WIDTH } from '../runtime/fan-in';
 import { invocationName } from '../runtime/naming';
 import { forEachLimit } from '../runtime/pool';
+import { keyItem, TABLE } from '../runtime/table';
 import { CallLog, emptyPriced, instrument, type ObservedCall, type Priced, Pricer, returnedItemSize } from './calls';
 import { fmt, fmtBytes, fmtMs } from './stats';
 import type { BenchContext, Cell, FigureOutput, Target } from './types';
@@ -113,8 +114,8 @@ const isSizeLimit = (e: unknown): boolean => e instanceof Error && e.name === 'V
 async function measureBaseline(client: DynamoDBClient, table: string, n: number, step: number): Promise<FanInMeasure> {
   const m = new Meter(n);
   instrument(client, m.log);
-  const key = { pk: { S: `fanin1#bench-${n}` } };
-  await client.send(new PutItemCommand({ TableName: table, Item: { ...key, n: { N: String(n) }, ttl: { N: String(TTL()) } } }));
+  const key = keyItem(`fanin1#bench-${n}`);
+  await client.send(new PutItemCommand({ TableName: table, Item: { ...key, n: { N: String(n) }, [TABLE.ttlAttribute]: { N: String(TTL()) } } }));
   const code = (i: number): string => String(arrivalCode(i, 0, 0, n));
   let arrived = 0;
   let completions = 0;

@@ -11,9 +11,10 @@ import { joinCleanup, resolveInput } from './ingress';
 import { contextObject, leadingPasses, proceed } from './interpreter';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, logTransition } from './log';
-import { checkpointKey, invocationName } from './naming';
+import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
+import { checkpointKey } from './table';
 import { callUser, compute } from './user-code';
 import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 
