@@ -1,7 +1,10 @@
 /**
  * The table layout (runtime/table.ts): what the writers encode, the readers
- * decode to the same record, and keys parse back into their parts.
+ * decode to the same record, and keys parse back into their parts. And the
+ * lint rule that keeps the layout in that one module.
  */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import {
   checkpointKey,
@@ -93,4 +96,44 @@ test('a history entry decodes to what the runtime logged (property)', () => {
       });
     }),
   );
+});
+
+describe('only runtime/table.ts names the layout (eslint.config.mjs)', () => {
+  const root = path.join(__dirname, '..', '..');
+  /** Lines of `source`, linted as the file `file`, that break the table rule. */
+  function flaggedLines(file: string, source: string): number[] {
+    const eslint = path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
+    const run = spawnSync(process.execPath, [eslint, '--stdin', '--stdin-filename', file, '--format', 'json'], { cwd: root, input: source, encoding: 'utf8' });
+    // Exit status 1 means lint errors were found; anything else but 0 is eslint failing.
+    if (run.status !== 0 && run.status !== 1) throw new Error(`eslint exited with ${run.status}: ${run.stderr}`);
+    const [result] = JSON.parse(run.stdout) as { messages: { line: number; ruleId: string | null }[] }[];
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.line);
+  }
+  const probes: [string, boolean][] = [
+    ['declare const id: string; declare const item: Record<string, { S?: string; N?: string }>; declare const v: { S?: string };', false],
+    ['export const key = { Key: { pk: { S: `run#${id}` } } };', true],
+    ['export const ref = item.resultRef?.S;', true],
+    ["export const value = item['v']?.S;", true],
+    ["export const prefix = 'ckpt#' + id;", true],
+    ['export const shards = /fanin#[a-z]+#/;', true],
+    ["export const condition = 'attribute_exists(#pk)';", true],
+    ['export const update = `SET n = :n`;', true],
+    ["export const names = { '#s': 'status' };", true],
+    ["export const attribute = 'startedAt';", true],
+    ['export const generic = v.S;', false],
+    ["export const values = { ':x': { N: '1' } };", false],
+    ["export const words = 'running runs#, the run-# and a status';", false],
+  ];
+  const source = probes.map(([line]) => line).join('\n');
+  const expected = probes.flatMap(([, flagged], i) => (flagged ? [i + 1] : []));
+
+  test('in lib/, runtime/, bench/ and test/support/, each way of naming an item or attribute is an error', () => {
+    for (const file of ['lib/client/probe.ts', 'runtime/probe.ts', 'bench/probe.ts', 'test/support/probe.ts']) {
+      expect([...new Set(flaggedLines(file, source))]).toEqual(expected);
+    }
+  });
+
+  test('runtime/table.ts may', () => {
+    expect(flaggedLines('runtime/table.ts', source)).toEqual([]);
+  });
 });
