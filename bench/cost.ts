@@ -12,7 +12,6 @@ import { averageRuns, measureRun, type MeasuredRun } from '../lib/cost/measure';
 import { PRICES } from '../lib/cost/prices';
 import { compareCosts } from '../lib/cost/report';
 import { exampleInput } from '../lib/local/project';
-import { readRun } from '../lib/local/runs';
 import { examplesEngine } from './engine';
 import { fmt, fmtUsd } from './stats';
 import type { BenchContext, FigureOutput } from './types';
@@ -35,7 +34,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     for (let i = 0; i < runs; i++) {
       const id = engine.startRun(wf.name, input, { workflowId: `bench-${randomUUID()}` });
       await engine.idle(id);
-      const record = await readRun(engine.dynamo, engine.workflow(wf.name).tableName, id);
+      const record = await engine.readRun(wf.name, id);
       if (record.status !== 'SUCCEEDED') throw new Error(`${wf.name} run ${id}: ${record.status} ${JSON.stringify(record.error)}`);
       measured.push(measureRun({
         executions: engine.emulator.timeline.of(id),

@@ -20,6 +20,7 @@ import { createHandler } from '../runtime/handler';
 import type { Envelope, NodeIR } from '../runtime/ir';
 import { LambdaInvoker } from '../runtime/lambda-invoker';
 import { forEachLimit } from '../runtime/pool';
+import { checkpointKey } from '../runtime/table';
 import { LOCAL_CREDENTIALS, REGION } from './resources';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
@@ -64,7 +65,7 @@ function branchEvent(workflowId: string, i: number, size: number): Envelope {
   return {
     unum: {
       v: 1, workflowId, node: 'Work', iteration: 0,
-      fanOut: [{ index: i, size, kind: 'map', iteration: 0, origin: 'ckpt#bench-origin' }],
+      fanOut: [{ index: i, size, kind: 'map', iteration: 0, origin: checkpointKey('bench-origin') }],
       inputs: [{ value: { item: i } }],
     },
   };

@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LocalEngine } from '../lib/local/engine';
-import { readRun } from '../lib/local/runs';
 import { chainEngine } from './engine';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
@@ -26,7 +25,7 @@ function span(engine: LocalEngine, workflowId: string, expected: number): number
 async function unumRun(engine: LocalEngine, workflow: string): Promise<number> {
   const id = engine.startRun(workflow, INPUT, { workflowId: `bench-${randomUUID()}` });
   await engine.idle(id);
-  const record = await readRun(engine.dynamo, engine.workflow(workflow).tableName, id);
+  const record = await engine.readRun(workflow, id);
   if (record.status !== 'SUCCEEDED') throw new Error(`unum run ${id}: ${record.status} ${JSON.stringify(record.error)}`);
   const ms = span(engine, id, STEPS);
   engine.forget(id);

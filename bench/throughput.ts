@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../runtime/ir';
 import { exampleInput } from '../lib/local/project';
-import { readRun } from '../lib/local/runs';
 import { machineInfo } from './machine';
 import { DEFAULT_SANDBOXES, examplesEngine, stopExamplesEngine } from './engine';
 import { fmt, fmtMs, median, percentile } from './stats';
@@ -43,7 +42,7 @@ async function measure(ctx: BenchContext, maxSandboxes: number, reps: number): P
   let firstFailure = '';
   const finish = async (workflow: string, id: string): Promise<{ transitions: number; ms: number }> => {
     await engine.idle(id);
-    const record = await readRun(engine.dynamo, engine.workflow(workflow).tableName, id);
+    const record = await engine.readRun(workflow, id);
     if (record.status !== 'SUCCEEDED') {
       failedRuns++;
       firstFailure ||= `${workflow}: ${record.status} ${JSON.stringify(record.error)}`;

@@ -11,6 +11,7 @@ import { ChainDriver, chainIr, type Execution } from './chain-driver';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, Cell, FigureOutput } from './types';
 import type { WireItem } from '../lib/cost/item-size';
+import { isCheckpointKey, type Item, keyOf } from '../runtime/table';
 
 const STEPS = 10;
 /** The value each step passes on: well under 1 KB as a checkpoint item. */
@@ -51,7 +52,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     const execs = await driver.run('fn-S0', { i: 0, payload: PAYLOAD });
     runs.push(execs.map((exec) => {
       const firstInvoke = exec.invokes[0]?.seq ?? Number.POSITIVE_INFINITY;
-      const put = exec.calls.find((c) => c.operation === 'PutItem' && String((c.request.Item as WireItem | undefined)?.pk?.S ?? '').startsWith('ckpt#'));
+      const put = exec.calls.find((c) => c.operation === 'PutItem' && isCheckpointKey(keyOf(c.request.Item as Item | undefined) ?? ''));
       if (put) checkpointBytes = Math.max(checkpointBytes, itemSize(put.request.Item as WireItem));
       return { exec, priced: pricer.price(exec.calls), critical: exec.calls.filter((c) => c.seq < firstInvoke), after: exec.calls.filter((c) => c.seq > firstInvoke) };
     }));

@@ -8,7 +8,6 @@
  * function, so the command plumbing is written once.
  */
 import {
-  type AttributeValue,
   BatchGetItemCommand,
   BatchWriteItemCommand,
   DynamoDBClient,
@@ -19,37 +18,34 @@ import {
   UpdateItemCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE } from './ir';
-import { historyKey, runKey } from './naming';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { Checkpoint, CheckpointStore, HistoryItem, RunOutcome } from './store';
+import type { CheckpointStore } from './store';
+import {
+  type Checkpoint,
+  checkpointPut,
+  decodeCheckpoint,
+  decodeHistoryCount,
+  decodeShard,
+  historyCount,
+  historyEntryPut,
+  type HistoryItem,
+  type Item,
+  keyItem,
+  keyOf,
+  type PutRequest,
+  type RunEnd,
+  runFinish,
+  runStart,
+  shardArrival,
+  shardCreation,
+  tombstoneItem,
+  ttlExtension,
+  type UpdateRequest,
+} from './table';
 
-type Item = Record<string, AttributeValue>;
-
-const PK = TABLE.partitionKey;
 /** Parallel batch calls per operation. */
 const BATCH_CONCURRENCY = 8;
 const MAX_UNPROCESSED_ROUNDS = 12;
-
-const str = (s: string): AttributeValue => ({ S: s });
-const num = (n: number): AttributeValue => ({ N: String(n) });
-const key = (pk: string): Item => ({ [PK]: str(pk) });
-/** A new item's key and TTL: every item this store creates expires. */
-const newItem = (pk: string, ttl: number): Item => ({ ...key(pk), [TABLE.ttlAttribute]: num(ttl) });
-
-const ABSENT = 'attribute_not_exists(#pk)';
-const PRESENT = 'attribute_exists(#pk)';
-
-/**
- * What the `#placeholders` in our expressions stand for: the table's
- * configured attribute names and DynamoDB reserved words. DynamoDB rejects
- * unused names, so a request gets exactly those its expressions mention.
- */
-const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TABLE.ttlAttribute, '#s': 'status', '#e': 'error', '#r': 'result' };
-function namesIn(...expressions: (string | undefined)[]): Record<string, string> | undefined {
-  const used = expressions.join(' ').match(/#\w+/g);
-  return used ? Object.fromEntries(used.map((n) => [n, NAMES[n]])) : undefined;
-}
 
 /**
  * Awaits a conditional write; a failed condition becomes `onFailed(e)`.
@@ -67,13 +63,6 @@ async function conditional<T, F>(write: Promise<T>, onFailed: (e: Error & { Item
 /** True when a conditional write was made, false when its condition failed. */
 const wrote = (write: Promise<unknown>): Promise<boolean> => conditional(write.then(() => true), () => false);
 
-function toCheckpoint(item: Item | undefined): Checkpoint | undefined {
-  if (!item) return undefined;
-  if (item.t) return { tombstone: true };
-  const c = item.c?.N;
-  return { tombstone: false, json: item.v?.S ?? 'null', ...(c === undefined ? {} : { catchIndex: Number(c) }) };
-}
-
 export class DynamoDbStore implements CheckpointStore {
   private readonly client: DynamoDBClient;
 
@@ -84,30 +73,12 @@ export class DynamoDbStore implements CheckpointStore {
     this.client = client ?? new DynamoDBClient({});
   }
 
-  private put(item: Item, condition?: string, onConditionFailure?: ReturnValuesOnConditionCheckFailure) {
-    return this.client.send(
-      new PutItemCommand({
-        TableName: this.tableName,
-        Item: item,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: namesIn(condition),
-        ReturnValuesOnConditionCheckFailure: onConditionFailure,
-      }),
-    );
+  private put(request: PutRequest, onConditionFailure?: ReturnValuesOnConditionCheckFailure) {
+    return this.client.send(new PutItemCommand({ TableName: this.tableName, ...request, ReturnValuesOnConditionCheckFailure: onConditionFailure }));
   }
 
-  private update(pk: string, expression: string, values: Item, condition?: string, returnValues?: ReturnValue) {
-    return this.client.send(
-      new UpdateItemCommand({
-        TableName: this.tableName,
-        Key: key(pk),
-        UpdateExpression: expression,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: namesIn(expression, condition),
-        ExpressionAttributeValues: values,
-        ReturnValues: returnValues,
-      }),
-    );
+  private update(request: UpdateRequest, returnValues?: ReturnValue) {
+    return this.client.send(new UpdateItemCommand({ TableName: this.tableName, ...request, ReturnValues: returnValues }));
   }
 
   /**
@@ -127,107 +98,85 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   /** Consistent batch read of the distinct keys, by key; absent items are missing. */
-  private async batchGet<V>(pks: readonly string[], value: (item: Item) => V): Promise<Map<string, V>> {
+  private async batchGet<V>(keys: readonly string[], value: (item: Item) => V): Promise<Map<string, V>> {
     const out = new Map<string, V>();
-    await this.batch([...new Set(pks)].map(key), 100, async (keys) => {
-      const r = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of r.Responses?.[this.tableName] ?? []) out.set(item[PK].S as string, value(item));
+    await this.batch([...new Set(keys)].map(keyItem), 100, async (chunk) => {
+      const r = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: chunk, ConsistentRead: true } } }));
+      for (const item of r.Responses?.[this.tableName] ?? []) out.set(keyOf(item) as string, value(item));
       return r.UnprocessedKeys?.[this.tableName]?.Keys;
     });
     return out;
   }
 
   /** One write per distinct key: BatchWriteItem rejects a request that names a key twice. */
-  private async batchWrite(pks: readonly string[], request: (pk: string) => WriteRequest): Promise<void> {
-    await this.batch([...new Set(pks)].map(request), 25, async (pending) => {
+  private async batchWrite(keys: readonly string[], request: (key: string) => WriteRequest): Promise<void> {
+    await this.batch([...new Set(keys)].map(request), 25, async (pending) => {
       const r = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: pending } }));
       return r.UnprocessedItems?.[this.tableName];
     });
   }
 
-  async getCheckpoint(pk: string): Promise<Checkpoint | undefined> {
-    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: key(pk), ConsistentRead: true }));
-    return toCheckpoint(r.Item);
+  async getCheckpoint(key: string): Promise<Checkpoint | undefined> {
+    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: keyItem(key), ConsistentRead: true }));
+    return decodeCheckpoint(r.Item);
   }
 
-  async putCheckpoint(pk: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined> {
-    const item: Item = { ...newItem(pk, ttl), v: str(json) };
-    if (catchIndex !== undefined) item.c = num(catchIndex);
+  async putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined> {
     return conditional(
-      this.put(item, ABSENT, 'ALL_OLD').then(() => undefined),
+      this.put(checkpointPut(key, json, catchIndex, ttl), 'ALL_OLD').then(() => undefined),
       // ALL_OLD returns the winner's item in the same round trip; re-read only if an emulator omits it.
-      (e) => toCheckpoint(e.Item) ?? this.getCheckpoint(pk),
+      (e) => decodeCheckpoint(e.Item) ?? this.getCheckpoint(key),
     );
   }
 
-  getCheckpoints(pks: readonly string[]): Promise<Map<string, Checkpoint>> {
-    return this.batchGet(pks, toCheckpoint as (item: Item) => Checkpoint);
+  getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>> {
+    return this.batchGet(keys, decodeCheckpoint as (item: Item) => Checkpoint);
   }
 
-  tombstone(pks: readonly string[], ttl: number): Promise<void> {
-    return this.batchWrite(pks, (pk) => ({ PutRequest: { Item: { ...newItem(pk, ttl), t: num(1) } } }));
+  tombstone(keys: readonly string[], ttl: number): Promise<void> {
+    return this.batchWrite(keys, (key) => ({ PutRequest: { Item: tombstoneItem(key, ttl) } }));
   }
 
-  async extendTtl(pk: string, ttl: number): Promise<void> {
-    await this.update(pk, 'SET #ttl = :t', { ':t': num(ttl) }, PRESENT);
+  async extendTtl(key: string, ttl: number): Promise<void> {
+    await this.update(ttlExtension(key, ttl));
   }
 
-  async createShard(pk: string, expected: number, ttl: number): Promise<void> {
-    // UpdateItem, not a put: an origin that runs again must not wipe arrivals already recorded.
-    await this.update(pk, 'SET n = :n, #ttl = :t', { ':n': num(expected), ':t': num(ttl) });
+  async createShard(key: string, expected: number, ttl: number): Promise<void> {
+    await this.update(shardCreation(key, expected, ttl));
   }
 
-  async addToShard(pk: string, element: number): Promise<{ count: number; expected: number } | undefined> {
+  async addToShard(key: string, element: number): Promise<{ count: number; expected: number } | undefined> {
     return conditional(
-      this.update(pk, 'ADD a :x', { ':x': { NS: [String(element)] } }, PRESENT, 'ALL_NEW').then((r) => ({
-        count: r.Attributes?.a?.NS?.length ?? 0,
-        expected: Number(r.Attributes?.n?.N),
-      })),
+      this.update(shardArrival(key, element), 'ALL_NEW').then((r) => {
+        const shard = decodeShard(r.Attributes ?? {});
+        return { count: shard.arrivals.length, expected: shard.expected };
+      }),
       () => undefined,
     );
   }
 
-  getShards(pks: readonly string[]): Promise<Map<string, readonly number[]>> {
-    return this.batchGet(pks, (item) => (item.a?.NS ?? []).map(Number));
+  getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>> {
+    return this.batchGet(keys, (item) => decodeShard(item).arrivals);
   }
 
-  deleteItems(pks: readonly string[]): Promise<void> {
-    return this.batchWrite(pks, (pk) => ({ DeleteRequest: { Key: key(pk) } }));
+  deleteItems(keys: readonly string[]): Promise<void> {
+    return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
   async startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean> {
-    const item = { ...newItem(runKey(workflowId), ttl), status: str('RUNNING'), startedAt: str(startedAt) };
-    return wrote(this.put(item, ABSENT));
+    return wrote(this.put(runStart(workflowId, startedAt, ttl)));
   }
 
-  async finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string, ttl?: number): Promise<boolean> {
-    const sets: string[] = [];
-    const values: Item = { ':running': str('RUNNING') };
-    const set = (name: string, value: AttributeValue): void => {
-      const placeholder = `:v${sets.length}`;
-      sets.push(`${name} = ${placeholder}`);
-      values[placeholder] = value;
-    };
-    set('#s', str(outcome.status));
-    set('finishedAt', str(finishedAt));
-    if (ttl !== undefined) set('#ttl', num(ttl));
-    if (outcome.status === 'FAILED') {
-      const { node, error, cause } = outcome.error;
-      set('#e', { M: { node: str(node), error: str(error), cause: str(cause) } });
-    } else if (outcome.result !== undefined) set('#r', str(outcome.result));
-    else if (outcome.resultRef !== undefined) set('resultRef', str(outcome.resultRef));
-    // A run whose record is missing (entry write lost to TTL or never made) may still finish once.
-    return wrote(this.update(runKey(workflowId), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`));
+  async finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean> {
+    return wrote(this.update(runFinish(workflowId, end, finishedAt, ttl)));
   }
 
   async nextHistorySeq(workflowId: string, ttl: number): Promise<number> {
-    const r = await this.update(historyKey(workflowId), 'ADD n :n SET #ttl = if_not_exists(#ttl, :t)', { ':n': num(1), ':t': num(ttl) }, undefined, 'UPDATED_NEW');
-    return Number(r.Attributes?.n?.N);
+    const r = await this.update(historyCount(workflowId, ttl), 'UPDATED_NEW');
+    return decodeHistoryCount(r.Attributes);
   }
 
   async putHistoryEntry(workflowId: string, seq: number, entry: HistoryItem, ttl: number): Promise<void> {
-    const item = newItem(historyKey(workflowId, seq), ttl);
-    for (const [k, v] of Object.entries(entry)) if (v !== undefined) item[k] = typeof v === 'number' ? num(v) : str(v);
-    await this.put(item);
+    await this.put(historyEntryPut(workflowId, seq, entry, ttl));
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Json } from './ir';
 import { assertStorable, ttlIn } from './payload';
-import type { Checkpoint } from './store';
+import type { Checkpoint } from './table';
 import type { Committed, Exec } from './types';
 
 export function fromCheckpoint(key: string, c: Checkpoint & { tombstone: false }): Committed {

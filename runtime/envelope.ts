@@ -5,11 +5,12 @@
  */
 import { UnumEnvelopeError } from './errors';
 import { ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from './ir';
+import { isCheckpointKey } from './table';
 import type { Invocation, LambdaContext } from './types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isKey = (v: unknown): v is string => typeof v === 'string' && v.startsWith('ckpt#') && v.length <= 1024;
+const isKey = (v: unknown): v is string => typeof v === 'string' && isCheckpointKey(v) && v.length <= 1024;
 
 function check(ok: boolean, field: string, why: string): asserts ok {
   if (!ok) throw new UnumEnvelopeError(`malformed envelope: ${field} ${why}`);

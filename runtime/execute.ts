@@ -11,10 +11,11 @@ import { proceed } from './interpreter';
 import type { HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, writeTransitionLog } from './log';
-import { checkpointKey, invocationName } from './naming';
+import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
 import { exactlyOnceStep, type StepOutcome } from './step';
+import { checkpointKey } from './table';
 import { callUser, compute } from './user-code';
 import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 

@@ -7,12 +7,13 @@
  */
 import { createRequire } from 'node:module';
 import { DynamoDbStore } from './dynamodb-store';
-import { appendHistory, historyItem } from './history';
+import { appendHistory } from './history';
 import { ENV, WORKFLOW_ID_PATTERN } from './ir';
 import { writeLogLine } from './log';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import type { CheckpointStore } from './store';
+import { historyItem } from './table';
 
 /** Lambda's destination record for a failed async invocation. */
 export interface FailureRecord {

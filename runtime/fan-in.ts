@@ -6,9 +6,9 @@
  * origin's creation and the join's deletion, so a late branch cannot revive them.
  */
 import { runtimeError } from './errors';
-import { shardKey } from './naming';
 import { forEachLimit } from './pool';
 import type { CheckpointStore } from './store';
+import { shardKey } from './table';
 
 export const SHARD_WIDTH = 128;
 /**

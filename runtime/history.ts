@@ -8,53 +8,15 @@
 import type { Json } from './ir';
 import { evalPath } from './paths';
 import { ttlIn } from './payload';
-import type { CheckpointStore, HistoryItem } from './store';
+import type { CheckpointStore } from './store';
+import { historyItem, type HistoryItem, type HistoryOutcome, type Transition } from './table';
 import type { Committed, Exec } from './types';
-
-export type HistoryOutcome = 'committed' | 'caught' | 'failed';
-
-/** What an entry tells besides the invocation's identity. */
-export interface Transition {
-  /** Nodes the invocation invokes (a branch tail: its join). */
-  readonly next?: readonly string[];
-  /** A fan-out origin: the join's invocation name and the number of branches. */
-  readonly join?: string;
-  /** With `join`. */
-  readonly size?: number;
-  readonly error?: { readonly error: string; readonly cause?: string };
-}
 
 /** Two writes: the counter hands out `seq`, then the entry is put. Returns `seq`. */
 export async function appendHistory(store: CheckpointStore, workflowId: string, item: HistoryItem, ttl: number): Promise<number> {
   const seq = await store.nextHistorySeq(workflowId, ttl);
   await store.putHistoryEntry(workflowId, seq, item, ttl);
   return seq;
-}
-
-/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
-export function historyItem(
-  node: string,
-  inv: string,
-  iteration: number,
-  frames: readonly { readonly index: number }[],
-  outcome: HistoryOutcome,
-  t: Transition,
-  durationMs?: number,
-): HistoryItem {
-  // Undefined attributes are not written; JSON.stringify drops an undefined `cause`.
-  return {
-    node,
-    inv,
-    iteration,
-    indexes: JSON.stringify(frames.map((f) => f.index)),
-    at: new Date().toISOString(),
-    outcome,
-    durationMs,
-    next: t.next && JSON.stringify(t.next),
-    fanInJoin: t.join,
-    fanInSize: t.size,
-    error: t.error && JSON.stringify(t.error),
-  };
 }
 
 /**

@@ -3,11 +3,12 @@
  * is a tombstone (or gone) means this invocation already committed elsewhere
  * and its successors ran: GC only removes inputs after that. Then stop.
  */
-import { checkpointKey, invocationName } from './naming';
+import { invocationName } from './naming';
 import { readArrivals, shardKeys } from './fan-in';
 import { runtimeError } from './errors';
 import { mapItem, mapItemList } from './map-items';
 import type { InputRef, Json } from './ir';
+import { checkpointKey } from './table';
 import type { Cleanup, Exec } from './types';
 
 export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });

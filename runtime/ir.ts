@@ -311,14 +311,6 @@ export interface StartRequest {
 /** Allowed workflow ids: 1-128 characters of this set. */
 export const WORKFLOW_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-// ---------------------------------------------------------------- table layout
-
-/** Attribute names of the table shared by runtime, client and local engine. */
-export const TABLE = {
-  partitionKey: 'pk',
-  ttlAttribute: 'ttl',
-} as const;
-
 /** Environment variables the construct sets on every workflow function. */
 export const ENV = {
   table: 'UNUM_TABLE',

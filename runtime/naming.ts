@@ -1,6 +1,6 @@
 /**
- * Deterministic names of invocations and of the table items derived from them
- * (docs/architecture.md "Naming"). A name depends only on local information,
+ * Deterministic names of invocations (docs/architecture.md "Naming"); the
+ * table keys derived from them are in table.ts. A name depends only on local information,
  * so every execution of an invocation, and every party that must find its
  * checkpoint (successors, joins), computes the same 43 characters.
  */
@@ -22,13 +22,3 @@ export function invocationName(
   const parts = [workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
-
-export const checkpointKey = (invocation: string): string => `ckpt#${invocation}`;
-
-export const shardKey = (joinInvocation: string, level: number, shard: number): string =>
-  `fanin#${joinInvocation}#${level}#${shard}`;
-
-export const runKey = (workflowId: string): string => `run#${workflowId}`;
-
-/** The run's history counter (no `seq`) or its entry `seq` (docs/client.md, "Run history"). */
-export const historyKey = (workflowId: string, seq?: number): string => `hist#${workflowId}${seq === undefined ? '' : `#${seq}`}`;

@@ -7,7 +7,7 @@ import { commit, fromCheckpoint } from './egress';
 import { collect } from './gc';
 import { leadingPasses } from './interpreter';
 import type { Json } from './ir';
-import type { Checkpoint } from './store';
+import type { Checkpoint } from './table';
 import type { Cleanup, Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */

@@ -1,25 +1,9 @@
 /**
- * The persistence layer the protocol needs (docs/architecture.md "Table").
- * One implementation talks to DynamoDB (dynamodb-store.ts); tests may use fakes.
- * Values are JSON strings, stored byte-identical to what was committed.
+ * The persistence layer the protocol needs; the records it reads and writes
+ * are those of the table layout (table.ts). One implementation talks to
+ * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
-
-export type Checkpoint =
-  | { readonly tombstone: true }
-  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number };
-
-export interface RunError {
-  readonly node: string;
-  readonly error: string;
-  readonly cause: string;
-}
-
-export type RunOutcome =
-  | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
-  | { readonly status: 'FAILED'; readonly error: RunError };
-
-/** Attributes of a run-history entry besides key and TTL (docs/client.md, "Run history"); undefined ones are not written. */
-export type HistoryItem = Readonly<Record<string, string | number | undefined>>;
+import type { Checkpoint, HistoryItem, RunEnd } from './table';
 
 export interface CheckpointStore {
   /** Consistent read of one checkpoint. */
@@ -45,7 +29,7 @@ export interface CheckpointStore {
   /** Create the run record (RUNNING) unless it exists; true when created. */
   startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean>;
   /** Set the run's final status unless it already has one; true when this call set it. */
-  finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string, ttl?: number): Promise<boolean>;
+  finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean>;
   /** Run history counter `hist#<workflowId>`: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
   nextHistorySeq(workflowId: string, ttl: number): Promise<number>;
   /** Put history entry `hist#<workflowId>#<seq>` (unconditional: the key is new). */

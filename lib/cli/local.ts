@@ -11,12 +11,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Json } from '../../runtime/ir';
+import type { RunStatusWithResult } from '../client/records';
 import { parseArgs } from './argv';
 import { LocalEngine } from '../local/engine';
 import { checkedRun } from '../local/fault-run';
 import { findAppDir } from '../local/project';
 import { renderTimeline, summarize } from '../local/report';
-import type { RunRecord } from '../local/runs';
 import { paramsForSeed, RandomPlan } from '../local/schedule';
 
 const USAGE = 'usage: unum local run <workflow> --input <file.json> [--faults <seed>] [--app <cdk.out | app dir>] [--workflow-id <id>] [--verbose]\n';
@@ -69,7 +69,7 @@ async function startEngine(app: string | undefined, verbose: boolean, log: (s: s
 }
 
 /** Prints a progress line every couple of seconds of a long run. */
-function progress(engine: LocalEngine, workflowId: string, log: (s: string) => void): (r: RunRecord) => void {
+function progress(engine: LocalEngine, workflowId: string, log: (s: string) => void): (r: RunStatusWithResult) => void {
   const started = Date.now();
   let last = started;
   return (r) => {
@@ -81,12 +81,12 @@ function progress(engine: LocalEngine, workflowId: string, log: (s: string) => v
   };
 }
 
-function printRecord(record: RunRecord): void {
+function printRecord(record: RunStatusWithResult): void {
   if (record.status === 'SUCCEEDED') process.stdout.write(`${JSON.stringify(record.result, null, 2)}\n`);
   else process.stdout.write(`${JSON.stringify({ status: record.status, error: record.error ?? null }, null, 2)}\n`);
 }
 
-async function runWithFaults(engine: LocalEngine, workflow: string, input: Json, seed: number, reference: RunRecord, log: (s: string) => void): Promise<number> {
+async function runWithFaults(engine: LocalEngine, workflow: string, input: Json, seed: number, reference: RunStatusWithResult, log: (s: string) => void): Promise<number> {
   const plan = new RandomPlan(paramsForSeed(seed));
   const expectation = reference.status === 'SUCCEEDED' ? { kind: 'result' as const, result: reference.result ?? null } : { kind: 'failed' as const };
   log(`\nagain with fault schedule seed ${seed}: ${JSON.stringify(plan.params)}`);

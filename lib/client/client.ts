@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/ir';
-import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError } from './errors';
+import { runKey } from '../../runtime/table';
+import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
-import { runKey } from '../../runtime/naming';
-import { parseRunRecord, str } from './records';
+import { parseRunRecord, readRun } from './records';
 import { TableReader } from './table';
 import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
-import { sleep } from './sleep';
+import { pollUntilFinished } from './wait';
 import { findAssemblyWorkflow, locationFromOutputs } from './stack';
 
 /** The SDK clients a `UnumClient` uses. */
@@ -123,20 +123,10 @@ export class UnumClient {
    * `UnumRunNotFinishedError` for a RUNNING or unknown one.
    */
   async result(workflowId: string): Promise<Json> {
-    const item = await this.table.get(runKey(workflowId));
-    const run = parseRunRecord(workflowId, item);
+    const run = await readRun(this.table, workflowId);
     if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
     if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
-    const inline = str(item!, 'result');
-    if (inline !== undefined) return JSON.parse(inline) as Json;
-    const ref = str(item!, 'resultRef');
-    if (ref === undefined) throw new UnumClientError(`run ${workflowId} SUCCEEDED but its record has neither result nor resultRef`);
-    const value = await this.table.get(ref);
-    const v = value && str(value, 'v');
-    if (v === undefined) {
-      throw new UnumClientError(`run ${workflowId}: result checkpoint ${ref} is gone (${value ? 'tombstoned' : 'expired or deleted'})`);
-    }
-    return JSON.parse(v) as Json;
+    return run.result as Json;
   }
 
   /**
@@ -145,21 +135,7 @@ export class UnumClient {
    * Lambda may hold the start event in its queue for a while.
    */
   async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
-    const timeoutMs = options.timeoutMs ?? 600_000;
-    const maxInterval = options.maxPollIntervalMs ?? 5_000;
-    let interval = options.pollIntervalMs ?? 200;
-    const began = Date.now();
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const status = await this.status(workflowId);
-      const elapsed = Date.now() - began;
-      options.onProgress?.(status, elapsed);
-      if (status.status === 'SUCCEEDED' || status.status === 'FAILED') return status;
-      const remaining = timeoutMs - elapsed;
-      if (remaining <= 0) throw new UnumWaitTimeoutError(workflowId, timeoutMs, status.status);
-      await sleep(Math.min(interval, remaining), options.signal);
-      interval = Math.min(interval * 1.5, maxInterval);
-    }
+    return pollUntilFinished(workflowId, () => this.status(workflowId), options);
   }
 
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */

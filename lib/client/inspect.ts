@@ -1,8 +1,20 @@
-import { HISTORY, HistoryEntry, dedupeHistory, parseHistoryEntry } from './history';
-import { TABLE } from '../../runtime/ir';
+import { HistoryEntry, dedupeHistory } from './history';
 import { SHARD_WIDTH } from '../../runtime/fan-in';
-import { checkpointKey, runKey, shardKey } from '../../runtime/naming';
-import { PREFIX, num, numSet, parseRunRecord, str } from './records';
+import {
+  checkpointKey,
+  decodeCheckpoint,
+  decodeHistoryCount,
+  decodeHistoryEntry,
+  decodeShard,
+  historyKey,
+  keyOf,
+  parseKey,
+  runKey,
+  runStatusOf,
+  shardKey,
+  SUMMARY_ATTRIBUTES,
+} from '../../runtime/table';
+import { parseRunRecord } from './records';
 import type { TableReader } from './table';
 import type { InspectOptions, RunStatus } from './types';
 
@@ -62,15 +74,14 @@ export async function inspectRun(table: TableReader, workflowId: string, options
 }
 
 async function readHistory(table: TableReader, workflowId: string): Promise<HistoryEntry[] | undefined> {
-  const counter = await table.get(HISTORY.counterKey(workflowId));
-  const n = counter ? num(counter, 'n') ?? 0 : 0;
+  const n = decodeHistoryCount(await table.get(historyKey(workflowId)));
   if (n === 0) return undefined;
-  const keys = Array.from({ length: n }, (_, i) => HISTORY.entryKey(workflowId, i + 1));
+  const keys = Array.from({ length: n }, (_, i) => historyKey(workflowId, i + 1));
   const items = await table.getMany(keys);
   // Sequence numbers whose append crashed after the counter update are gaps: skip them.
   const entries = keys.flatMap((k, i) => {
     const item = items.get(k);
-    const entry = item && parseHistoryEntry(i + 1, item);
+    const entry = item && decodeHistoryEntry(i + 1, item);
     return entry ? [entry] : [];
   });
   return dedupeHistory(entries);
@@ -92,7 +103,7 @@ async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): P
     let shards = 0;
     for (let s = 0; s < Math.ceil(size / SHARD_WIDTH); s++) {
       const shard = items.get(shardKey(join, 0, s));
-      if (shard) { shards++; arrived += numSet(shard, 'a').length; }
+      if (shard) { shards++; arrived += decodeShard(shard).arrivals.length; }
     }
     // The join deletes the shards only after it checkpoints; an empty fan-out has no shards.
     const complete = items.has(checkpointKey(join)) || (shards === 0 && size === 0);
@@ -106,22 +117,19 @@ async function scanTable(table: TableReader, workflowId: string): Promise<TableS
   const runIds: string[] = [];
   const runsInFlight: string[] = [];
   const joins = new Map<string, { arrived: number; expected: number }>();
-  for await (const item of table.scan([TABLE.partitionKey, 't', 'a', 'n', 'status'])) {
-    const pk = str(item, TABLE.partitionKey) ?? '';
-    if (pk.startsWith(PREFIX.checkpoint)) {
-      if (item.t) tombstones++; else checkpoints++;
-    } else if (pk.startsWith(PREFIX.run)) {
-      const id = pk.slice(PREFIX.run.length);
-      runIds.push(id);
-      if (str(item, 'status') === 'RUNNING') runsInFlight.push(id);
-    } else if (pk.startsWith(PREFIX.fanIn)) {
-      // fanin#<join>#<level>#<shard>: the join name is base64url, so it holds no '#'.
-      const [, join, level] = pk.split('#');
-      if (level !== '0') continue;
-      const j = joins.get(join) ?? { arrived: 0, expected: 0 };
-      j.arrived += numSet(item, 'a').length;
-      j.expected += num(item, 'n') ?? 0;
-      joins.set(join, j);
+  for await (const item of table.scan(SUMMARY_ATTRIBUTES)) {
+    const key = parseKey(keyOf(item) ?? '');
+    if (key?.kind === 'checkpoint') {
+      if (decodeCheckpoint(item)?.tombstone) tombstones++; else checkpoints++;
+    } else if (key?.kind === 'run') {
+      runIds.push(key.workflowId);
+      if (runStatusOf(item) === 'RUNNING') runsInFlight.push(key.workflowId);
+    } else if (key?.kind === 'shard' && key.level === 0) {
+      const shard = decodeShard(item);
+      const j = joins.get(key.join) ?? { arrived: 0, expected: 0 };
+      j.arrived += shard.arrivals.length;
+      j.expected += shard.expected;
+      joins.set(key.join, j);
     }
   }
   runsInFlight.sort();

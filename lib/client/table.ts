@@ -1,6 +1,5 @@
 import { BatchGetItemCommand, DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../../runtime/ir';
-import type { Item } from './records';
+import { type Item, keyItem, keyOf } from '../../runtime/table';
 
 /** BatchGetItem accepts at most 100 keys per request. */
 const BATCH_GET_LIMIT = 100;
@@ -18,7 +17,7 @@ export class TableReader {
   async get(pk: string): Promise<Item | undefined> {
     const out = await this.db.send(new GetItemCommand({
       TableName: this.tableName,
-      Key: { [TABLE.partitionKey]: { S: pk } },
+      Key: keyItem(pk),
       ConsistentRead: true,
     }));
     return out.Item;
@@ -28,7 +27,7 @@ export class TableReader {
   async getMany(pks: readonly string[]): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     for (let i = 0; i < pks.length; i += BATCH_GET_LIMIT) {
-      let keys = pks.slice(i, i + BATCH_GET_LIMIT).map((pk) => ({ [TABLE.partitionKey]: { S: pk } }));
+      let keys = pks.slice(i, i + BATCH_GET_LIMIT).map(keyItem);
       for (let attempt = 0; keys.length > 0; attempt++) {
         if (attempt > BATCH_GET_RETRIES) throw new Error(`BatchGetItem on ${this.tableName}: keys still unprocessed after ${BATCH_GET_RETRIES} retries`);
         if (attempt > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
@@ -36,7 +35,7 @@ export class TableReader {
           RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } },
         }));
         for (const item of out.Responses?.[this.tableName] ?? []) {
-          const pk = item[TABLE.partitionKey]?.S;
+          const pk = keyOf(item);
           if (pk !== undefined) found.set(pk, item);
         }
         keys = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as typeof keys;

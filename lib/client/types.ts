@@ -1,4 +1,7 @@
 import type { Json } from '../../runtime/ir';
+import type { RunError, RunRecordStatus } from '../../runtime/table';
+
+export type { RunError };
 
 /** Where a deployed (or locally running) workflow lives. */
 export interface WorkflowLocation {
@@ -9,16 +12,7 @@ export interface WorkflowLocation {
 }
 
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
-export type RunState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'NOT_FOUND';
-
-/** Why a run failed, as the runtime or the failure recorder wrote it. */
-export interface RunError {
-  /** The node whose invocation failed. */
-  readonly node: string;
-  /** Error name, e.g. `States.TaskFailed` or the handler's `error.name`. */
-  readonly error: string;
-  readonly cause?: string;
-}
+export type RunState = RunRecordStatus | 'NOT_FOUND';
 
 /** The run record, without the result value. */
 export interface RunStatus {

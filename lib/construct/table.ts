@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { TABLE } from '../../runtime/ir';
+import { TABLE } from '../../runtime/table';
 
 export interface WorkflowTableOptions {
   readonly removalPolicy?: RemovalPolicy;

@@ -14,7 +14,7 @@
  * Item sizes before a write are tracked by replaying the calls in order, so
  * feed the meter every call of a run, as issued.
  */
-import { TABLE } from '../../runtime/ir';
+import { TABLE } from '../../runtime/table';
 import { attributeSize, itemSize, type WireItem, type WireValue } from './item-size';
 
 /** One DynamoDB call as seen on the wire. */

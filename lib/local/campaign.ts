@@ -5,18 +5,19 @@
  * concurrently on one engine, each run under its own workflowId.
  */
 import type { Json } from '../../runtime/ir';
+import { maskShardJoins } from '../../runtime/table';
+import type { RunStatusWithResult } from '../client/records';
 import type { Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';
 import type { LocalEngine } from './engine';
 import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun } from './fault-run';
-import type { RunRecord } from './runs';
 import { CrashPointPlan, describePoint, paramsForSeed, RandomPlan, type CrashPoint } from './schedule';
 
 export interface Target {
   readonly workflow: string;
   readonly input: Json;
   /** What a correct run returns, given a fault-free run's record (default: that record's result). */
-  readonly expect?: (reference: RunRecord, engine: LocalEngine) => Expectation;
+  readonly expect?: (reference: RunStatusWithResult, engine: LocalEngine) => Expectation;
 }
 
 export interface Failure {
@@ -35,7 +36,7 @@ export interface CampaignSummary {
   readonly notes: Map<string, number>;
 }
 
-export function expectationFor(target: Target, reference: RunRecord, engine: LocalEngine): Expectation {
+export function expectationFor(target: Target, reference: RunStatusWithResult, engine: LocalEngine): Expectation {
   if (target.expect) return target.expect(reference, engine);
   return reference.status === 'SUCCEEDED' ? { kind: 'result', result: reference.result ?? null } : { kind: 'failed' };
 }
@@ -55,7 +56,7 @@ function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): Camp
 function countNotes(notes: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const n of notes) {
-    const key = n.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#').replace(/attempt \d+/, 'attempt n');
+    const key = maskShardJoins(n).replace(/attempt \d+/, 'attempt n');
     out.set(key, (out.get(key) ?? 0) + 1);
   }
   return out;

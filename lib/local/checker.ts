@@ -15,10 +15,12 @@
  * 5. A late duplicate produced no second result (checked by the caller
  *    comparing the record before and after, plus check 1 again).
  */
-import { BatchGetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
-import type { RunRecord } from './runs';
+import { decodeCheckpoint, isShardCreation, type Item, keyOf, parseKey, ttlOf } from '../../runtime/table';
+import type { RunStatusWithResult } from '../client/records';
+import { TableReader } from '../client/table';
 import type { CallRecord } from './traffic';
 
 /** Committed checkpoint values of a run, by invocation identity (the winning conditional put). */
@@ -30,8 +32,6 @@ export type Expectation =
   /** Non-deterministic user code: derive the expected result from the committed values. */
   | { readonly kind: 'derived'; readonly expected: (committed: Committed) => Json };
 
-type Item = Record<string, AttributeValue>;
-
 function parseBody(body: string): Record<string, unknown> {
   try {
     return JSON.parse(body) as Record<string, unknown>;
@@ -40,14 +40,16 @@ function parseBody(body: string): Record<string, unknown> {
   }
 }
 
-const pkOf = (item: unknown): string | undefined => (item as { pk?: { S?: string } } | undefined)?.pk?.S;
+/** What a single-item request (PutItem, UpdateItem) writes to: its item's key. */
+const keyWritten = (body: Record<string, unknown>): string | undefined => keyOf((body.Item ?? body.Key) as Item | undefined);
+const kindOf = (key: string | undefined) => (key === undefined ? undefined : parseKey(key)?.kind);
 
 /** Which successful writes the run made to its run record: creations and final updates. */
 export function runRecordWrites(calls: readonly CallRecord[]): { created: number; finished: number } {
   let created = 0;
   let finished = 0;
   for (const c of calls) {
-    if (c.call.service !== 'dynamodb' || c.status !== 200 || !c.call.label.includes('run')) continue;
+    if (c.call.service !== 'dynamodb' || c.status !== 200 || kindOf(keyWritten(parseBody(c.request))) !== 'run') continue;
     if (c.call.operation === 'PutItem') created++;
     if (c.call.operation === 'UpdateItem') finished++;
   }
@@ -58,9 +60,10 @@ export function runRecordWrites(calls: readonly CallRecord[]): { created: number
 export function committedValues(calls: readonly CallRecord[]): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const c of calls) {
-    if (c.call.operation !== 'PutItem' || c.status !== 200 || !c.call.label.includes('ckpt')) continue;
-    const item = parseBody(c.request).Item as { v?: { S?: string } } | undefined;
-    if (item?.v?.S !== undefined) out.set(c.exec.identity, JSON.parse(item.v.S) as Json);
+    if (c.call.operation !== 'PutItem' || c.status !== 200) continue;
+    const item = parseBody(c.request).Item as Item | undefined;
+    const checkpoint = kindOf(keyOf(item)) === 'checkpoint' ? decodeCheckpoint(item) : undefined;
+    if (checkpoint && !checkpoint.tombstone) out.set(c.exec.identity, JSON.parse(checkpoint.json) as Json);
   }
   return out;
 }
@@ -71,13 +74,13 @@ export function writtenKeys(calls: readonly CallRecord[]): Set<string> {
   for (const c of calls) {
     if (c.call.service !== 'dynamodb' || c.status !== 200) continue;
     const body = parseBody(c.request);
-    const single = pkOf(body.Item) ?? pkOf(body.Key);
+    const single = keyWritten(body);
     if (single && ['PutItem', 'UpdateItem'].includes(c.call.operation)) keys.add(single);
     if (c.call.operation === 'BatchWriteItem') {
-      for (const requests of Object.values((body.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item?: unknown } }>>)) {
+      for (const requests of Object.values((body.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item?: Item } }>>)) {
         for (const r of requests) {
-          const pk = pkOf(r.PutRequest?.Item);
-          if (pk) keys.add(pk);
+          const key = keyOf(r.PutRequest?.Item);
+          if (key) keys.add(key);
         }
       }
     }
@@ -116,21 +119,9 @@ function canonical(text: string): string {
   }
 }
 
-/** Reads the items at `keys` (consistent reads, chunks of 100). */
+/** Reads the items at `keys` (consistent reads). */
 export async function readItems(client: DynamoDBClient, tableName: string, keys: Iterable<string>): Promise<Item[]> {
-  const all = [...keys];
-  const items: Item[] = [];
-  for (let i = 0; i < all.length; i += 100) {
-    let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
-      [tableName]: { Keys: all.slice(i, i + 100).map((pk) => ({ pk: { S: pk } })), ConsistentRead: true },
-    };
-    while (request && Object.keys(request).length > 0) {
-      const out = await client.send(new BatchGetItemCommand({ RequestItems: request }));
-      items.push(...(out.Responses?.[tableName] ?? []));
-      request = out.UnprocessedKeys as typeof request;
-    }
-  }
-  return items;
+  return [...(await new TableReader(client, tableName).getMany([...keys])).values()];
 }
 
 /**
@@ -139,22 +130,22 @@ export async function readItems(client: DynamoDBClient, tableName: string, keys:
  * is reported by `leftoverNotes`: the join normally deletes it.
  */
 export function leftoverViolations(items: readonly Item[]): string[] {
-  return items.filter((item) => item.ttl?.N === undefined).map((item) => `invariant 4: ${item.pk?.S ?? '?'} was left without a TTL`);
+  return items.filter((item) => ttlOf(item) === undefined).map((item) => `invariant 4: ${keyOf(item) ?? '?'} was left without a TTL`);
 }
 
 /** Fan-in shards left to their TTL, with what the traffic says about why. */
 export function leftoverNotes(items: readonly Item[], calls: readonly CallRecord[]): string[] {
-  return items.filter((item) => item.pk?.S?.startsWith('fanin#') && item.ttl?.N !== undefined).map((item) => {
-    const pk = item.pk?.S as string;
+  return items.filter((item) => kindOf(keyOf(item)) === 'shard' && ttlOf(item) !== undefined).map((item) => {
+    const pk = keyOf(item) as string;
     const touching = calls.filter((c) => c.status === 200 && c.request.includes(`"${pk}"`));
     const deletedAt = touching.findIndex((c) => c.call.operation === 'BatchWriteItem');
-    const recreated = deletedAt >= 0 && touching.slice(deletedAt + 1).find((c) => c.call.operation === 'UpdateItem' && c.request.includes('SET n'));
+    const recreated = deletedAt >= 0 && touching.slice(deletedAt + 1).find((c) => c.call.operation === 'UpdateItem' && isShardCreation(parseBody(c.request).UpdateExpression));
     return `fan-in shard ${pk} left to its TTL${recreated ? ` (recreated by ${recreated.exec.identity} attempt ${recreated.exec.attempt} after the join deleted it)` : ''}`;
   });
 }
 
 export interface CheckInput {
-  readonly record: RunRecord;
+  readonly record: RunStatusWithResult;
   readonly calls: readonly CallRecord[];
   readonly items: readonly Item[];
   readonly expectation: Expectation;

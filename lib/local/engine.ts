@@ -9,13 +9,15 @@ import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Json } from '../../runtime/ir';
 import { noWorkflowError } from '../assembly';
+import { readRun, type RunStatusWithResult } from '../client/records';
+import { TableReader } from '../client/table';
+import { pollUntilFinished } from '../client/wait';
 import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
 import { FaultProxy } from './fault-proxy';
 import { FunctionRunner } from './function-runner';
-import { readRun, waitForRun, type RunRecord } from './runs';
 import { synthesize } from './synth';
 import { createWorkflowTable } from './table';
 import { Traffic } from './traffic';
@@ -40,7 +42,7 @@ export interface WaitOptions {
   /** @default 60000 */
   readonly timeoutMs?: number;
   /** Called with every record polled (progress output). */
-  readonly onPoll?: (r: RunRecord) => void;
+  readonly onPoll?: (r: RunStatusWithResult) => void;
 }
 
 interface Started {
@@ -119,22 +121,33 @@ export class LocalEngine {
     return workflowId;
   }
 
-  /** The run record `run#<workflowId>` (result resolved when stored by reference). */
-  readRun(workflowId: string): Promise<RunRecord>;
+  /** The run's record, with the result of a SUCCEEDED run (read from its checkpoint when stored by reference). */
+  readRun(workflowId: string): Promise<RunStatusWithResult>;
   /** The same, naming the workflow (runs started outside this engine). */
-  readRun(workflow: string, workflowId: string): Promise<RunRecord>;
-  async readRun(a: string, b?: string): Promise<RunRecord> {
+  readRun(workflow: string, workflowId: string): Promise<RunStatusWithResult>;
+  async readRun(a: string, b?: string): Promise<RunStatusWithResult> {
     const workflowId = b ?? a;
-    return readRun(this.started.client, b === undefined ? await this.tableOf(a) : this.workflow(a).tableName, workflowId);
+    return readRun(this.reader(b === undefined ? await this.tableOf(a) : this.workflow(a).tableName), workflowId);
   }
 
   /** Polls the run record until the run SUCCEEDED or FAILED. */
-  waitForRun(workflowId: string, options?: WaitOptions): Promise<RunRecord>;
+  waitForRun(workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
   /** The same, naming the workflow (runs started outside this engine). */
-  waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunRecord>;
-  async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunRecord> {
+  waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
+  async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunStatusWithResult> {
     const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
-    return waitForRun(this.started.client, table, workflowId, options ?? {});
+    const reader = this.reader(table);
+    // Polls every 20-250 ms: everything runs on this machine.
+    return pollUntilFinished(workflowId, () => readRun(reader, workflowId), {
+      timeoutMs: options?.timeoutMs ?? 60_000,
+      pollIntervalMs: 20,
+      maxPollIntervalMs: 250,
+      ...(options?.onPoll ? { onProgress: options.onPoll } : {}),
+    });
+  }
+
+  private reader(tableName: string): TableReader {
+    return new TableReader(this.started.client, tableName);
   }
 
   /** The table of a run: known for runs started here, else the workflow table that has its record. */
@@ -142,7 +155,7 @@ export class LocalEngine {
     const known = this.runs.get(workflowId);
     if (known) return this.workflow(known).tableName;
     for (const wf of this.workflows) {
-      if ((await readRun(this.started.client, wf.tableName, workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+      if ((await readRun(this.reader(wf.tableName), workflowId)).status !== 'NOT_FOUND') return wf.tableName;
     }
     throw new Error(`no run '${workflowId}' in any workflow table`);
   }

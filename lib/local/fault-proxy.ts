@@ -11,6 +11,7 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
+import { type Item, keyOf, TABLE } from '../../runtime/table';
 import { parseFunctionRef } from './assembly';
 import { describeEvent } from './events';
 import type { CallFault, CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';
@@ -176,8 +177,9 @@ export function keyKinds(body: string): string[] {
     if (Array.isArray(v)) for (const x of v) visit(x);
     else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        if (k === 'pk' && x && typeof x === 'object' && typeof (x as { S?: unknown }).S === 'string') {
-          kinds.add((x as { S: string }).S.split('#')[0] as string);
+        const key = k === TABLE.partitionKey ? keyOf({ [k]: x } as Item) : undefined;
+        if (typeof key === 'string') {
+          kinds.add(key.split('#')[0] as string);
         } else if (k !== 'ExpressionAttributeValues') visit(x);
       }
     }

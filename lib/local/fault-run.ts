@@ -7,15 +7,15 @@
 import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
+import type { RunStatusWithResult } from '../client/records';
 import { checkRun, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import type { CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';
-import type { RunRecord } from './runs';
 import type { CrashPoint } from './schedule';
 
 export interface CheckedRun {
   readonly workflowId: string;
-  readonly record?: RunRecord;
+  readonly record?: RunStatusWithResult;
   readonly violations: string[];
   /** Findings that break no invariant (e.g. a fan-in shard left to its TTL). */
   readonly notes: string[];
@@ -46,7 +46,7 @@ export async function checkedRun(
   engine.startRun(workflow, input, { workflowId });
   const violations: string[] = [];
   const notes: string[] = [];
-  let record: RunRecord | undefined;
+  let record: RunStatusWithResult | undefined;
   let lateDuplicates = 0;
   try {
     record = await finished(engine, workflowId, options.timeoutMs ?? 120_000);
@@ -81,7 +81,7 @@ export async function checkedRun(
  * retrying or running), then reads its record once: a run that is quiet but
  * not finished is stuck, which is a violation in itself.
  */
-async function finished(engine: LocalEngine, workflowId: string, timeoutMs: number): Promise<RunRecord> {
+async function finished(engine: LocalEngine, workflowId: string, timeoutMs: number): Promise<RunStatusWithResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`still busy after ${timeoutMs} ms`)), timeoutMs);
@@ -97,7 +97,7 @@ async function finished(engine: LocalEngine, workflowId: string, timeoutMs: numb
 }
 
 /** A fault-free run, for the reference result. */
-export async function referenceRun(engine: LocalEngine, workflow: string, input: Json): Promise<RunRecord> {
+export async function referenceRun(engine: LocalEngine, workflow: string, input: Json): Promise<RunStatusWithResult> {
   const workflowId = engine.startRun(workflow, input, { workflowId: `reference-${randomUUID()}` });
   const record = await engine.waitForRun(workflowId);
   await engine.idle(workflowId);
@@ -124,7 +124,7 @@ class RecordingPlan implements FaultPlan {
 }
 
 export interface Profile {
-  readonly record: RunRecord;
+  readonly record: RunStatusWithResult;
   /** Every crash point: before and after each call of each invocation. */
   readonly points: readonly CrashPoint[];
   /**

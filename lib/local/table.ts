@@ -1,6 +1,6 @@
 /** Creates a workflow table as the construct deploys it: key `pk` (S), on-demand, TTL on `ttl`. */
 import { CreateTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../../runtime/ir';
+import { TABLE } from '../../runtime/table';
 
 export async function createWorkflowTable(client: DynamoDBClient, tableName: string): Promise<void> {
   await client.send(

@@ -4,7 +4,7 @@
  * (epoch seconds) is in the past and delete them.
  */
 import { BatchWriteItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../../runtime/ir';
+import { type Item, TABLE } from '../../runtime/table';
 
 export interface ReapedTable {
   readonly tableName: string;
@@ -16,8 +16,9 @@ const BATCH = 25;
 /** Deletes every item of the table whose TTL is before `nowSeconds`; returns how many. */
 export async function reapExpired(client: DynamoDBClient, table: ReapedTable, nowSeconds = Math.floor(Date.now() / 1000)): Promise<number> {
   const ttl = table.ttlAttribute ?? TABLE.ttlAttribute;
-  const keys: Array<{ pk: { S: string } }> = [];
-  let start: Record<string, never> | undefined;
+  // Projected on the key: each item found is its own key.
+  const keys: Item[] = [];
+  let start: Item | undefined;
   do {
     const page = await client.send(new ScanCommand({
       TableName: table.tableName,
@@ -27,8 +28,8 @@ export async function reapExpired(client: DynamoDBClient, table: ReapedTable, no
       ExpressionAttributeValues: { ':now': { N: String(nowSeconds) } },
       ...(start ? { ExclusiveStartKey: start } : {}),
     }));
-    for (const item of page.Items ?? []) keys.push(item as { pk: { S: string } });
-    start = page.LastEvaluatedKey as Record<string, never> | undefined;
+    keys.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
   } while (start);
   for (let i = 0; i < keys.length; i += BATCH) {
     let requests = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Json } from '../../runtime/ir';
 import { LocalEngine } from '../../lib/local/engine';
-import type { RunRecord } from '../../lib/local/runs';
+import type { RunStatusWithResult } from '../../lib/client/records';
 import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
 
 jest.setTimeout(600_000);
@@ -20,7 +20,7 @@ const APP = path.join(__dirname, 'app');
 interface Case {
   readonly workflow: string;
   readonly input: Json;
-  readonly expected: Pick<RunRecord, 'status' | 'result'> & { error?: { error: string; cause?: string } };
+  readonly expected: Pick<RunStatusWithResult, 'status' | 'result'> & { error?: { error: string; cause?: string } };
 }
 
 const succeeds = (workflow: string, input: Json, result: Json): Case => ({ workflow, input, expected: { status: 'SUCCEEDED', result } });

@@ -5,11 +5,12 @@
  * seed the run must end with exactly one correct result, send identical inputs
  * to every invocation, and leave only tombstones and the terminal checkpoint.
  */
-import { dedupeHistory, parseHistoryEntry, type HistoryEntry } from '../../lib/client/history';
+import { dedupeHistory } from '../../lib/client/history';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
 import type { Envelope, Instruction, NodeIR } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
-import { checkpointKey, invocationName } from '../../runtime/naming';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey, decodeHistoryEntry, type HistoryEntry } from '../../runtime/table';
 import type { CheckpointStore } from '../../runtime/store';
 import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
@@ -141,7 +142,7 @@ test.each(Array.from({ length: 30 }, (_, i) => i + 1))('seed %i with history: ev
   expect(memory.runs.get(workflowId)?.status).toBe('SUCCEEDED');
   const entries = dedupeHistory(
     memory.historyOf(workflowId).map(({ seq: n, ...item }) =>
-      parseHistoryEntry(n, Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))) as HistoryEntry,
+      decodeHistoryEntry(n, Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))) as HistoryEntry,
     ),
   );
   // Crashes around either write make duplicates and gaps; the reader sees each transition once.

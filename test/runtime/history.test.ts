@@ -4,11 +4,11 @@
  * sense of it (duplicates included).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { dedupeHistory, parseHistoryEntry, type HistoryEntry } from '../../lib/client/history';
+import { dedupeHistory } from '../../lib/client/history';
 import { createHandler } from '../../runtime/handler';
 import type { Instruction } from '../../runtime/ir';
-import { checkpointKey, invocationName } from '../../runtime/naming';
-import type { HistoryItem } from '../../runtime/store';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey, decodeHistoryEntry, type HistoryEntry, type HistoryItem } from '../../runtime/table';
 import { counting } from '../support/counting-store';
 import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
@@ -33,7 +33,7 @@ function toItem(item: HistoryItem): Record<string, AttributeValue> {
 
 /** What `inspect` reports: entries in order, gaps skipped, duplicates removed. */
 function readable(store: MemoryStore, workflowId = 'w'): HistoryEntry[] {
-  return dedupeHistory(store.historyOf(workflowId).map(({ seq: n, ...item }) => parseHistoryEntry(n, toItem(item)) as HistoryEntry));
+  return dedupeHistory(store.historyOf(workflowId).map(({ seq: n, ...item }) => decodeHistoryEntry(n, toItem(item)) as HistoryEntry));
 }
 
 const brief = (entries: readonly HistoryEntry[]): unknown[] => entries.map((e) => [e.node, e.outcome, e.indexes, e.next ?? null]);

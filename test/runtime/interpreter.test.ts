@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHandler } from '../../runtime/handler';
 import type { Envelope, Instruction } from '../../runtime/ir';
-import { checkpointKey, invocationName, shardKey } from '../../runtime/naming';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey, shardKey } from '../../runtime/table';
 import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

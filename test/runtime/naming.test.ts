@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { checkpointKey, invocationName, runKey, shardKey } from '../../runtime/naming';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey, runKey, shardKey } from '../../runtime/table';
 
 test('names are 43 base64url characters at any depth', () => {
   const deep = Array.from({ length: 50 }, (_, i) => ({ iteration: i, index: i * 7 }));

@@ -5,7 +5,8 @@
 import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
 import { useTestDb } from '../support/dynamodb';
 import type { Instruction } from '../../runtime/ir';
-import { checkpointKey, invocationName } from '../../runtime/naming';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey } from '../../runtime/table';
 
 const db = useTestDb();
 

@@ -8,7 +8,8 @@ import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { arrivalCode, createFanIn } from '../../runtime/fan-in';
-import { checkpointKey, invocationName, shardKey } from '../../runtime/naming';
+import { invocationName } from '../../runtime/naming';
+import { checkpointKey, shardKey } from '../../runtime/table';
 
 const db = useTestDb();
 

@@ -4,6 +4,7 @@ import { DynamoDBClient, GetItemCommand, ScanCommand, type AttributeValue } from
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/table';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
+import { keyItem, runKey } from '../../runtime/table';
 
 export interface TestDb {
   readonly local: DynamoDbLocal;
@@ -39,7 +40,7 @@ export async function startTestDb(): Promise<TestDb> {
       return items;
     },
     async run(table, workflowId) {
-      const r = await client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: `run#${workflowId}` } }, ConsistentRead: true }));
+      const r = await client.send(new GetItemCommand({ TableName: table, Key: keyItem(runKey(workflowId)), ConsistentRead: true }));
       return r.Item;
     },
     async stop() {

@@ -1,14 +1,6 @@
 /** An in-memory CheckpointStore with DynamoDB's semantics for what the runtime uses; counts calls. */
-import type { Checkpoint, CheckpointStore, HistoryItem, RunOutcome } from '../../runtime/store';
-
-export interface RunRecord {
-  status: string;
-  startedAt?: string;
-  finishedAt?: string;
-  result?: string;
-  resultRef?: string;
-  error?: { node: string; error: string; cause: string };
-}
+import type { CheckpointStore } from '../../runtime/store';
+import type { Checkpoint, HistoryItem, RunEnd, RunRecord } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   readonly checkpoints = new Map<string, Checkpoint>();
@@ -95,11 +87,11 @@ export class MemoryStore implements CheckpointStore {
     return true;
   }
 
-  async finishRun(workflowId: string, outcome: RunOutcome, finishedAt: string): Promise<boolean> {
+  async finishRun(workflowId: string, end: RunEnd, finishedAt: string): Promise<boolean> {
     this.count('finishRun', true);
     const r = this.runs.get(workflowId);
     if (r && r.status !== 'RUNNING') return false;
-    this.runs.set(workflowId, { ...r, ...outcome, finishedAt });
+    this.runs.set(workflowId, { ...r, ...end, finishedAt });
     return true;
   }
 

@@ -1,0 +1,31 @@
+import { UnumWaitTimeoutError } from './errors';
+import { sleep } from './sleep';
+import type { RunStatus, WaitOptions } from './types';
+
+/** `WaitOptions` for a poll whose reads return `T`. */
+export interface PollOptions<T extends RunStatus> extends Omit<WaitOptions, 'onProgress'> {
+  readonly onProgress?: (status: T, elapsedMs: number) => void;
+}
+
+/**
+ * Reads the run with `read` until it is SUCCEEDED or FAILED and returns that
+ * read, the delay between reads growing by half up to the maximum
+ * (`UnumClient.wait`, and the local engine's wait with its shorter delays).
+ */
+export async function pollUntilFinished<T extends RunStatus>(workflowId: string, read: () => Promise<T>, options: PollOptions<T> = {}): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const maxInterval = options.maxPollIntervalMs ?? 5_000;
+  let interval = options.pollIntervalMs ?? 200;
+  const began = Date.now();
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const status = await read();
+    const elapsed = Date.now() - began;
+    options.onProgress?.(status, elapsed);
+    if (status.status === 'SUCCEEDED' || status.status === 'FAILED') return status;
+    const remaining = timeoutMs - elapsed;
+    if (remaining <= 0) throw new UnumWaitTimeoutError(workflowId, timeoutMs, status.status);
+    await sleep(Math.min(interval, remaining), options.signal);
+    interval = Math.min(interval * 1.5, maxInterval);
+  }
+}

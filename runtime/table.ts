@@ -1,0 +1,437 @@
+/**
+ * The workflow table's layout (docs/architecture.md "Table"; history format in
+ * docs/client.md "Run history"): key builders, attribute names, the records
+ * and their DynamoDB encoding. The only module that names an attribute or a
+ * key prefix (eslint.config.mjs keeps it so): the runtime writes through it
+ * (dynamodb-store.ts), and the client, the local engine's checker and the
+ * tools read through it. The runtime bundle keeps only what the runtime uses:
+ * the lenient readers below are the client's.
+ *
+ * Values are JSON strings, not DynamoDB maps: no marshalling in the runtime,
+ * and the stored value is byte-identical to what was committed.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+/** An item, a key, or the values of an expression, as DynamoDB carries them. */
+export type Item = Record<string, AttributeValue>;
+
+const PK = 'pk';
+const TTL = 'ttl';
+/** The key and TTL attributes the table is created with (construct, local engine). */
+export const TABLE = {
+  partitionKey: PK,
+  ttlAttribute: TTL,
+} as const;
+
+const S = (s: string): AttributeValue => ({ S: s });
+const N = (n: number): AttributeValue => ({ N: String(n) });
+const str = (item: Item, name: string): string | undefined => item[name]?.S;
+function num(item: Item, name: string): number | undefined {
+  const n = item[name]?.N;
+  return n === undefined ? undefined : Number(n);
+}
+
+// ---------------------------------------------------------------- keys
+
+export const checkpointKey = (invocation: string): string => `ckpt#${invocation}`;
+
+export const shardKey = (joinInvocation: string, level: number, shard: number): string =>
+  `fanin#${joinInvocation}#${level}#${shard}`;
+
+export const runKey = (workflowId: string): string => `run#${workflowId}`;
+
+/** The run's history counter (no `seq`) or its entry `seq`. */
+export const historyKey = (workflowId: string, seq?: number): string => `hist#${workflowId}${seq === undefined ? '' : `#${seq}`}`;
+
+export const isCheckpointKey = (key: string): boolean => key.startsWith('ckpt#');
+
+/** What a key names. Invocation names and workflow ids hold no `#`, so the parts split cleanly. */
+export type TableKey =
+  | { readonly kind: 'checkpoint'; readonly invocation: string }
+  | { readonly kind: 'shard'; readonly join: string; readonly level: number; readonly shard: number }
+  | { readonly kind: 'run'; readonly workflowId: string }
+  | { readonly kind: 'history'; readonly workflowId: string; readonly seq?: number };
+
+/** The key's parts; undefined for a key of no item of this layout. */
+export function parseKey(key: string): TableKey | undefined {
+  const hash = key.indexOf('#');
+  const rest = key.slice(hash + 1);
+  switch (hash < 0 ? '' : key.slice(0, hash)) {
+    case 'ckpt':
+      return { kind: 'checkpoint', invocation: rest };
+    case 'run':
+      return { kind: 'run', workflowId: rest };
+    case 'fanin': {
+      const [join, level, shard] = rest.split('#');
+      return { kind: 'shard', join, level: Number(level), shard: Number(shard) };
+    }
+    case 'hist': {
+      const [workflowId, seq] = rest.split('#');
+      return { kind: 'history', workflowId, ...(seq === undefined ? {} : { seq: Number(seq) }) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+export const keyItem = (key: string): Item => ({ [PK]: S(key) });
+
+export const keyOf = (item: Item | undefined): string | undefined => item?.[PK]?.S;
+
+/** Epoch seconds after which DynamoDB's TTL may delete the item; every item the runtime writes has one. */
+export const ttlOf = (item: Item): number | undefined => num(item, TTL);
+
+/** A new item's key and TTL: every item the runtime creates expires. */
+const newItem = (key: string, ttl: number): Item => ({ ...keyItem(key), [TTL]: N(ttl) });
+
+// ---------------------------------------------------------------- expressions
+
+/** Condition: the item does not exist. */
+const ABSENT = 'attribute_not_exists(#pk)';
+/** Condition: the item exists. */
+const PRESENT = 'attribute_exists(#pk)';
+
+/**
+ * What the `#placeholders` in the expressions below stand for: attribute names
+ * and DynamoDB reserved words. DynamoDB rejects unused names, so a request
+ * gets exactly those its expressions mention.
+ */
+const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#s': 'status', '#e': 'error', '#r': 'result' };
+function namesIn(...expressions: (string | undefined)[]): Record<string, string> | undefined {
+  const used = expressions.join(' ').match(/#\w+/g);
+  return used ? Object.fromEntries(used.map((n) => [n, NAMES[n]])) : undefined;
+}
+
+/** A PutItem as the layout makes it; the store adds the table and what it wants returned. */
+export interface PutRequest {
+  readonly Item: Item;
+  readonly ConditionExpression?: string;
+  readonly ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** An UpdateItem as the layout makes it; the store adds the table and what it wants returned. */
+export interface UpdateRequest {
+  readonly Key: Item;
+  readonly UpdateExpression: string;
+  readonly ConditionExpression?: string;
+  readonly ExpressionAttributeNames?: Record<string, string>;
+  readonly ExpressionAttributeValues: Item;
+}
+
+const put = (item: Item, condition?: string): PutRequest => ({ Item: item, ConditionExpression: condition, ExpressionAttributeNames: namesIn(condition) });
+
+const update = (key: string, expression: string, values: Item, condition?: string): UpdateRequest => ({
+  Key: keyItem(key),
+  UpdateExpression: expression,
+  ConditionExpression: condition,
+  ExpressionAttributeNames: namesIn(expression, condition),
+  ExpressionAttributeValues: values,
+});
+
+/** Raise an item's TTL (a result the run record references must live as long as the record). */
+export const ttlExtension = (key: string, ttl: number): UpdateRequest => update(key, 'SET #ttl = :t', { ':t': N(ttl) }, PRESENT);
+
+// ---------------------------------------------------------------- checkpoint `ckpt#<invocation>`
+
+/** A checkpoint as read: a committed value (`v`, and `c` when a catch rule produced it) or a tombstone (`t`). */
+export type Checkpoint =
+  | { readonly tombstone: true }
+  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number };
+
+/** The commit: only the first writer's put succeeds. */
+export function checkpointPut(key: string, json: string, catchIndex: number | undefined, ttl: number): PutRequest {
+  const item: Item = { ...newItem(key, ttl), v: S(json) };
+  if (catchIndex !== undefined) item.c = N(catchIndex);
+  return put(item, ABSENT);
+}
+
+/** Replaces a checkpoint: the value is dropped, the key stays until its TTL so late duplicates stop. */
+export const tombstoneItem = (key: string, ttl: number): Item => ({ ...newItem(key, ttl), t: N(1) });
+
+export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
+  if (!item) return undefined;
+  if (item.t) return { tombstone: true };
+  const c = item.c?.N;
+  return { tombstone: false, json: item.v?.S ?? 'null', ...(c === undefined ? {} : { catchIndex: Number(c) }) };
+}
+
+// ---------------------------------------------------------------- fan-in shard `fanin#<join>#<level>#<shard>`
+
+/** A fan-in shard: the arrival codes recorded so far (`a`, a number set) and how many it expects (`n`). */
+export interface FanInShard {
+  readonly arrivals: readonly number[];
+  readonly expected: number;
+}
+
+/** Creating a shard: an upsert, not a put, so an origin that runs again keeps arrivals already recorded. */
+export const shardCreation = (key: string, expected: number, ttl: number): UpdateRequest => update(key, 'SET n = :n, #ttl = :t', { ':n': N(expected), ':t': N(ttl) });
+
+/** True for a recorded UpdateExpression that creates a shard (sets its expected count). */
+export const isShardCreation = (updateExpression: unknown): boolean => typeof updateExpression === 'string' && updateExpression.startsWith('SET n = ');
+
+/** Recording an arrival: adding to a set is idempotent, and a deleted shard fails the condition. */
+export const shardArrival = (key: string, code: number): UpdateRequest => update(key, 'ADD a :x', { ':x': { NS: [String(code)] } }, PRESENT);
+
+/** `text` with the join names in shard keys replaced by `<join>`, so that texts of different runs compare. */
+export const maskShardJoins = (text: string): string => text.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#');
+
+export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS ?? []).map(Number), expected: Number(item.n?.N ?? 0) });
+
+// ---------------------------------------------------------------- run record `run#<workflowId>`
+
+export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+
+const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
+
+/** Why a run failed, as the runtime or the failure recorder wrote it. */
+export interface RunError {
+  /** The node whose invocation failed. */
+  readonly node: string;
+  /** Error name, e.g. `States.TaskFailed` or the handler's `error.name`. */
+  readonly error: string;
+  readonly cause?: string;
+}
+
+/** How a run ended: the final status `finishRun` sets, with the result (inline JSON or a checkpoint key) or the error. */
+export type RunEnd =
+  | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
+  | { readonly status: 'FAILED'; readonly error: Required<RunError> };
+
+/** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
+export interface RunRecord {
+  readonly status: RunRecordStatus;
+  /** ISO-8601 time the entry function wrote the record. */
+  readonly startedAt?: string;
+  /** ISO-8601 time the run reached SUCCEEDED or FAILED. */
+  readonly finishedAt?: string;
+  readonly result?: string;
+  readonly resultRef?: string;
+  readonly error?: RunError;
+}
+
+/** The entry's RUNNING record: the first start wins. */
+export const runStart = (workflowId: string, startedAt: string, ttl: number): PutRequest =>
+  put({ ...newItem(runKey(workflowId), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
+
+/**
+ * The final status, set once: unless the record has one already. A run whose
+ * record is missing (the entry's write lost to TTL or never made) may still finish once.
+ */
+export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): UpdateRequest {
+  const sets: string[] = [];
+  const values: Item = { ':running': S('RUNNING') };
+  const set = (name: string, value: AttributeValue): void => {
+    const placeholder = `:v${sets.length}`;
+    sets.push(`${name} = ${placeholder}`);
+    values[placeholder] = value;
+  };
+  set('#s', S(end.status));
+  set('finishedAt', S(finishedAt));
+  if (ttl !== undefined) set('#ttl', N(ttl));
+  if (end.status === 'FAILED') {
+    const { node, error, cause } = end.error;
+    set('#e', { M: { node: S(node), error: S(error), cause: S(cause) } });
+  } else if (end.result !== undefined) set('#r', S(end.result));
+  else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
+  return update(runKey(workflowId), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
+}
+
+/**
+ * A timestamp as ISO-8601. The runtime stores ISO strings; epoch numbers are
+ * read too: below 1e11 as seconds (1e11 s is year 5138), others as milliseconds.
+ */
+function timestamp(item: Item, name: string): string | undefined {
+  const s = str(item, name);
+  if (s !== undefined) return s;
+  const n = num(item, name);
+  if (n === undefined) return undefined;
+  return new Date(n < 1e11 ? n * 1000 : n).toISOString();
+}
+
+/** `error` is `{node, error, cause}`: a map, or a JSON string like every stored value. */
+function runError(item: Item): RunError | undefined {
+  const attr = item.error;
+  if (!attr) return undefined;
+  if (attr.S !== undefined) {
+    const e = JSON.parse(attr.S) as Partial<RunError>;
+    return { node: String(e.node ?? '?'), error: String(e.error ?? 'Error'), ...(e.cause !== undefined ? { cause: String(e.cause) } : {}) };
+  }
+  if (attr.M) {
+    const m = attr.M;
+    const cause = str(m, 'cause');
+    return { node: str(m, 'node') ?? '?', error: str(m, 'error') ?? 'Error', ...(cause !== undefined ? { cause } : {}) };
+  }
+  return undefined;
+}
+
+/** The record's status as stored, which `decodeRunRecord` checks. */
+export const runStatusOf = (item: Item): string | undefined => str(item, 'status');
+
+/** Reads a run record item; throws on a status the layout does not have. */
+export function decodeRunRecord(item: Item): RunRecord {
+  const status = runStatusOf(item);
+  if (status === undefined || !RUN_STATUSES.includes(status)) {
+    throw new Error(`run record ${keyOf(item)} has an unknown status '${status}'`);
+  }
+  const startedAt = timestamp(item, 'startedAt');
+  const finishedAt = timestamp(item, 'finishedAt');
+  const result = str(item, 'result');
+  const resultRef = str(item, 'resultRef');
+  const error = runError(item);
+  return {
+    status: status as RunRecordStatus,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(finishedAt !== undefined ? { finishedAt } : {}),
+    ...(result !== undefined ? { result } : {}),
+    ...(resultRef !== undefined ? { resultRef } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+// ---------------------------------------------------------------- run history `hist#<workflowId>` and `hist#<workflowId>#<seq>`
+
+/*
+ * Why a counter: the table has a partition key only, so items of one run can be
+ * listed without a Scan only if their keys are predictable. A per-run counter
+ * (`n`, the last sequence number handed out) hands out dense sequence numbers,
+ * and a reader fetches entries `1..n` by key.
+ */
+
+/** The counter's update: `n` + 1 (returned), TTL set when the counter is new. */
+export const historyCount = (workflowId: string, ttl: number): UpdateRequest =>
+  update(historyKey(workflowId), 'ADD n :n SET #ttl = if_not_exists(#ttl, :t)', { ':n': N(1), ':t': N(ttl) });
+
+/** The counter's `n`: the number of sequence numbers handed out (0 without a counter). */
+export const decodeHistoryCount = (item: Item | undefined): number => Number(item?.n?.N ?? 0);
+
+/** What the logged invocation did. */
+export type HistoryOutcome =
+  /** The handler's value was committed (its checkpoint put succeeded). */
+  | 'committed'
+  /** The handler's error was caught by a catch rule and `{Error, Cause}` committed. */
+  | 'caught'
+  /** The invocation ended the run FAILED (fail instruction, no choice match, or the failure recorder). */
+  | 'failed';
+
+const OUTCOMES: readonly string[] = ['committed', 'caught', 'failed'] satisfies HistoryOutcome[];
+
+/** One item of the transition log. */
+export interface HistoryEntry {
+  readonly seq: number;
+  readonly node: string;
+  /** Invocation name (the checkpoint key without its prefix). */
+  readonly invocation: string;
+  readonly iteration: number;
+  /** Fan-out indexes of the invocation, outermost first (`[]` outside any map or parallel). */
+  readonly indexes: readonly number[];
+  /** ISO-8601 time of the commit. */
+  readonly at: string;
+  readonly outcome: HistoryOutcome;
+  readonly durationMs?: number;
+  /** Nodes this invocation invoked. */
+  readonly next?: readonly string[];
+  /** For a fan-out origin: the join's invocation name and the number of branches. */
+  readonly fanIn?: { readonly join: string; readonly size: number };
+  /** For `caught` and `failed`. */
+  readonly error?: { readonly error: string; readonly cause?: string };
+}
+
+/** An entry's attributes besides key and TTL, as plain values; undefined ones are not written. */
+export interface HistoryItem {
+  readonly node: string;
+  readonly inv: string;
+  readonly iteration: number;
+  readonly indexes: string;
+  readonly at: string;
+  readonly outcome: HistoryOutcome;
+  readonly durationMs?: number;
+  readonly next?: string;
+  readonly fanInJoin?: string;
+  readonly fanInSize?: number;
+  readonly error?: string;
+}
+
+/** What an entry tells besides the invocation's identity. */
+export interface Transition {
+  /** Nodes the invocation invokes (a branch tail: its join). */
+  readonly next?: readonly string[];
+  /** A fan-out origin: the join's invocation name and the number of branches. */
+  readonly join?: string;
+  /** With `join`. */
+  readonly size?: number;
+  readonly error?: { readonly error: string; readonly cause?: string };
+}
+
+/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
+export function historyItem(
+  node: string,
+  inv: string,
+  iteration: number,
+  frames: readonly { readonly index: number }[],
+  outcome: HistoryOutcome,
+  t: Transition,
+  durationMs?: number,
+): HistoryItem {
+  // Undefined attributes are not written; JSON.stringify drops an undefined `cause`.
+  return {
+    node,
+    inv,
+    iteration,
+    indexes: JSON.stringify(frames.map((f) => f.index)),
+    at: new Date().toISOString(),
+    outcome,
+    durationMs,
+    next: t.next && JSON.stringify(t.next),
+    fanInJoin: t.join,
+    fanInSize: t.size,
+    error: t.error && JSON.stringify(t.error),
+  };
+}
+
+/** Entry `seq` of a run; put without a condition: the key is new. */
+export function historyEntryPut(workflowId: string, seq: number, entry: HistoryItem, ttl: number): PutRequest {
+  const item = newItem(historyKey(workflowId, seq), ttl);
+  for (const [k, v] of Object.entries(entry)) if (v !== undefined) item[k] = typeof v === 'number' ? N(v) : S(v);
+  return put(item);
+}
+
+function json(item: Item, name: string): unknown {
+  const s = str(item, name);
+  return s === undefined ? undefined : JSON.parse(s);
+}
+
+/** Reads one entry item; undefined if it does not have the required attributes (a foreign or torn write). */
+export function decodeHistoryEntry(seq: number, item: Item): HistoryEntry | undefined {
+  const node = str(item, 'node');
+  const invocation = str(item, 'inv');
+  const at = timestamp(item, 'at');
+  const outcome = str(item, 'outcome');
+  if (node === undefined || invocation === undefined || at === undefined || outcome === undefined || !OUTCOMES.includes(outcome)) {
+    return undefined;
+  }
+  const durationMs = num(item, 'durationMs');
+  const next = json(item, 'next');
+  const join = str(item, 'fanInJoin');
+  const size = num(item, 'fanInSize');
+  const error = json(item, 'error') as { error?: unknown; cause?: unknown } | undefined;
+  return {
+    seq,
+    node,
+    invocation,
+    iteration: num(item, 'iteration') ?? 0,
+    indexes: (json(item, 'indexes') as number[] | undefined) ?? [],
+    at,
+    outcome: outcome as HistoryOutcome,
+    ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(Array.isArray(next) ? { next: next.map(String) } : {}),
+    ...(join !== undefined && size !== undefined ? { fanIn: { join, size } } : {}),
+    ...(error && typeof error === 'object'
+      ? { error: { error: String(error.error ?? 'Error'), ...(error.cause !== undefined ? { cause: String(error.cause) } : {}) } }
+      : {}),
+  };
+}
+
+// ---------------------------------------------------------------- scans
+
+/** The attributes that tell an item's kind and state (a table summary projects on them). */
+export const SUMMARY_ATTRIBUTES: readonly string[] = [PK, 't', 'a', 'n', 'status'];

@@ -1,0 +1,139 @@
+/**
+ * The table layout (runtime/table.ts): what the writers encode, the readers
+ * decode to the same record, and keys parse back into their parts. And the
+ * lint rule that keeps the layout in that one module.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import {
+  checkpointKey,
+  checkpointPut,
+  decodeCheckpoint,
+  decodeHistoryEntry,
+  decodeRunRecord,
+  historyEntryPut,
+  historyItem,
+  historyKey,
+  isCheckpointKey,
+  keyOf,
+  parseKey,
+  runKey,
+  runStart,
+  shardKey,
+  tombstoneItem,
+  ttlOf,
+} from '../../runtime/table';
+
+const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/);
+const workflowId = fc.stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/);
+
+test('every key parses back into the parts it was built from (property)', () => {
+  fc.assert(
+    fc.property(name, workflowId, fc.nat(20), fc.nat(10_000), fc.nat(1_000_000), (inv, id, level, shard, seq) => {
+      expect(parseKey(checkpointKey(inv))).toEqual({ kind: 'checkpoint', invocation: inv });
+      expect(parseKey(shardKey(inv, level, shard))).toEqual({ kind: 'shard', join: inv, level, shard });
+      expect(parseKey(runKey(id))).toEqual({ kind: 'run', workflowId: id });
+      expect(parseKey(historyKey(id))).toEqual({ kind: 'history', workflowId: id });
+      expect(parseKey(historyKey(id, seq))).toEqual({ kind: 'history', workflowId: id, seq });
+      expect(isCheckpointKey(checkpointKey(inv))).toBe(true);
+      expect(isCheckpointKey(runKey(id))).toBe(false);
+    }),
+  );
+  expect(parseKey('other')).toBeUndefined();
+  expect(parseKey('x#y')).toBeUndefined();
+});
+
+test('a checkpoint decodes to the value and catch index it was put with; a tombstone to a tombstone', () => {
+  fc.assert(
+    fc.property(name, fc.json(), fc.option(fc.nat(9), { nil: undefined }), fc.nat(), (inv, json, catchIndex, ttl) => {
+      const { Item } = checkpointPut(checkpointKey(inv), json, catchIndex, ttl);
+      expect(keyOf(Item)).toBe(checkpointKey(inv));
+      expect(ttlOf(Item)).toBe(ttl);
+      expect(decodeCheckpoint(Item)).toEqual({ tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+      const tombstone = tombstoneItem(checkpointKey(inv), ttl);
+      expect(decodeCheckpoint(tombstone)).toEqual({ tombstone: true });
+      expect(ttlOf(tombstone)).toBe(ttl);
+    }),
+  );
+  expect(decodeCheckpoint(undefined)).toBeUndefined();
+});
+
+test('the entry\'s RUNNING record decodes; a status the layout does not have is an error naming the record', () => {
+  const { Item } = runStart('w-1', '2026-11-22T00:00:00.000Z', 99);
+  expect(decodeRunRecord(Item)).toEqual({ status: 'RUNNING', startedAt: '2026-11-22T00:00:00.000Z' });
+  expect(() => decodeRunRecord({ ...Item, status: { S: 'PAUSED' } })).toThrow("run record run#w-1 has an unknown status 'PAUSED'");
+});
+
+test('a history entry decodes to what the runtime logged (property)', () => {
+  const transition = fc.record(
+    {
+      next: fc.array(name, { maxLength: 3 }),
+      fanIn: fc.record({ join: name, size: fc.nat(1000) }),
+      error: fc.record({ error: fc.string(), cause: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ['error'] }),
+    },
+    { requiredKeys: [] },
+  );
+  const outcome = fc.constantFrom('committed' as const, 'caught' as const, 'failed' as const);
+  fc.assert(
+    fc.property(name, name, fc.nat(5), fc.array(fc.nat(50), { maxLength: 4 }), outcome, transition, fc.option(fc.nat(), { nil: undefined }), fc.nat(100), (node, inv, iteration, indexes, out, t, durationMs, seq) => {
+      const item = historyItem(node, inv, iteration, indexes.map((index) => ({ index })), out, { next: t.next, join: t.fanIn?.join, size: t.fanIn?.size, error: t.error }, durationMs);
+      const { Item } = historyEntryPut('w', seq, item, 1);
+      expect(keyOf(Item)).toBe(historyKey('w', seq));
+      const entry = decodeHistoryEntry(seq, Item);
+      expect(entry).toEqual({
+        seq,
+        node,
+        invocation: inv,
+        iteration,
+        indexes,
+        at: item.at,
+        outcome: out,
+        ...(durationMs === undefined ? {} : { durationMs }),
+        ...(t.next ? { next: t.next } : {}),
+        ...(t.fanIn ? { fanIn: t.fanIn } : {}),
+        ...(t.error ? { error: JSON.parse(JSON.stringify(t.error)) } : {}),
+      });
+    }),
+  );
+});
+
+describe('only runtime/table.ts names the layout (eslint.config.mjs)', () => {
+  const root = path.join(__dirname, '..', '..');
+  /** Lines of `source`, linted as the file `file`, that break the table rule. */
+  function flaggedLines(file: string, source: string): number[] {
+    const eslint = path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
+    const run = spawnSync(process.execPath, [eslint, '--stdin', '--stdin-filename', file, '--format', 'json'], { cwd: root, input: source, encoding: 'utf8' });
+    // Exit status 1 means lint errors were found; anything else but 0 is eslint failing.
+    if (run.status !== 0 && run.status !== 1) throw new Error(`eslint exited with ${run.status}: ${run.stderr}`);
+    const [result] = JSON.parse(run.stdout) as { messages: { line: number; ruleId: string | null }[] }[];
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.line);
+  }
+  const probes: [string, boolean][] = [
+    ['declare const id: string; declare const item: Record<string, { S?: string; N?: string }>; declare const v: { S?: string };', false],
+    ['export const key = { Key: { pk: { S: `run#${id}` } } };', true],
+    ['export const ref = item.resultRef?.S;', true],
+    ["export const value = item['v']?.S;", true],
+    ["export const prefix = 'ckpt#' + id;", true],
+    ['export const shards = /fanin#[a-z]+#/;', true],
+    ["export const condition = 'attribute_exists(#pk)';", true],
+    ['export const update = `SET n = :n`;', true],
+    ["export const names = { '#s': 'status' };", true],
+    ["export const attribute = 'startedAt';", true],
+    ['export const generic = v.S;', false],
+    ["export const values = { ':x': { N: '1' } };", false],
+    ["export const words = 'running runs#, the run-# and a status';", false],
+  ];
+  const source = probes.map(([line]) => line).join('\n');
+  const expected = probes.flatMap(([, flagged], i) => (flagged ? [i + 1] : []));
+
+  test('in lib/, runtime/, bench/ and test/support/, each way of naming an item or attribute is an error', () => {
+    for (const file of ['lib/client/probe.ts', 'runtime/probe.ts', 'bench/probe.ts', 'test/support/probe.ts']) {
+      expect([...new Set(flaggedLines(file, source))]).toEqual(expected);
+    }
+  });
+
+  test('runtime/table.ts may', () => {
+    expect(flaggedLines('runtime/table.ts', source)).toEqual([]);
+  });
+});
