@@ -1,9 +1,11 @@
+import { UnumError } from '../../runtime/errors';
+
 /**
  * A workflow that cannot be deployed as configured. Thrown while the stack is
  * built (so `cdk synth` fails), naming the construct path, the workflow and,
  * where it applies, the node.
  */
-export class UnumWorkflowError extends Error {
+export class UnumWorkflowError extends UnumError {
   constructor(
     readonly constructPath: string,
     readonly workflow: string,
@@ -11,6 +13,5 @@ export class UnumWorkflowError extends Error {
     detail: string,
   ) {
     super(`${constructPath}: workflow '${workflow}'${node === undefined ? '' : `, node '${node}'`}: ${detail}`);
-    this.name = 'UnumWorkflowError';
   }
 }

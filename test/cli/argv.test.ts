@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, UsageError } from '../../lib/cli/argv';
 import { main as compileAsl } from '../../lib/cli/asl';
-import { main as bench } from '../../lib/cli/bench';
+import { main as bench } from '../../bench/cli';
 import { run, type CliIo } from '../../lib/cli/client';
 import { main as cost } from '../../lib/cli/cost';
-import { main as demo } from '../../lib/cli/demo';
+import { main as demo } from '../../examples/demo';
 import { main as graph } from '../../lib/cli/graph';
 import { main as local } from '../../lib/cli/local';
 
