@@ -66,7 +66,7 @@ const GUARD = [
 export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
   const dir = jarDir();
   const port = await freePort();
-  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-sharedDb', '-port', String(port), '-disableTelemetry'];
+  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-local', ...javaArgs], { stdio: ['pipe', 'ignore', 'pipe'] });
   // The guard's pipe must not keep this process alive.
   child.unref();
