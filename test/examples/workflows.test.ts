@@ -50,7 +50,7 @@ test('under a fault seed the word count gives the fault-free result, with faults
   expect(run.faults?.violations).toEqual([]);
   expect(run.status).toBe('SUCCEEDED');
   expect(run.result).toEqual(run.faults?.reference.result);
-  const injected = run.faults?.injected ?? {};
+  const injected: Record<string, number> = { ...run.faults?.injected };
   expect(Object.values(injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   // Every injected fault costs at least one extra execution.
   expect(run.timeline.length).toBeGreaterThan(run.faults?.reference.timeline.length ?? Infinity);
