@@ -134,9 +134,10 @@ async function start(engine: LocalEngine): Promise<number> {
   out('');
   out(`Start a run:  unum start --app ${path.relative(process.cwd(), engine.app.dir) || '.'} --workflow ${rows[0]?.[0] ?? '<workflow>'} --input <file.json> --wait`);
   out('Ctrl-C stops the engine.');
+  // The listeners stay: a second Ctrl-C (or one sent to the whole process group) must not cut the cleanup short.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    process.on('SIGINT', resolve);
+    process.on('SIGTERM', resolve);
   });
   log(`${signal}: stopping the engine ...`);
   await engine.stop();

@@ -4,9 +4,9 @@
  * tarball with only its declared dependencies plus aws-cdk-lib and
  * constructs (offline, from the npm cache: see lockfile.ts). The app is plain
  * JavaScript run by plain Node: it loads every public entry, synthesizes a
- * workflow (`node app.js`), runs it with the installed `unum` bin, from a
- * script on `unum-cdk/local`, and on a `unum local start` engine through
- * `unum start` in another process.
+ * workflow (`node app.js`), runs it with the installed `unum` bin, in the
+ * user's own tests on `unum-cdk/local` (node:test), and on a `unum local
+ * start` engine through `unum start` in another process.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -117,11 +117,10 @@ describe('a plain JavaScript app', () => {
     expect(stderr).toMatch(/Shouter run \S+: SUCCEEDED \(5 executions/);
   });
 
-  test('a script on unum-cdk/local runs it under a fault seed, and the guarantees hold', async () => {
-    const { stdout } = await inApp(process.execPath, ['run-on-engine.js']);
-    const out = JSON.parse(stdout) as { status: string; result: unknown; executions: number; violations: string[] };
-    expect(out).toEqual({ status: 'SUCCEEDED', result: { shouted: 'A B C', count: 3 }, executions: expect.any(Number), violations: [] });
-    expect(out.executions).toBeGreaterThanOrEqual(5);
+  test("the user's own tests (node:test) run it on startLocalEngine, also under a fault seed", async () => {
+    const { stdout } = await inApp(process.execPath, ['--test', 'shouter.test.js']);
+    expect(stdout).toMatch(/^# pass 2$/m);
+    expect(stdout).toMatch(/^# fail 0$/m);
   });
 
   test('unum local start keeps an engine for unum start --wait in another process; SIGINT stops it', async () => {
