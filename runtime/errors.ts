@@ -3,13 +3,27 @@
  * match them in retry/catch rules (`States.*`).
  */
 
+/**
+ * The base class of every error unum-cdk throws on purpose: the runtime's
+ * (below) and the library's (definition, construct, client, local engine,
+ * CLI). It lives here because the runtime must not import lib/, while lib/
+ * may import the runtime. `name` is the concrete class's name (classes
+ * bundled into a function set it as a literal: minifying renames classes).
+ */
+export class UnumError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
 /** A malformed event; thrown before any write, so nothing is half-done. */
-export class UnumEnvelopeError extends Error {
+export class UnumEnvelopeError extends UnumError {
   override name = 'UnumEnvelopeError';
 }
 
 /** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */
-export class StatesError extends Error {
+export class StatesError extends UnumError {
   constructor(name: string, message: string) {
     super(message);
     this.name = name;

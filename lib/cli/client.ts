@@ -8,7 +8,9 @@
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
-import { UnumClient, UnumClientError, UnumWaitTimeoutError, findAssemblyWorkflow, formatInspectReport, formatStatus, type RunStatus } from '../client';
+import { UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
+import { formatInspectReport, formatStatus } from '../client/format';
+import { findAssemblyWorkflow } from '../client/stack';
 import { localName } from '../local/assembly';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 

@@ -1,12 +1,8 @@
+import { UnumError } from '../../runtime/errors';
 import type { RunError, RunState } from './types';
 
 /** Base class of every error the client throws on purpose (not SDK or network errors). */
-export class UnumClientError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export class UnumClientError extends UnumError {}
 
 /** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error. */
 export class UnumRunFailedError extends UnumClientError {

@@ -5,6 +5,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
@@ -93,6 +94,12 @@ export class UnumWorkflow extends Construct {
 
   constructor(scope: Construct, id: string, props: UnumWorkflowProps) {
     super(scope, id);
+    // The local engine finds each function's bundle by its `aws:asset:path` metadata. The CDK CLI
+    // asks for it; an app synthesized without the CLI (`node app.js`, `app.synth()` in a test) does
+    // not, so the workflow asks for it for its own functions, unless the app said otherwise.
+    if (this.node.tryGetContext(cxapi.ASSET_RESOURCE_METADATA_ENABLED_CONTEXT) === undefined) {
+      this.node.setContext(cxapi.ASSET_RESOURCE_METADATA_ENABLED_CONTEXT, true);
+    }
     this.workflowName = props.workflowName ?? id;
     const stack = Stack.of(this);
     if (Token.isUnresolved(stack.stackName)) {

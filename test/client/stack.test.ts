@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { UnumClient, findAssemblyWorkflow, locationFromOutputs, workflowsInAssembly } from '../../lib/client';
+import { UnumClient } from '../../lib/client';
+import { findAssemblyWorkflow, locationFromOutputs, workflowsInAssembly } from '../../lib/client/stack';
 
 /** Outputs as `cdk deploy --outputs-file` writes them for the example stack (one stack). */
 const outputs = {

@@ -1,4 +1,5 @@
-import { benchCompile, compileWorkflow } from '../../lib/compiler';
+import { benchCompile } from '../../bench/compile';
+import { compileWorkflow } from '../../lib/compiler';
 import { Chain, Choice, Condition, MapState, Parallel, Pass, Succeed, type IChainable } from '../../lib/definition';
 import { task } from './helpers';
 

@@ -15,7 +15,7 @@ import { App } from 'aws-cdk-lib';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/table';
-import { ExamplesStack } from '../../bin/app';
+import { ExamplesStack } from '../../examples/app';
 import * as textHandlers from '../../examples/text-pipeline/handlers';
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
