@@ -30,7 +30,7 @@ export function contextObject(x: Exec, extra?: { [k: string]: Json }): Json {
 
 /** The array a Map fans out over, from the origin's value. */
 export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
-  const items = evalPath(value, spec.itemsPath ?? '$');
+  const items = evalPath(value, spec.itemsPath ?? '$', 'reference');
   if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
   return items.value;
 }

@@ -8,12 +8,27 @@ export class UnumClientError extends Error {
   }
 }
 
-/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error. */
+/**
+ * A cause for a one-line message: a handler's cause is Lambda's error
+ * document as JSON (`{"errorType","errorMessage","trace"}`, as in Step
+ * Functions), shown by its message; any other cause as it is.
+ */
+function causeSummary(cause: string): string {
+  try {
+    const doc = JSON.parse(cause) as { errorMessage?: unknown } | null;
+    if (typeof doc?.errorMessage === 'string') return doc.errorMessage;
+  } catch {
+    // Not JSON: a message of its own.
+  }
+  return cause;
+}
+
+/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error (`runError.cause` in full). */
 export class UnumRunFailedError extends UnumClientError {
   constructor(readonly workflowId: string, readonly runError: RunError | undefined) {
     super(
       runError
-        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${runError.cause})` : ''}`
+        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${causeSummary(runError.cause)})` : ''}`
         : `run ${workflowId} failed (no error recorded)`,
     );
   }

@@ -1,6 +1,20 @@
 import type { NodeIR } from '../../runtime/ir';
 
 /**
+ * Seconds the construct adds to a node's `timeoutSeconds` for its Lambda
+ * function's timeout: the handler gets exactly `timeoutSeconds` (as Step
+ * Functions' TimeoutSeconds) and the runtime keeps this margin for reading its
+ * inputs before it and committing and invoking successors after it.
+ */
+export const FUNCTION_TIMEOUT_MARGIN_SECONDS = 10;
+
+/** The longest `timeoutSeconds`: Lambda's 900 s limit minus the margin. */
+export const MAX_TIMEOUT_SECONDS = 900 - FUNCTION_TIMEOUT_MARGIN_SECONDS;
+
+/** A node's Lambda function timeout in seconds. */
+export const functionTimeoutSeconds = (fn: FunctionSpec): number => fn.timeoutSeconds + FUNCTION_TIMEOUT_MARGIN_SECONDS;
+
+/**
  * Deployment settings of one node's function, as given in the definition
  * (plain numbers: lib/definition and lib/compiler do not import aws-cdk-lib).
  */
@@ -11,7 +25,7 @@ export interface FunctionSpec {
   readonly exportName?: string;
   /** @default 256 */
   readonly memorySize: number;
-  /** Seconds. @default 30 */
+  /** The handler's timeout in seconds (the function's is `functionTimeoutSeconds`). @default 30 */
   readonly timeoutSeconds: number;
   readonly environment: Readonly<Record<string, string>>;
   /** Lambda async retries, 0-2; undefined when the node sets none (the workflow's setting applies). */

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { FunctionState } from '../definition';
-import { atLeast, integerIn, pathProblem } from './checks';
+import { atLeast, integerIn } from './checks';
+import { MAX_TIMEOUT_SECONDS } from './compiled';
+import { pathProblem } from './jsonpath';
 import type { Problem } from './validate';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -24,7 +26,7 @@ export function functionProblems(state: FunctionState): Problem[] {
   else if (!path.isAbsolute(p.entry)) add('entry', `'${p.entry}' is not an absolute path; use path.join(__dirname, '...')`);
   if (p.handler !== undefined && !IDENTIFIER.test(p.handler)) add('handler', `'${p.handler}' is not a valid export name`);
   add('memorySize', integerIn(p.memorySize, 128, 10240, ' MB'));
-  add('timeoutSeconds', integerIn(p.timeoutSeconds, 1, 900, ' s'));
+  add('timeoutSeconds', integerIn(p.timeoutSeconds, 1, MAX_TIMEOUT_SECONDS, ' s'));
   add('retryAttempts', integerIn(p.retryAttempts, 0, 2));
   add('maxEventAgeSeconds', integerIn(p.maxEventAgeSeconds, 60, 21600, ' s'));
   for (const [key, value] of Object.entries(p.environment ?? {})) {
@@ -44,7 +46,7 @@ export function functionProblems(state: FunctionState): Problem[] {
   state.catches.forEach((c, i) => {
     const field = `catch[${i}]`;
     add(`${field}.errors`, errorsProblem(c.props.errors, i === state.catches.length - 1));
-    add(`${field}.resultPath`, pathProblem(c.props.resultPath, true));
+    add(`${field}.resultPath`, pathProblem(c.props.resultPath, 'reference', true));
     if (c.handler === undefined) add(`${field}.handler`, 'the catch handler is an empty chain');
   });
   return out;

@@ -10,7 +10,7 @@ import type { Definition } from '../definition';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import { fromAsl } from '../compiler/asl';
-import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
+import { functionTimeoutSeconds, type CompiledNode, type CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
 import {
   assetCode,
@@ -120,7 +120,8 @@ export class UnumWorkflow extends Construct {
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
       const settings = resolveAsyncSettings(compiledNode.fn, asyncDefaults);
-      const problem = asyncSettingsProblem(settings) ?? retentionProblem(checkpointTtlSeconds, settings, compiledNode.fn.timeoutSeconds);
+      const timeoutSeconds = functionTimeoutSeconds(compiledNode.fn);
+      const problem = asyncSettingsProblem(settings) ?? retentionProblem(checkpointTtlSeconds, settings, timeoutSeconds);
       if (problem) this.fail(node, problem);
 
       const nodeScope = new Construct(nodesScope, node);
@@ -132,7 +133,7 @@ export class UnumWorkflow extends Construct {
         description: `unum workflow ${this.workflowName}, node ${node}`,
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
-        timeoutSeconds: compiledNode.fn.timeoutSeconds,
+        timeoutSeconds,
         environment: { ...compiledNode.fn.environment },
         loop,
       });

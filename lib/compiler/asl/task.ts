@@ -1,5 +1,6 @@
 import type { Json } from '../../../runtime/ir';
 import { Task } from '../../definition';
+import { FUNCTION_TIMEOUT_MARGIN_SECONDS, MAX_TIMEOUT_SECONDS } from '../compiled';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
 import { ioProps } from './io';
@@ -7,8 +8,6 @@ import { lambdaInvokeIo } from './lambda-invoke';
 import { taskResource } from './resource';
 import { retryProps } from './retry';
 
-/** Lambda's limit; ASL allows longer task timeouts, which a function cannot honour. */
-const MAX_TIMEOUT_SECONDS = 900;
 
 type AslCatcher = { readonly ErrorEquals: string[]; readonly Next: string; readonly ResultPath?: string | null };
 
@@ -24,7 +23,8 @@ export const taskReader: StateReader = {
     const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
     const timeout = state.TimeoutSeconds as number | undefined;
     if (timeout !== undefined && timeout > MAX_TIMEOUT_SECONDS) {
-      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a Lambda function may run (${MAX_TIMEOUT_SECONDS} s)`);
+      // ASL allows longer task timeouts, which a function cannot honour.
+      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a handler may run (${MAX_TIMEOUT_SECONDS} s: Lambda's 900 s, less the ${FUNCTION_TIMEOUT_MARGIN_SECONDS} s the runtime keeps for its own work)`);
     }
     const task = new Task(ctx.names.node(name), {
       ...settings,
