@@ -25,8 +25,6 @@ const ARITY: Readonly<Record<string, readonly [number, number]>> = {
   'States.JsonToString': [1, 1],
 };
 
-export const INTRINSIC_FUNCTIONS: readonly string[] = Object.keys(ARITY);
-
 const FUNCTION = /States\.[A-Za-z0-9]+/y;
 /** A string literal: only the escapes Step Functions documents, `\'` `\{` `\}` `\\`. */
 const STRING = /'((?:[^'\\]|\\['{}\\])*)'/y;
@@ -41,7 +39,7 @@ function arg(s: Scanner): Arg {
   const c = s.text[s.i];
   const string = s.next(STRING);
   if (string) a = { lit: string[1].replace(/\\(.)/g, '$1'), raw: string[1] };
-  else if (c === "'") return s.fail("a string literal may only escape \\' \\{ \\} and \\\\");
+  else if (c === "'") return s.fail("a string literal must end with ' and may only escape \\' \\{ \\} and \\\\");
   else if (c === '$') {
     const start = s.i;
     const path = readPath(s);
@@ -58,10 +56,9 @@ function call(s: Scanner): Arg {
   s.ws();
   const start = s.i;
   const name = s.next(FUNCTION)?.[0] ?? s.fail('expected a path, a literal or an intrinsic function States.…');
-  const arity = Object.hasOwn(ARITY, name) ? ARITY[name] : undefined;
-  if (!arity) {
+  if (!Object.hasOwn(ARITY, name)) {
     s.i = start;
-    s.fail(`the intrinsic function ${name} is not supported (supported: ${INTRINSIC_FUNCTIONS.join(', ')})`);
+    s.fail(`the intrinsic function ${name} is not supported (supported: ${Object.keys(ARITY).join(', ')})`);
   }
   s.ws();
   s.expect('(');
@@ -72,7 +69,7 @@ function call(s: Scanner): Arg {
     while (s.eat(','));
     s.expect(')');
   }
-  const [least, most] = arity as readonly [number, number];
+  const [least, most] = ARITY[name];
   if (args.length < least || args.length > most) s.fail(`${name} takes ${least === most ? least : `at least ${least}`} argument(s), got ${args.length}`);
   if (name === 'States.JsonMerge' && 'lit' in args[2] && args[2].lit !== false) s.fail('States.JsonMerge: only a shallow merge (false) is supported');
   if (name !== 'States.Format') return { call: name, args };

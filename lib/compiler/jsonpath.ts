@@ -89,9 +89,12 @@ export function templateProblem(template: Json | undefined, where: TemplateConte
     if (Array.isArray(v)) stack.push(...v);
     else if (v !== null && typeof v === 'object') {
       for (const [key, inner] of Object.entries(v)) {
-        const message = key.endsWith('.$') ? expressionProblem(inner, where) : undefined;
+        if (!key.endsWith('.$')) {
+          stack.push(inner);
+          continue;
+        }
+        const message = expressionProblem(inner, where);
         if (message) return { key, message };
-        if (!key.endsWith('.$')) stack.push(inner);
       }
     }
   }

@@ -58,7 +58,7 @@ describe('payload templates: the runtime grammar decides, asl-validator only whe
 
   test('an escape Step Functions does not document is rejected, naming the field', () => {
     expect(aslError(shape({ 'x.$': "States.Format('a\\tb')" }))).toBe(
-      `Workflow 'wf', node 'Shape', field 'Parameters.x.$': invalid intrinsic "States.Format('a\\\\tb')": a string literal may only escape \\' \\{ \\} and \\\\ at position 14`,
+      `Workflow 'wf', node 'Shape', field 'Parameters.x.$': invalid intrinsic "States.Format('a\\\\tb')": a string literal must end with ' and may only escape \\' \\{ \\} and \\\\ at position 14`,
     );
   });
 });

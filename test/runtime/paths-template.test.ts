@@ -129,7 +129,7 @@ test('the four string escapes Step Functions documents: \\\' \\{ \\} \\\\', () =
   expect(intrinsic("States.Array('\\\\', '\\{}')", {})).toEqual(['\\', '{}']);
   // An escaped backslash before a placeholder leaves the placeholder.
   expect(intrinsic("States.Format('\\\\{}', 'x')", {})).toBe('\\x');
-  expect(() => parseIntrinsic("States.Format('a\\nb')")).toThrow(/may only escape/);
+  expect(() => parseIntrinsic("States.Format('a\\nb')")).toThrow(/must end with ' and may only escape/);
 });
 
 test('intrinsic errors that depend on the data: States.IntrinsicFailure at run time', () => {
