@@ -1,3 +1,4 @@
+import { causeSummary } from './format';
 import type { RunError, RunState } from './types';
 
 /** Base class of every error the client throws on purpose (not SDK or network errors). */
@@ -6,21 +7,6 @@ export class UnumClientError extends Error {
     super(message);
     this.name = new.target.name;
   }
-}
-
-/**
- * A cause for a one-line message: a handler's cause is Lambda's error
- * document as JSON (`{"errorType","errorMessage","trace"}`, as in Step
- * Functions), shown by its message; any other cause as it is.
- */
-function causeSummary(cause: string): string {
-  try {
-    const doc = JSON.parse(cause) as { errorMessage?: unknown } | null;
-    if (typeof doc?.errorMessage === 'string') return doc.errorMessage;
-  } catch {
-    // Not JSON: a message of its own.
-  }
-  return cause;
 }
 
 /** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error (`runError.cause` in full). */
