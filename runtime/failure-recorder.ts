@@ -27,7 +27,7 @@ export interface FailureRecord {
   };
   readonly requestPayload?: unknown;
   readonly responseContext?: unknown;
-  readonly responsePayload?: { readonly errorType?: string; readonly errorMessage?: string } | null;
+  readonly responsePayload?: { readonly errorType?: string; readonly errorMessage?: string; readonly trace?: readonly string[] } | null;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,11 +88,21 @@ async function forward(record: FailureRecord): Promise<void> {
   }
 }
 
+/**
+ * As Step Functions reports a failed Lambda task: the function's error
+ * document as JSON, except for the `States.*` errors the runtime raises, whose
+ * cause is their message (as when a catch rule catches them).
+ */
+function causeOf(payload: NonNullable<FailureRecord['responsePayload']>): string {
+  return payload.errorType?.startsWith('States.') && payload.errorMessage !== undefined ? payload.errorMessage : JSON.stringify(payload);
+}
+
 export function createFailureRecorder(store?: CheckpointStore): (record: FailureRecord) => Promise<void> {
   return async (record) => {
     const { workflowId, node } = identify(record);
-    const error = record.responsePayload?.errorType ?? record.requestContext.condition;
-    const cause = record.responsePayload?.errorMessage ?? `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`;
+    const payload = record.responsePayload;
+    const error = payload?.errorType ?? record.requestContext.condition;
+    const cause = payload ? causeOf(payload) : `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`;
     if (workflowId) {
       if (!store) {
         const table = process.env[ENV.table];

@@ -14,8 +14,12 @@ export const IR_VERSION = 1 as const;
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * A JSONPath in the subset Step Functions uses for reference paths:
- * `$`, `$.a.b`, `$.a[0]`, `$['a b']`. Context paths start with `$$`.
+ * A JSONPath as Step Functions reads it (grammar in runtime/paths.ts). Per
+ * field: a reference path (`resultPath`, `itemsPath`, condition paths) has
+ * names and non-negative indexes only (`$`, `$.a.b`, `$.a[0]`, `$['a b']`);
+ * `inputPath` and `outputPath` may also use `*`, slices (`[1:]`), negative
+ * indexes, filters (`[?(@.x > 1)]`) and `..`, selecting an array; template
+ * values may also read the context object (`$$.Execution.Id`).
  */
 export type JsonPath = string;
 
@@ -50,8 +54,9 @@ export type TypeTest = 'present' | 'null' | 'string' | 'number' | 'boolean' | 't
 /**
  * A typed, serializable boolean expression over the committed output of a node.
  * Interpreted by runtime/condition.ts; never compiled to code.
- * A comparison whose path is absent or of another type is false (as in ASL,
- * except that ASL raises States.Runtime for a missing path; we document the difference).
+ * As in Step Functions, a path that is absent fails the run with
+ * States.Runtime (only the `present` test tests for absence), and a
+ * comparison with a value of another type is false.
  */
 export type Condition =
   | { readonly kind: 'compare'; readonly type: ComparisonType; readonly op: ComparisonOperator; readonly path: JsonPath; readonly value: string | number | boolean }
@@ -139,7 +144,7 @@ export type Instruction =
   | { readonly op: 'incrIteration' }
   /**
    * Replace the outgoing value by what a Pass state with these fields computes
-   * from it (ASL Pass: InputPath -> Parameters (or Result) -> ResultPath -> OutputPath).
+   * from it (ASL Pass: InputPath -> Parameters (or Result, when present, `null` included) -> ResultPath -> OutputPath).
    * Only at the start of a node's instructions (compiler guarantee): the runtime
    * applies the leading `pass`es to the node's output before it checkpoints, so
    * the checkpoint (read by reference, by a join, by the run record) holds the
@@ -191,7 +196,7 @@ export interface CatchRule {
 export type HandlerSpec =
   /** A user function: `export` of the entry module bundled with the runtime. */
   | { readonly kind: 'user'; readonly export: string }
-  /** No user code: the result is `result` if given, else the input (a Pass state). */
+  /** No user code: the result is `result` when present (`null` included), else the input (a Pass state). */
   | { readonly kind: 'pass'; readonly result?: Json }
   /** Sequential aggregation over a fan-in's items: `export(acc, item, index)`, one invocation per item. */
   | { readonly kind: 'fold'; readonly export: string; readonly initial: Json };
@@ -210,7 +215,11 @@ export interface NodeSettings {
   readonly checkpointTtlSeconds: number;
   /** Retention of the run record in seconds. */
   readonly runRetentionSeconds: number;
-  /** The handler's timeout in seconds (States.Timeout is raised just before the function's own). */
+  /**
+   * The handler's timeout in seconds: a handler still running after it fails
+   * with States.Timeout (Step Functions' TimeoutSeconds). The construct gives
+   * the function a longer timeout, for the runtime's work around the handler.
+   */
   readonly timeoutSeconds: number;
   /**
    * Keep an append-only log of the run's transitions in the table (items

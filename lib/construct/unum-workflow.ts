@@ -12,7 +12,7 @@ import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { asyncSettingsProblem, MEMORY_MB, TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { asyncSettingsProblem, functionTimeoutSeconds, MEMORY_MB, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
@@ -129,7 +129,8 @@ export class UnumWorkflow extends Construct {
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
       const settings = compiledNode.async;
-      const problem = asyncSettingsProblem(settings) ?? retentionProblem(compiledNode.ir.settings, settings);
+      const timeoutSeconds = functionTimeoutSeconds(compiledNode.fn.timeoutSeconds);
+      const problem = asyncSettingsProblem(settings) ?? retentionProblem({ checkpointTtlSeconds: compiledNode.ir.settings.checkpointTtlSeconds, timeoutSeconds }, settings);
       if (problem) this.fail(node, problem);
 
       const nodeScope = new Construct(nodesScope, node);
@@ -141,7 +142,7 @@ export class UnumWorkflow extends Construct {
         description: `unum workflow ${this.workflowName}, node ${node}`,
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
-        timeoutSeconds: compiledNode.fn.timeoutSeconds,
+        timeoutSeconds,
         environment: { ...compiledNode.fn.environment },
         loop: this.compiled.loops,
       });

@@ -114,6 +114,15 @@ describe('status and result', () => {
     expect((err as Error).message).toBe('run bad failed at node Charge: CardDeclined (insufficient funds)');
   });
 
+  test("FAILED by a handler's error: the message shows the errorMessage of the Lambda error document, runError the whole cause", async () => {
+    const cause = JSON.stringify({ errorType: 'CardDeclined', errorMessage: 'insufficient funds', trace: ['CardDeclined: insufficient funds', '    at charge (index.js:1:1)'] });
+    await writer.startRun('lambda');
+    await writer.fail('lambda', { node: 'Charge', error: 'CardDeclined', cause });
+    const err = (await client.result('lambda').catch((e: unknown) => e)) as UnumRunFailedError;
+    expect(err.message).toBe('run lambda failed at node Charge: CardDeclined (insufficient funds)');
+    expect(err.runError?.cause).toBe(cause);
+  });
+
   test('an error stored as a JSON string and epoch-millisecond times are read too', async () => {
     await writer.put({
       pk: { S: 'run#s' }, status: { S: 'FAILED' }, startedAt: { N: '1763769600000' }, finishedAt: { N: '1763769601' },

@@ -6,7 +6,7 @@ import { UnumClient } from '../../lib/client';
 import type { Instruction } from '../../runtime/ir';
 import { invocationName } from '../../runtime/naming';
 import { useTestDb } from '../support/dynamodb';
-import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
+import { Driver, defineWorkflow, lambdaCause, seq, succeed } from '../support/harness';
 
 const db = useTestDb();
 afterEach(() => {
@@ -57,14 +57,14 @@ test('a run with history: inspect returns the ordered transition log, its fan-in
   expect(branch.map((e) => `${e.node}${e.indexes[0]}:${e.outcome}`).sort()).toEqual(['Fix2:committed', 'Work0:committed', 'Work1:committed', 'Work2:caught', 'Work3:committed']);
   // The catch handler is logged after the invocation that routed to it.
   const caught = branch.find((e) => e.outcome === 'caught')!;
-  expect(caught).toMatchObject({ next: ['Fix'], error: { error: 'Odd', cause: 'odd item' } });
+  expect(caught).toMatchObject({ next: ['Fix'], error: { error: 'Odd', cause: lambdaCause('Odd', 'odd item') } });
   expect(branch.find((e) => e.node === 'Fix')!.seq).toBeGreaterThan(caught.seq);
   expect(history.slice(-2).map((e) => [e.node, e.invocation, e.next ?? null])).toEqual([
     ['Join', join, ['Finish']],
     ['Finish', invocationName('h1', 'Finish', 0, []), null],
   ]);
   expect(report.fanIns).toEqual([{ join, origin: 'Split', arrived: 4, expected: 4, complete: true }]);
-  expect(report.failures).toEqual([{ node: 'Work', error: 'Odd', cause: 'odd item', caught: true }]);
+  expect(report.failures).toEqual([{ node: 'Work', error: 'Odd', cause: lambdaCause('Odd', 'odd item'), caught: true }]);
   expect(report.table).toBeUndefined();
 
   // The raw items: a counter with the last seq (duplicates counted), entries 1..n, all with the run's TTL.
@@ -95,13 +95,13 @@ test('a run failed by the failure recorder: its `failed` entry is the reported f
   await new Driver(store, nodes).run({ workflowId: 'h2', input: 1 }, { retryAttempts: 1 });
   const client = UnumClient.forWorkflow({ entryFunction: 'unused', table: name, dynamodb: db.client });
   const report = await client.inspect('h2');
-  expect(report.run).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: 'cannot read x' } });
+  expect(report.run).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x') } });
   expect(report.history!.map((e) => [e.seq, e.node, e.outcome, e.invocation])).toEqual([
     [1, 'A', 'committed', invocationName('h2', 'A', 0, [])],
     [2, 'B', 'failed', invocationName('h2', 'B', 0, [])],
   ]);
   // Reported once, from the history (the run record says the same).
-  expect(report.failures).toEqual([{ node: 'B', error: 'TypeError', cause: 'cannot read x', caught: false }]);
+  expect(report.failures).toEqual([{ node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x'), caught: false }]);
 }, 60000);
 
 test('a run without history has none: inspect falls back to the table scan', async () => {

@@ -396,6 +396,13 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     expect(c.nodes.A.successors).toEqual(['B']);
   });
 
+  it('result null is a result (the output is null), distinct from no result, in a pass node and a pass instruction', () => {
+    const c = compile(new Pass('Start', { result: null }).next(task('A')).next(new Pass('Clear', { result: null })).next(new Pass('Keep')));
+    expect(ir(c, 'Start').handler).toEqual({ kind: 'pass', result: null });
+    expect(instructions(c, 'A')).toEqual([pass({ result: null }), pass(), SUCCEED]);
+    expect(JSON.parse(JSON.stringify(ir(c, 'A'))).instructions[0]).toEqual({ op: 'pass', result: null });
+  });
+
   it('a chain of Passes folds into one node in order, up to the end of the workflow', () => {
     const c = compile(task('A').next(new Pass('P1', { parameters: { 'v.$': '$' } })).next(new Pass('P2')).next(new Pass('P3', { outputPath: '$.v' })));
     expect(Object.keys(c.nodes)).toEqual(['A']);

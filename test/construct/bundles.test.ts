@@ -178,12 +178,14 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
         approximateInvokeCount: 3,
       },
       requestPayload: failed.payload,
-      responsePayload: { errorType: 'RangeError', errorMessage: 'boom' },
+      responsePayload: { errorType: 'RangeError', errorMessage: 'boom', trace: ['RangeError: boom'] },
     },
     'recorder-1',
   );
   const record = await runRecord('wc-fail');
   expect(record.status).toBe('FAILED');
   expect(failed.functionName).toBe(meta.nodes.CountChunk.functionName);
-  expect(record.error).toEqual({ M: { node: { S: 'CountChunk' }, error: { S: 'RangeError' }, cause: { S: 'boom' } } });
+  // The cause is Lambda's error document, as Step Functions reports a failed Lambda task.
+  const cause = JSON.stringify({ errorType: 'RangeError', errorMessage: 'boom', trace: ['RangeError: boom'] });
+  expect(record.error).toEqual({ M: { node: { S: 'CountChunk' }, error: { S: 'RangeError' }, cause: { S: cause } } });
 }, 60_000);

@@ -10,6 +10,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
 import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
+import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
 import { chain, fanOut, fold, HANDLERS, loop } from './fixtures/workflows';
 import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
@@ -50,7 +51,8 @@ describe('UnumWorkflow resources', () => {
       Runtime: 'nodejs24.x',
       Handler: 'index.handler',
       MemorySize: 256,
-      Timeout: 30,
+      // The handler's 30 s (default timeoutSeconds) plus the runtime's margin.
+      Timeout: 30 + FUNCTION_TIMEOUT_MARGIN_SECONDS,
       LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('^FlowLogs') } },
       Environment: { Variables: { UNUM_TABLE: { Ref: Match.stringLikeRegexp('^FlowTable') } } },
       Code: { S3Key: Match.stringLikeRegexp('^[0-9a-f]{64}\\.zip$') },
@@ -153,7 +155,7 @@ describe('UnumWorkflow settings', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: fnName('A'),
       MemorySize: 1024,
-      Timeout: 120,
+      Timeout: 120 + FUNCTION_TIMEOUT_MARGIN_SECONDS,
       Environment: { Variables: { MODE: 'fast', UNUM_TABLE: Match.anyValue() } },
     });
   });
@@ -358,11 +360,11 @@ describe('folds', () => {
 describe('validation errors name the construct path, workflow and node', () => {
   test('checkpoint retention shorter than max event age + timeout', () => {
     expect(() => synthWorkflow({ definition: chain({ b: { timeoutSeconds: 60 } }), checkpointRetention: Duration.hours(6) })).toThrow(
-      "Test/Flow: workflow 'Flow', node 'A': checkpointRetention 21600s is shorter than maxEventAge 21600s + timeout 30s = 21630s",
+      "Test/Flow: workflow 'Flow', node 'A': checkpointRetention 21600s is shorter than maxEventAge 21600s + timeout 40s = 21640s",
     );
     expect(() =>
-      synthWorkflow({ definition: chain({ c: { timeoutSeconds: 300 } }), checkpointRetention: Duration.seconds(1199), maxEventAge: Duration.minutes(15) }),
-    ).toThrow("node 'C': checkpointRetention 1199s is shorter than maxEventAge 900s + timeout 300s = 1200s");
+      synthWorkflow({ definition: chain({ c: { timeoutSeconds: 300 } }), checkpointRetention: Duration.seconds(1209), maxEventAge: Duration.minutes(15) }),
+    ).toThrow("node 'C': checkpointRetention 1209s is shorter than maxEventAge 900s + timeout 310s = 1210s");
   });
 
   test('retry attempts out of range', () => {

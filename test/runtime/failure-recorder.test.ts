@@ -34,11 +34,24 @@ test('sets the run FAILED with node, error and cause, only if it is still runnin
   await store.startRun('w1', 't', 0);
   const rec = createFailureRecorder(store);
   await rec(record({ unum: { workflowId: 'w1', node: 'B' } }));
-  expect(store.runs.get('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: 'bad' } });
+  // The cause is Lambda's error document as JSON, as Step Functions reports a failed Lambda task.
+  expect(store.runs.get('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: '{"errorType":"TypeError","errorMessage":"bad"}' } });
   await store.startRun('w2', 't', 0);
   await store.finishRun('w2', { status: 'SUCCEEDED', result: '1' }, 't');
   await rec(record({ unum: { workflowId: 'w2', node: 'B' } }));
   expect(store.runs.get('w2')).toMatchObject({ status: 'SUCCEEDED' });
+});
+
+test('the cause is the whole error document of the handler; a States.* error of the runtime keeps its message', async () => {
+  const store = new MemoryStore();
+  const rec = createFailureRecorder(store);
+  const trace = ['CardDeclined: no funds', '    at charge (/var/task/index.js:3:9)'];
+  await store.startRun('w5', 't', 0);
+  await rec(record({ unum: { workflowId: 'w5', node: 'B' } }, { errorType: 'CardDeclined', errorMessage: 'no funds', trace }));
+  expect(JSON.parse(store.runs.get('w5')?.error?.cause ?? '')).toEqual({ errorType: 'CardDeclined', errorMessage: 'no funds', trace });
+  await store.startRun('w6', 't', 0);
+  await rec(record({ unum: { workflowId: 'w6', node: 'B' } }, { errorType: 'States.Timeout', errorMessage: 'node B: handler timed out' }));
+  expect(store.runs.get('w6')).toMatchObject({ error: { error: 'States.Timeout', cause: 'node B: handler timed out' } });
 });
 
 test('without a response payload the condition is the error (event too old)', async () => {

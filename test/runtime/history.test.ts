@@ -10,7 +10,7 @@ import type { Instruction } from '../../runtime/ir';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, decodeHistoryEntry, type HistoryEntry, type HistoryItem } from '../../runtime/table';
 import { counting } from '../support/counting-store';
-import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
+import { Driver, defineWorkflow, lambdaCause, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
@@ -168,7 +168,7 @@ test('caught: the entry names the catch handler and the error read from the comm
     ['A', 'caught', [], ['H']],
     ['H', 'committed', [], null],
   ]);
-  expect(readable(store)[0].error).toEqual({ error: 'Custom', cause: 'boom' });
+  expect(readable(store)[0].error).toEqual({ error: 'Custom', cause: lambdaCause('Custom', 'boom') });
   // With ResultPath null the error is not in the value: the rule's first error name stands for it.
   const discard = defineWorkflow(
     'caught2',
@@ -295,14 +295,14 @@ test('the failure recorder appends a `failed` entry named from the envelope when
   process.env.UNUM_HISTORY = '86400';
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start([0, 1]), { retryAttempts: 0 });
-  expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'M', error: 'TypeError', cause: 'cannot' } });
+  expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'M', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') } });
   const failed = readable(store).filter((e) => e.outcome === 'failed');
   expect(failed).toEqual([
     expect.objectContaining({
       node: 'M',
       invocation: invocationName('w', 'M', 0, [{ iteration: 0, index: 1 }]),
       indexes: [1],
-      error: { error: 'TypeError', cause: 'cannot' },
+      error: { error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') },
     }),
   ]);
 

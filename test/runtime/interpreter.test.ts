@@ -2,8 +2,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
 import { createHandler } from '../../runtime/handler';
-import type { Envelope, Instruction } from '../../runtime/ir';
+import type { Condition, Envelope, Instruction } from '../../runtime/ir';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, shardKey } from '../../runtime/table';
 import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
@@ -135,7 +136,7 @@ test('the run record gets one final status; a later fail cannot overwrite succes
   expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
 });
 
-test('States.Timeout is raised before the function timeout and can be caught', async () => {
+test('States.Timeout is raised before the function itself times out, and can be caught', async () => {
   const nodes = defineWorkflow('t', {
     A: { fn: () => new Promise(() => undefined), catch: [{ errors: ['States.Timeout'], next: 'B' }], instructions: [] },
     B: { instructions: [] },
@@ -144,6 +145,73 @@ test('States.Timeout is raised before the function timeout and can be caught', a
   const invoker = new QueueInvoker();
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A', 'r', 300));
   expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: { Error: 'States.Timeout', Cause: 'node A: handler timed out' } });
+});
+
+describe('the handler deadline is the node timeoutSeconds (Step Functions TimeoutSeconds)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** What a node with timeoutSeconds 5 sends on when its handler takes `ms`, in a function the construct gives 5 s plus its margin. */
+  async function after(ms: number): Promise<unknown> {
+    const nodes = defineWorkflow('d', {
+      A: {
+        fn: () => new Promise((resolve) => setTimeout(() => resolve('done'), ms)),
+        catch: [{ errors: ['States.Timeout'], next: 'B' }],
+        instructions: [seq('B')],
+      },
+      B: { instructions: [] },
+    }, { timeoutSeconds: 5 });
+    const invoker = new QueueInvoker();
+    const run = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A', 'r', (5 + FUNCTION_TIMEOUT_MARGIN_SECONDS) * 1000));
+    await jest.advanceTimersByTimeAsync(ms + 1);
+    await run;
+    return invoker.sent[0].event.unum.inputs[0];
+  }
+
+  test('a handler that takes 4.999 s (4.2 s in the issue) is not cut short', async () => {
+    expect(await after(4999)).toEqual({ value: 'done' });
+  });
+
+  test('a handler that takes 5.001 s gets States.Timeout', async () => {
+    expect(await after(5001)).toEqual({ value: { Error: 'States.Timeout', Cause: 'node A: handler timed out' } });
+  });
+});
+
+describe('a Choice on a missing path fails the run with States.Runtime, as in Step Functions', () => {
+  const compareN: Condition = { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 1 };
+  const run = async (when: Condition, input: unknown): Promise<{ store: MemoryStore; sent: string[] }> => {
+    const nodes = defineWorkflow('c', {
+      A: { instructions: [{ op: 'choice', rules: [{ when, then: [seq('B')] }], otherwise: [seq('C')] }] },
+      B: { instructions: [] },
+      C: { instructions: [] },
+    });
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    await createHandler({}, { ir: nodes.A.ir, store, invoker })(start(input), lambdaContext('fn-A'));
+    return { store, sent: invoker.sent.map((s) => s.functionName) };
+  };
+
+  test('Not(NumericEquals) on a missing path does not take a branch: the run is FAILED', async () => {
+    const { store, sent } = await run({ kind: 'not', arg: compareN }, {});
+    expect(sent).toEqual([]);
+    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'A', error: 'States.Runtime', cause: expect.stringContaining("Invalid path '$.n'") } });
+  });
+
+  test('a present path of another type is false, not an error', async () => {
+    expect((await run({ kind: 'not', arg: compareN }, { n: 'one' })).sent).toEqual(['fn-B']);
+  });
+
+  test('IsPresent tests for the missing path', async () => {
+    expect((await run({ kind: 'test', test: 'present', path: '$.n', expected: false }, {})).sent).toEqual(['fn-B']);
+    expect((await run({ kind: 'and', all: [{ kind: 'test', test: 'present', path: '$.n', expected: true }, compareN] }, {})).sent).toEqual(['fn-C']);
+  });
+});
+
+test('a Pass node with result null outputs null, not its input', async () => {
+  const nodes = defineWorkflow('n', { A: { handler: { kind: 'pass', result: null }, instructions: [succeed] } });
+  const store = new MemoryStore();
+  await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
+  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
 });
 
 test('retries stop when the remaining time cannot cover the next delay', async () => {
@@ -183,7 +251,8 @@ test('retry intervals grow by the backoff rate and respect maxDelaySeconds', asy
   });
   const store = new MemoryStore();
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A', 'r', 600000));
-  expect(delays.filter((d) => d < 100000)).toEqual([1000, 3000, 5000, 5000]);
+  // Each attempt also races the handler against its deadline, timeoutSeconds (30 s).
+  expect(delays.filter((d) => d !== 30_000)).toEqual([1000, 3000, 5000, 5000]);
   expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED' });
 });
 
@@ -306,7 +375,24 @@ describe('pass instruction (a folded Pass state)', () => {
     });
     const invoker = new QueueInvoker();
     await createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A'));
-    expect(invoker.sent.map((s) => [s.functionName, s.event.unum.inputs])).toEqual([['fn-H', [{ value: { Error: 'Error', Cause: 'boom' } }]]]);
+    expect(invoker.sent.map((s) => s.functionName)).toEqual(['fn-H']);
+    const { Error: error, Cause: cause } = (invoker.sent[0].event.unum.inputs[0] as { value: { Error: string; Cause: string } }).value;
+    expect(error).toBe('Error');
+    // As Step Functions gives a Lambda error: the Node.js runtime's error document, as JSON.
+    const payload = JSON.parse(cause) as { errorType: string; errorMessage: string; trace: string[] };
+    expect(Object.keys(payload)).toEqual(['errorType', 'errorMessage', 'trace']);
+    expect(payload).toMatchObject({ errorType: 'Error', errorMessage: 'boom' });
+    expect(payload.trace[0]).toBe('Error: boom');
+    expect(payload.trace.length).toBeGreaterThan(1);
+  });
+
+  test('a folded Pass with result null makes the value null; without a result it keeps the value', async () => {
+    for (const [instruction, result] of [[pass({ result: null }), 'null'], [pass({}), '{"keep":"me"}']] as const) {
+      const nodes = defineWorkflow('n', { A: { fn: (x: unknown) => x, instructions: [instruction, succeed] } });
+      const store = new MemoryStore();
+      await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
+      expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result });
+    }
   });
 
   test('a bad InputPath in a pass fails the run with States.Runtime', async () => {

@@ -2,7 +2,7 @@
  * Every workflow pattern run end to end in-process against DynamoDB Local:
  * hand-written IR, an in-process async invoker, real conditional writes.
  */
-import { Driver, defineWorkflow, seq, succeed } from '../support/harness';
+import { Driver, defineWorkflow, lambdaCause, seq, succeed } from '../support/harness';
 import { useTestDb } from '../support/dynamodb';
 import type { Instruction } from '../../runtime/ir';
 import { invocationName } from '../../runtime/naming';
@@ -382,7 +382,7 @@ test('catch: the error goes to the handler node as {Error, Cause} at ResultPath'
   });
   await new Driver(store, nodes).run({ workflowId: 'k1', input: { a: 1 } });
   expect(calls).toBe(1);
-  expect(await runOf(name, 'k1')).toEqual({ status: 'SUCCEEDED', result: { a: 1, error: { Error: 'Custom', Cause: 'boom' } } });
+  expect(await runOf(name, 'k1')).toEqual({ status: 'SUCCEEDED', result: { a: 1, error: { Error: 'Custom', Cause: lambdaCause('Custom', 'boom') } } });
   const ckpts = (await db.scan(name)).filter((i) => i.pk.S?.startsWith('ckpt#'));
   expect(ckpts.some((i) => i.t)).toBe(true);
 });
@@ -402,7 +402,7 @@ test('failure record: exhausted Lambda retries end the run FAILED with node, err
   await d.run({ workflowId: 'fr1', input: 1 });
   expect(d.failures).toHaveLength(1);
   expect(d.executions).toBe(4);
-  expect(await runOf(name, 'fr1')).toEqual({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: 'cannot read x' } });
+  expect(await runOf(name, 'fr1')).toEqual({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x') } });
 });
 
 test('a start request with a bad workflow id is rejected before any write', async () => {

@@ -44,6 +44,15 @@ export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>
   );
 }
 
+/**
+ * Matches the Cause of a handler's error, as Step Functions gives it for a
+ * Lambda task: Lambda's error document as JSON, `{"errorType","errorMessage","trace"}`.
+ */
+export function lambdaCause(errorType: string, errorMessage: string): string {
+  const head = JSON.stringify({ errorType, errorMessage }).slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expect.stringMatching(new RegExp(`^${head},"trace":\\[".*"\\]}$`)) as string;
+}
+
 export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
 export const succeed: Instruction = { op: 'succeed' };
 
@@ -131,7 +140,8 @@ export class Driver {
       },
       requestPayload: event,
       responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
-      responsePayload: { errorType: err?.name ?? 'Error', errorMessage: err?.message ?? String(err) },
+      // Lambda's Node.js error document.
+      responsePayload: { errorType: err?.name ?? 'Error', errorMessage: err?.message ?? String(err), trace: (err?.stack ?? '').split('\n') },
     };
     this.failures.push(record);
     await this.recorder(record);
