@@ -127,7 +127,8 @@ export class LocalEngine {
   readRun(workflow: string, workflowId: string): Promise<RunStatusWithResult>;
   async readRun(a: string, b?: string): Promise<RunStatusWithResult> {
     const workflowId = b ?? a;
-    return readRun(this.reader(b === undefined ? await this.tableOf(a) : this.workflow(a).tableName), workflowId);
+    const wf = b === undefined ? await this.workflowOf(a) : this.workflow(a);
+    return readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId });
   }
 
   /** Polls the run record until the run SUCCEEDED or FAILED. */
@@ -135,10 +136,10 @@ export class LocalEngine {
   /** The same, naming the workflow (runs started outside this engine). */
   waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
   async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunStatusWithResult> {
-    const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
-    const reader = this.reader(table);
+    const [wf, workflowId, options] = typeof b === 'string' ? [this.workflow(a), b, c] : [await this.workflowOf(a), a, b];
+    const reader = this.reader(wf.tableName);
     // Polls every 20-250 ms: everything runs on this machine.
-    return pollUntilFinished(workflowId, () => readRun(reader, workflowId), {
+    return pollUntilFinished(workflowId, () => readRun(reader, { workflow: wf.name, workflowId }), {
       timeoutMs: options?.timeoutMs ?? 60_000,
       pollIntervalMs: 20,
       maxPollIntervalMs: 250,
@@ -150,12 +151,12 @@ export class LocalEngine {
     return new TableReader(this.started.client, tableName);
   }
 
-  /** The table of a run: known for runs started here, else the workflow table that has its record. */
-  private async tableOf(workflowId: string): Promise<string> {
+  /** The workflow of a run: known for runs started here, else the first workflow that has its record. */
+  private async workflowOf(workflowId: string): Promise<LocalWorkflow> {
     const known = this.runs.get(workflowId);
-    if (known) return this.workflow(known).tableName;
+    if (known) return this.workflow(known);
     for (const wf of this.workflows) {
-      if ((await readRun(this.reader(wf.tableName), workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+      if ((await readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId })).status !== 'NOT_FOUND') return wf;
     }
     throw new Error(`no run '${workflowId}' in any workflow table`);
   }
