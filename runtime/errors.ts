@@ -17,9 +17,19 @@ export class UnumError extends Error {
   }
 }
 
-/** A malformed event; thrown before any write, so nothing is half-done. */
-export class UnumEnvelopeError extends UnumError {
-  override name = 'UnumEnvelopeError';
+/**
+ * A malformed event (envelope or start request), found before anything is
+ * read or written. `workflowId` is the run it belongs to, when the event
+ * names a valid one of this workflow: the handler records that run FAILED.
+ */
+export class UnumEventError extends UnumError {
+  override name = 'UnumEventError';
+  constructor(
+    message: string,
+    readonly workflowId?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */

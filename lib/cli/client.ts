@@ -2,7 +2,7 @@
  * `unum start|status|result|wait|inspect`: the client (lib/client) on the
  * command line. argv starts with the command name (bin/cli.ts passes it on).
  *
- * Which workflow: `--entry-function F --table T`, or `--outputs file.json`
+ * Which workflow: `--entry-function F --table T --workflow W`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
@@ -21,7 +21,7 @@ const USAGE = `usage:
   unum wait    <id> [--timeout S] [--json] [workflow]
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
 workflow:
-  --entry-function F --table T                     explicit
+  --entry-function F --table T --workflow W        explicit
   --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
   [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
 
@@ -61,12 +61,12 @@ function readJsonFile(file: string, what: string): unknown {
 export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const entryFunction = options.get('entry-function');
   const table = options.get('table');
+  const workflow = options.get('workflow');
   if (entryFunction || table) {
-    if (!entryFunction || !table) throw new UnumClientError('--entry-function and --table go together');
-    return UnumClient.forWorkflow({ entryFunction, table });
+    if (!entryFunction || !table || !workflow) throw new UnumClientError('--entry-function, --table and --workflow go together');
+    return UnumClient.forWorkflow({ entryFunction, table, workflow });
   }
   const stack = options.get('stack');
-  const workflow = options.get('workflow');
   const outputsFile = options.get('outputs');
   if (outputsFile) {
     // `cdk deploy --outputs-file` writes { <stack>: { <key>: <value> } }.
@@ -79,7 +79,7 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const found = findAssemblyWorkflow(app, workflow, stack);
   if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
     // Against the local engine, a table CloudFormation would name has the engine's name for it.
-    return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: localName(found.stack, found.table.logicalId) });
+    return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: localName(found.stack, found.table.logicalId), workflow: found.workflow });
   }
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/ir';
-import { runKey } from '../../runtime/table';
+import { runKey, type RunRef } from '../../runtime/table';
 import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from './records';
@@ -68,7 +68,7 @@ export class UnumClient {
   static fromCloudAssembly(dir: string, workflow?: string, options: CloudAssemblyOptions = {}): UnumClient {
     const found = findAssemblyWorkflow(dir, workflow, options.stack);
     const clients = { lambda: options.lambda, dynamodb: options.dynamodb };
-    if (typeof found.table === 'string') return new UnumClient({ entryFunction: found.entryFunction, table: found.table, ...clients });
+    if (typeof found.table === 'string') return new UnumClient({ entryFunction: found.entryFunction, table: found.table, workflow: found.workflow, ...clients });
     if (!options.outputs) {
       throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
     }
@@ -77,12 +77,14 @@ export class UnumClient {
 
   readonly entryFunction: string;
   readonly tableName: string;
+  readonly workflow: string;
   private readonly lambda: LambdaClient;
   private readonly table: TableReader;
 
   private constructor(props: UnumClientProps) {
     this.entryFunction = props.entryFunction;
     this.tableName = props.table;
+    this.workflow = props.workflow;
     this.lambda = props.lambda ?? new LambdaClient({});
     this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
   }
@@ -98,7 +100,7 @@ export class UnumClient {
     if (!WORKFLOW_ID_PATTERN.test(workflowId)) {
       throw new UnumClientError(`invalid workflow id '${workflowId}': expected ${WORKFLOW_ID_PATTERN}`);
     }
-    if (await this.table.get(runKey(workflowId))) return workflowId;
+    if (await this.table.get(runKey(this.run(workflowId)))) return workflowId;
     const request: StartRequest = { input, workflowId };
     try {
       await this.lambda.send(new InvokeCommand({
@@ -114,7 +116,7 @@ export class UnumClient {
 
   /** The run record's state. NOT_FOUND right after `start` only means the entry has not run yet. */
   async status(workflowId: string): Promise<RunStatus> {
-    return parseRunRecord(workflowId, await this.table.get(runKey(workflowId)));
+    return parseRunRecord(workflowId, await this.table.get(runKey(this.run(workflowId))));
   }
 
   /**
@@ -123,7 +125,7 @@ export class UnumClient {
    * `UnumRunNotFinishedError` for a RUNNING or unknown one.
    */
   async result(workflowId: string): Promise<Json> {
-    const run = await readRun(this.table, workflowId);
+    const run = await readRun(this.table, this.run(workflowId));
     if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
     if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
     return run.result as Json;
@@ -148,6 +150,10 @@ export class UnumClient {
 
   /** The run's progress as far as the table still holds it (see `InspectReport`). */
   async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
-    return inspectRun(this.table, workflowId, options);
+    return inspectRun(this.table, this.run(workflowId), options);
+  }
+
+  private run(workflowId: string): RunRef {
+    return { workflow: this.workflow, workflowId };
   }
 }

@@ -6,7 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
@@ -117,6 +117,7 @@ export class UnumWorkflow extends Construct {
     const bundling = resolveBundling(props);
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    this.claimTableName();
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
@@ -198,6 +199,15 @@ export class UnumWorkflow extends Construct {
     return this.metric(METRICS.fanInCompletions, props);
   }
 
+  /**
+   * Events the runtime rejected without a retry: malformed start requests or
+   * envelopes (each logged at ERROR with the reason; a run they name is
+   * recorded FAILED where docs/architecture.md "The envelope" says so).
+   */
+  metricRejectedEvents(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.rejectedEvents, props);
+  }
+
   /** Time spent in user handlers, milliseconds. Average over 5 minutes unless overridden. */
   metricUserCodeDuration(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.metric(METRICS.userCodeDuration, { statistic: 'Average', ...props });
@@ -269,7 +279,7 @@ export class UnumWorkflow extends Construct {
       code: this.failureRecorderCode(common.bundling),
       memorySize: MEMORY_MB.default,
       timeoutSeconds: TIMEOUT_SECONDS.default,
-      environment: { [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
+      environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
       loop: false,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
@@ -325,6 +335,7 @@ export class UnumWorkflow extends Construct {
       ['EntryFunctionName', this.entryFunction.functionName, `Entry function of workflow ${this.workflowName}`],
       ['EntryFunctionArn', this.entryFunction.functionArn, `ARN of the entry function of workflow ${this.workflowName}`],
       ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
+      ['WorkflowName', this.workflowName, `Name of workflow ${this.workflowName}: its run records are keyed with it`],
     ];
     for (const [id, value, description] of outputs) {
       new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
@@ -354,6 +365,22 @@ export class UnumWorkflow extends Construct {
     };
   }
 
+  /**
+   * Keys carry the workflow name, so workflows sharing a table must have
+   * different names: two of one app with the same name on the same table
+   * (the same construct, or the same literal table name) are refused here.
+   */
+  private claimTableName(): void {
+    const table = Token.isUnresolved(this.table.tableName) ? this.table.node.path : this.table.tableName;
+    const claims = (TABLE_CLAIMS.get(this.node.root) ?? TABLE_CLAIMS.set(this.node.root, new Map()).get(this.node.root)) as Map<string, string>;
+    const key = JSON.stringify([table, this.workflowName]);
+    const other = claims.get(key);
+    if (other !== undefined) {
+      this.fail(undefined, `shares its table with ${other}, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it`);
+    }
+    claims.set(key, this.node.path);
+  }
+
   private guard<T>(node: string | undefined, what: string, action: () => T): T {
     try {
       return action();
@@ -366,6 +393,9 @@ export class UnumWorkflow extends Construct {
     throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail, cause && { cause });
   }
 }
+
+/** Per app: the workflows by table and name (see `claimTableName`). */
+const TABLE_CLAIMS = new WeakMap<IConstruct, Map<string, string>>();
 
 /**
  * Newest Node.js runtime in aws-cdk-lib's list that Lambda supports; Lambda

@@ -170,7 +170,8 @@ export class LocalEngine {
   /** @internal */
   async readRun(a: string, b?: string): Promise<RunStatusWithResult> {
     const workflowId = b ?? a;
-    return readRun(this.reader(b === undefined ? await this.tableOf(a) : this.workflow(a).tableName), workflowId);
+    const wf = b === undefined ? await this.workflowOf(a) : this.workflow(a);
+    return readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId });
   }
 
   /** Polls the run record until the run SUCCEEDED or FAILED. @internal */
@@ -179,10 +180,10 @@ export class LocalEngine {
   waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
   /** @internal */
   async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunStatusWithResult> {
-    const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
-    const reader = this.reader(table);
+    const [wf, workflowId, options] = typeof b === 'string' ? [this.workflow(a), b, c] : [await this.workflowOf(a), a, b];
+    const reader = this.reader(wf.tableName);
     // Polls every 20-250 ms: everything runs on this machine.
-    return pollUntilFinished(workflowId, () => readRun(reader, workflowId), {
+    return pollUntilFinished(workflowId, () => readRun(reader, { workflow: wf.name, workflowId }), {
       timeoutMs: options?.timeoutMs ?? 60_000,
       pollIntervalMs: 20,
       maxPollIntervalMs: 250,
@@ -194,12 +195,12 @@ export class LocalEngine {
     return new TableReader(this.started.client, tableName);
   }
 
-  /** The table of a run: known for runs started here, else the workflow table that has its record. */
-  private async tableOf(workflowId: string): Promise<string> {
+  /** The workflow of a run: known for runs started here, else the first workflow that has its record. */
+  private async workflowOf(workflowId: string): Promise<LocalWorkflow> {
     const known = this.runs.get(workflowId);
-    if (known) return this.workflow(known).tableName;
+    if (known) return this.workflow(known);
     for (const wf of this.workflows) {
-      if ((await readRun(this.reader(wf.tableName), workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+      if ((await readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId })).status !== 'NOT_FOUND') return wf;
     }
     throw new UnumLocalError(`no run '${workflowId}' in any workflow table`);
   }

@@ -11,10 +11,11 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
 import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
+import { physicalFunctionName } from '../../lib/construct/function-names';
 import { chain, fanOut, fold, HANDLERS, loop } from './fixtures/workflows';
 import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
-const fnName = (node: string): string => `${STACK_NAME}-Flow-${node}`;
+const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
 /** The policy statements attached to the role of one node. */
 function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
@@ -125,6 +126,7 @@ describe('UnumWorkflow resources', () => {
     expect(workflow.metricDuplicateExecutions().metricName).toBe('DuplicateExecutions');
     expect(workflow.metricFanInCompletions().metricName).toBe('FanInCompletions');
     expect(workflow.metricUserCodeDuration().statistic).toBe('Average');
+    expect(workflow.metricRejectedEvents().metricName).toBe('RejectedEvents');
     expect(workflow.metric('Custom', { period: Duration.minutes(1) }).period.toSeconds()).toBe(60);
   });
 });
@@ -190,6 +192,26 @@ describe('UnumWorkflow settings', () => {
     expect(workflow.table).toBe(table);
   });
 
+  test('workflows sharing a table: each keys its runs with its own name; two of the same name are refused', () => {
+    const app = new App();
+    const owner = new Stack(app, STACK_NAME);
+    const shared = new dynamodb.Table(owner, 'Shared', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, timeToLiveAttribute: 'ttl' });
+    new UnumWorkflow(owner, 'Orders', { definition: chain(), table: shared });
+    new UnumWorkflow(owner, 'Refunds', { definition: chain(), table: shared });
+    const template = Template.fromStack(owner);
+    for (const name of ['Orders', 'Refunds']) {
+      template.hasOutput(`${name}WorkflowName`, { Value: name });
+      template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: physicalFunctionName(STACK_NAME, name, 'unum-failure'), Environment: { Variables: Match.objectLike({ UNUM_WORKFLOW: name }) } });
+    }
+    // In another stack of the app, by construct or by literal name: the same table.
+    const other = new Stack(app, 'Other');
+    expect(() => new UnumWorkflow(other, 'Orders', { definition: chain(), table: shared })).toThrow(
+      "Other/Orders: workflow 'Orders': shares its table with Test/Orders, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it",
+    );
+    new UnumWorkflow(other, 'Byname', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'Named', 'my-table'), workflowName: 'Same' });
+    expect(() => new UnumWorkflow(other, 'Again', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'NamedAgain', 'my-table'), workflowName: 'Same' })).toThrow(/shares its table with Other\/Byname/);
+  });
+
   test('source maps and bundling options', () => {
     const { template } = synthWorkflow({ definition: chain(), bundling: { sourceMap: true } });
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -249,6 +271,17 @@ describe('UnumWorkflow settings', () => {
         ]),
       },
     });
+  });
+
+  test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: loop() });
+    const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantStart(role);
+    expect(workflow.entryFunction).toBe(workflow.functions['A.Start']);
+    const grants = Template.fromStack(stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Client') }] } });
+    const statements = Object.values(grants).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: stack.resolve(workflow.entryFunction.functionArn) }]);
   });
 
   test('long names are shortened with a hash to 64 characters', () => {
