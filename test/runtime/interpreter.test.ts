@@ -194,7 +194,7 @@ describe('a Choice on a missing path fails the run with States.Runtime, as in St
   test('Not(NumericEquals) on a missing path does not take a branch: the run is FAILED', async () => {
     const { store, sent } = await run({ kind: 'not', arg: compareN }, {});
     expect(sent).toEqual([]);
-    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'A', error: 'States.Runtime', cause: expect.stringContaining("Invalid path '$.n'") } });
+    expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'A', error: 'States.Runtime', cause: expect.stringContaining("Invalid path '$.n'") } });
   });
 
   test('a present path of another type is false, not an error', async () => {
@@ -211,7 +211,7 @@ test('a Pass node with result null outputs null, not its input', async () => {
   const nodes = defineWorkflow('n', { A: { handler: { kind: 'pass', result: null }, instructions: [succeed] } });
   const store = new MemoryStore();
   await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
 });
 
 test('retries stop when the remaining time cannot cover the next delay', async () => {
@@ -391,7 +391,7 @@ describe('pass instruction (a folded Pass state)', () => {
       const nodes = defineWorkflow('n', { A: { fn: (x: unknown) => x, instructions: [instruction, succeed] } });
       const store = new MemoryStore();
       await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
-      expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result });
+      expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result });
     }
   });
 
