@@ -167,7 +167,7 @@ export class DynamoDbStore implements CheckpointStore {
     return wrote(this.put(runStart(workflowId, startedAt, ttl)));
   }
 
-  async finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean> {
+  async finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
     return wrote(this.update(runFinish(workflowId, end, finishedAt, ttl)));
   }
 

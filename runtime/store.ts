@@ -28,8 +28,8 @@ export interface CheckpointStore {
   deleteItems(keys: readonly string[]): Promise<void>;
   /** Create the run record (RUNNING) unless it exists; true when created. */
   startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean>;
-  /** Set the run's final status unless it already has one; true when this call set it. */
-  finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean>;
+  /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
+  finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** Run history counter `hist#<workflowId>`: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
   nextHistorySeq(workflowId: string, ttl: number): Promise<number>;
   /** Put history entry `hist#<workflowId>#<seq>` (unconditional: the key is new). */

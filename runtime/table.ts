@@ -11,6 +11,7 @@
  * and the stored value is byte-identical to what was committed.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { boundedError } from './errors';
 
 /** An item, a key, or the values of an expression, as DynamoDB carries them. */
 export type Item = Record<string, AttributeValue>;
@@ -215,9 +216,11 @@ export const runStart = (workflowId: string, startedAt: string, ttl: number): Pu
 
 /**
  * The final status, set once: unless the record has one already. A run whose
- * record is missing (the entry's write lost to TTL or never made) may still finish once.
+ * record is missing (the entry's write lost to TTL or never made) may still
+ * finish once; the TTL is set either way, so that record expires too.
+ * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
-export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): UpdateRequest {
+export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, ttl: number): UpdateRequest {
   const sets: string[] = [];
   const values: Item = { ':running': S('RUNNING') };
   const set = (name: string, value: AttributeValue): void => {
@@ -227,9 +230,9 @@ export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, t
   };
   set('#s', S(end.status));
   set('finishedAt', S(finishedAt));
-  if (ttl !== undefined) set('#ttl', N(ttl));
+  set('#ttl', N(ttl));
   if (end.status === 'FAILED') {
-    const { node, error, cause } = end.error;
+    const { node, error, cause } = boundedError(end.error);
     set('#e', { M: { node: S(node), error: S(error), cause: S(cause) } });
   } else if (end.result !== undefined) set('#r', S(end.result));
   else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
@@ -362,7 +365,7 @@ export interface Transition {
   readonly error?: { readonly error: string; readonly cause?: string };
 }
 
-/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
+/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first); an error is cut to `ERROR_BOUNDS`. */
 export function historyItem(
   node: string,
   inv: string,
@@ -384,7 +387,7 @@ export function historyItem(
     next: t.next && JSON.stringify(t.next),
     fanInJoin: t.join,
     fanInSize: t.size,
-    error: t.error && JSON.stringify(t.error),
+    error: t.error && JSON.stringify(boundedError(t.error)),
   };
 }
 

@@ -102,7 +102,9 @@ export class Driver {
     for (const [node, n] of Object.entries(nodes)) {
       this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
     }
-    this.recorder = createFailureRecorder(store);
+    // What the construct puts in the recorder's environment, from the workflow's settings.
+    const settings = Object.values(nodes)[0]?.ir.settings ?? SETTINGS;
+    this.recorder = createFailureRecorder(store, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */

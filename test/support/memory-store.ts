@@ -87,7 +87,7 @@ export class MemoryStore implements CheckpointStore {
     return true;
   }
 
-  async finishRun(workflowId: string, end: RunEnd, finishedAt: string): Promise<boolean> {
+  async finishRun(workflowId: string, end: RunEnd, finishedAt: string, _ttl: number): Promise<boolean> {
     this.count('finishRun', true);
     const r = this.runs.get(workflowId);
     if (r && r.status !== 'RUNNING') return false;
