@@ -12,12 +12,13 @@ import { noWorkflowError } from '../assembly';
 import { readRun, type RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { pollUntilFinished } from '../client/wait';
-import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { ACCOUNT, readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
 import { FaultProxy } from './fault-proxy';
 import { FunctionRunner } from './function-runner';
+import { SqsEmulator } from './sqs-emulator';
 import { synthesize } from './synth';
 import { createWorkflowTable } from './table';
 import { Traffic } from './traffic';
@@ -52,6 +53,7 @@ interface Started {
   readonly emulator: LambdaEmulator;
   readonly proxy: FaultProxy;
   readonly reaper: TtlReaper;
+  readonly sqs: SqsEmulator;
 }
 
 export class LocalEngine {
@@ -87,7 +89,7 @@ export class LocalEngine {
     return wf;
   }
 
-  /** The Lambda Invoke endpoint (also DynamoDB's, through the proxy), for SDK clients outside the engine. */
+  /** The Lambda Invoke endpoint (also DynamoDB's and SQS's, through the proxy), for SDK clients outside the engine. */
   get lambdaEndpoint(): string {
     return this.started.proxy.endpoint;
   }
@@ -103,6 +105,18 @@ export class LocalEngine {
 
   get emulator(): LambdaEmulator {
     return this.started.emulator;
+  }
+
+  /** The URL of the workflow's dead-letter queue at the engine's SQS endpoint (`lambdaEndpoint`). */
+  deadLetterQueueUrl(workflow: string): string {
+    const queue = this.workflow(workflow).deadLetterQueue;
+    if (!queue) throw new Error(`workflow '${workflow}' has no dead-letter queue (synthesized by an older unum-cdk?)`);
+    return `${this.started.proxy.endpoint}/${ACCOUNT}/${queue}`;
+  }
+
+  /** Starts (false) or ends (true) a DynamoDB outage: meanwhile every DynamoDB call of a function fails to connect. */
+  setDynamoDbReachable(reachable: boolean): void {
+    this.started.proxy.dynamoDbReachable = reachable;
   }
 
   /** Injects faults into the run's executions and events (set before `startRun`). */
@@ -178,6 +192,7 @@ export class LocalEngine {
     if (!parts) return;
     this.parts = undefined;
     parts.emulator.stop();
+    parts.sqs.stop();
     await parts.reaper.stop();
     await parts.runner.close();
     await parts.proxy.stop();
@@ -216,12 +231,19 @@ export class LocalEngine {
         ...(this.options.onLog ? { onLog: this.options.onLog } : {}),
       });
       stops.push(() => runner.close());
-      const emulator = new LambdaEmulator(this.app.functions, runner, { timeScale: this.options.timeScale ?? 0.001, planFor });
+      const sqs = new SqsEmulator(this.app.queues);
+      stops.push(() => sqs.stop());
+      const emulator = new LambdaEmulator(this.app.functions, runner, {
+        timeScale: this.options.timeScale ?? 0.001,
+        planFor,
+        sendToQueue: (queue, body) => sqs.send(queue, body),
+      });
       stops.push(() => emulator.stop());
       const proxy = new FaultProxy({
         dynamoEndpoint: dynamo.endpoint,
         emulator,
         runner,
+        sqs,
         traffic: this.traffic,
         planFor,
         timeoutHoldMs: this.options.timeoutHoldMs ?? 20,
@@ -230,7 +252,7 @@ export class LocalEngine {
       stops.push(() => proxy.stop());
       const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
       reaper.start();
-      this.parts = { dynamo, client, runner, emulator, proxy, reaper };
+      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs };
     } catch (err) {
       for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
       throw err;
