@@ -11,7 +11,7 @@ import type { WorkflowLocation } from './types';
 export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
-const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName' } as const;
+const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', deadLetterQueue: 'DeadLetterQueueUrl' } as const;
 
 /** The outputs prefix of a workflow: its construct path below the stack, non-alphanumerics removed. */
 function outputPrefix(constructPathBelowStack: string): string {
@@ -37,7 +37,8 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
   const prefix = matches[0];
   const table = outputs[`${prefix}${OUTPUT.table}`];
   if (table === undefined) throw new UnumClientError(`stack outputs have ${prefix}${OUTPUT.entryFunction} but no ${prefix}${OUTPUT.table}`);
-  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table };
+  const deadLetterQueue = outputs[`${prefix}${OUTPUT.deadLetterQueue}`];
+  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table, ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }) };
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included. */

@@ -9,6 +9,11 @@ export interface WorkflowLocation {
   readonly entryFunction: string;
   /** Name of the workflow's DynamoDB table. */
   readonly table: string;
+  /**
+   * URL of the workflow's dead-letter queue (stack output `DeadLetterQueueUrl`), for `recover`.
+   * @default none: `recover` needs it in its options
+   */
+  readonly deadLetterQueue?: string;
 }
 
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
