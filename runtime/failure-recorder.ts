@@ -110,8 +110,8 @@ export function createFailureRecorder(store?: CheckpointStore, settings?: Record
     const { workflowId, node } = identify(record);
     // Bounded here already (the table bounds what it stores), so the log line stays small too.
     const { error, cause } = boundedError({
-      error: record.responsePayload?.errorType ?? record.requestContext.condition,
-      cause: record.responsePayload?.errorMessage ?? `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`,
+      error: String(record.responsePayload?.errorType ?? record.requestContext.condition),
+      cause: String(record.responsePayload?.errorMessage ?? `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`),
     });
     if (workflowId) {
       if (!store) {

@@ -71,6 +71,14 @@ describe('the failure recorder', () => {
     expect(decodeHistoryEntry(1, entry as Item)?.error?.cause).toHaveLength(ERROR_BOUNDS.cause);
   });
 
+  test('records FAILED whatever the error fields hold', async () => {
+    const { name, store } = await db.table();
+    const record = failureRecord('odd', 'B', '');
+    const odd = { ...record, responsePayload: { errorType: 42, errorMessage: { nested: true } } } as unknown as FailureRecord;
+    await createFailureRecorder(store, { runRetentionSeconds: RETENTION, history: true })(odd);
+    expect(decodeRunRecord((await db.run(name, 'odd')) as Item)).toMatchObject({ status: 'FAILED', error: { node: 'B', error: '42', cause: '[object Object]' } });
+  });
+
   test('every record it writes has a TTL, also a run record the entry never wrote', async () => {
     const { name, store } = await db.table();
     const before = Math.floor(Date.now() / 1000);
@@ -99,6 +107,15 @@ describe('the runtime', () => {
     expect(run.error?.cause).toHaveLength(ERROR_BOUNDS.cause);
     const entries = (await historyOf(name, 'terminal')).map((item, i) => decodeHistoryEntry(i + 1, item));
     expect(entries.find((e) => e?.outcome === 'failed')?.error?.cause).toHaveLength(ERROR_BOUNDS.cause);
+  });
+
+  test('an Error with a non-string name still gets its FAILED record (through the recorder: not terminal)', async () => {
+    const { name, store } = await db.table();
+    const weird = Object.assign(new Error('m'), { name: 404 });
+    const nodes = defineWorkflow('bounds', { A: { fn: () => { throw weird; }, instructions: [succeed] } });
+    const driver = new Driver(store, nodes);
+    await driver.run(start(1, 'weird'));
+    expect(decodeRunRecord((await db.run(name, 'weird')) as Item)).toMatchObject({ status: 'FAILED', error: { error: '404', cause: 'm' } });
   });
 
   test('a caught error with a 450 KB message and a 1,000-character name goes to its catch handler', async () => {
