@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readAssembly } from '../lib/assembly';
-import { benchCompile } from '../lib/compiler/bench';
+import { benchCompile } from './compile';
 import { synthesize } from '../lib/local/synth';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput, Table } from './types';
@@ -117,7 +117,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     tables,
     notes: [...notes, `CloudFormation allows ${STACK_RESOURCE_LIMIT} resources per stack.`],
     method: [
-      'Compile: `benchCompile(n)` (lib/compiler/bench.ts) times `compileWorkflow` alone on a chain of n Tasks, in this process after one warm-up compile; median of the runs shown.',
+      'Compile: `benchCompile(n)` (bench/compile.ts) times `compileWorkflow` alone on a chain of n Tasks, in this process after one warm-up compile; median of the runs shown.',
       'Synth: a fresh `npx cdk synth --quiet -o <dir>` (aws-cdk 2.1148.1, CDK_DISABLE_VERSION_CHECK=1, AWS_REGION=us-east-1) of bench/apps/chain-app.ts run with ts-node --transpile-only; each run gets an empty TMPDIR, so esbuild bundles and stages every asset anew. The time includes the CLI, loading aws-cdk-lib and writing the cloud assembly. Functions = the chain\'s nodes plus the failure recorder.',
     ],
   };

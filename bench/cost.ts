@@ -11,7 +11,7 @@ import type { Json } from '../runtime/ir';
 import { averageRuns, measureRun, type MeasuredRun } from '../lib/cost/measure';
 import { PRICES } from '../lib/cost/prices';
 import { compareCosts } from '../lib/cost/report';
-import { exampleInput } from '../lib/local/project';
+import { exampleInput } from '../examples/inputs';
 import { examplesEngine } from './engine';
 import { fmt, fmtUsd } from './stats';
 import type { BenchContext, FigureOutput } from './types';

@@ -1,6 +1,6 @@
 /**
  * Local engines the engine-based figures share: the example app
- * (bin/app.ts, synthesized with the pinned CDK CLI) and the bench chain app
+ * (examples/app.ts, synthesized with the pinned CDK CLI) and the bench chain app
  * (bench/apps/chain-app.ts: a 10-step UnumWorkflow and the same 10 functions
  * chained by plain async invokes). Each engine has its own DynamoDB Local and
  * Lambda emulator; it is started once per bench run.

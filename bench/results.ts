@@ -1,7 +1,7 @@
 /**
  * The results behind BENCHMARKS.md, kept in .unum/bench (gitignored):
  * results.json holds the last result of every figure, meta.json the machine
- * and command of the last bench run. `unum bench` (lib/cli/bench.ts) and
+ * and command of the last bench run. `npm run bench` (bench/cli.ts) and
  * `npm run test:faults -- --record` (test/faults/campaign.ts) both go through
  * here: read the results, merge the fresh ones, write them, render the report.
  */
@@ -81,7 +81,7 @@ export function writeReport(outFile: string, meta: ReportMeta, figures: readonly
   fs.writeFileSync(outFile, renderReport({ ...meta, figures, expected: FIGURES }));
 }
 
-/** `unum bench --render`: the report from the saved results, without measuring. */
+/** `npm run bench -- --render`: the report from the saved results, without measuring. */
 export function renderSaved(state: BenchState, outFile: string): ReportMeta {
   const meta = readMeta(state);
   if (!meta) throw new Error(`${state.metaFile} is missing or unreadable: run \`npm run bench\` first`);

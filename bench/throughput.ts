@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Json } from '../runtime/ir';
-import { exampleInput } from '../lib/local/project';
+import { exampleInput } from '../examples/inputs';
 import { machineInfo } from './machine';
 import { DEFAULT_SANDBOXES, examplesEngine, stopExamplesEngine } from './engine';
 import { fmt, fmtMs, median, percentile } from './stats';
@@ -117,7 +117,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       },
     ],
     method: [
-      'The example app (bin/app.ts) is synthesized with the pinned CDK CLI and run on the local engine (lib/local): DynamoDB Local, the Lambda emulator with async-invoke semantics, each concurrent execution of a function in its own worker-thread sandbox; a sandbox stays warm for the next execution of its function, and when the cap is reached an idle sandbox of another function is evicted (a cold start for the next).',
+      'The example app (examples/app.ts) is synthesized with the pinned CDK CLI and run on the local engine (lib/local): DynamoDB Local, the Lambda emulator with async-invoke semantics, each concurrent execution of a function in its own worker-thread sandbox; a sandbox stays warm for the next execution of its function, and when the cap is reached an idle sandbox of another function is evicted (a cold start for the next).',
       `A batch starts ${CONCURRENT_RUNS} runs at once with Event invokes of the entry functions and waits until every run is idle and SUCCEEDED. A transition is one execution that committed (no faults are injected). Transitions / s = transitions of the batch / batch wall time.`,
       `One warm-up run of each example first; each sandbox cap runs on its own engine. The machine has ${m.cores} cores shared by the engine, its sandboxes and DynamoDB Local (Java).`,
     ],

@@ -9,8 +9,7 @@ type CommandModule = { main(argv: string[]): Promise<number> };
    dynamic import() stays native ESM and cannot resolve extensionless TypeScript paths */
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  demo: { summary: 'synthesize the example app and run every example on the local engine', load: () => require('../lib/cli/demo') },
-  local: { summary: 'local run <workflow> --input file.json [--faults seed]', load: () => require('../lib/cli/local') },
+  local: { summary: 'run a synthesized app on this machine: local run <workflow> | local start', load: () => require('../lib/cli/local') },
   start: { summary: 'start a run', load: () => require('../lib/cli/client') },
   status: { summary: 'status of a run', load: () => require('../lib/cli/client') },
   result: { summary: 'result of a run', load: () => require('../lib/cli/client') },
@@ -20,7 +19,6 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   graph: { summary: 'diagram of a workflow (mermaid | dot | svg)', load: () => require('../lib/cli/graph') },
   cost: { summary: 'cost per million runs vs Step Functions', load: () => require('../lib/cli/cost') },
   'compile-asl': { summary: 'compile an Amazon States Language file', load: () => require('../lib/cli/asl') },
-  bench: { summary: 'run the benchmarks and write BENCHMARKS.md', load: () => require('../lib/cli/bench') },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

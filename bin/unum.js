@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when the package is built, otherwise the TypeScript sources (a fresh clone).
+// The `unum` command. Installed, it runs the compiled CLI (dist/); in a checkout of the
+// repository, where bin/cli.ts exists, the TypeScript sources, so it never runs a stale build.
 const path = require('path');
 const fs = require('fs');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const compiled = path.join(__dirname, '..', 'dist', 'bin', 'cli.js');
-if (fs.existsSync(compiled)) {
-  require(compiled);
-} else {
+const source = path.join(__dirname, 'cli.ts');
+if (fs.existsSync(source)) {
   require('ts-node').register({ transpileOnly: true, project: path.join(__dirname, '..', 'tsconfig.json') });
-  require('./cli.ts');
+  require(source);
+} else {
+  require(path.join(__dirname, '..', 'dist', 'bin', 'cli.js'));
 }

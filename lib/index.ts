@@ -1,7 +1,36 @@
-/** unum-cdk: decentralized serverless workflows on Lambda and DynamoDB, without an orchestrator. */
-export * from './definition';
+/**
+ * unum-cdk: decentralized serverless workflows on Lambda and DynamoDB, without
+ * an orchestrator. This entry is the workflow DSL, the compiler, the ASL
+ * importer and the `UnumWorkflow` construct; `unum-cdk/client` starts and
+ * reads runs, `unum-cdk/local` runs a synthesized app on this machine.
+ * Every name here is deliberate: test/api/public-api.test.ts lists them.
+ */
+export { Chain, Choice, Condition, Definition, Fail, Fold, MapState, MapState as Map, Parallel, Pass, Succeed, Task } from './definition';
+export type {
+  AfterwardsOptions,
+  CatchProps,
+  FailProps,
+  FoldHandler,
+  FoldProps,
+  FunctionProps,
+  Handler,
+  IChainable,
+  InputOf,
+  IoProps,
+  Json,
+  JsonPath,
+  MapProps,
+  OutputOf,
+  ParallelProps,
+  PassProps,
+  PayloadTemplate,
+  RetryProps,
+  TaskProps,
+} from './definition';
 export { compileWorkflow, UnumDefinitionError } from './compiler';
-export type { CompileOptions, CompiledNode, CompiledWorkflow, FunctionSpec } from './compiler/compiled';
-export * from './construct';
+export type { CompileOptions, CompiledNode, CompiledWorkflow, FunctionSpec } from './compiler';
+export { UnumWorkflow, UnumWorkflowError } from './construct';
+export type { UnumBundlingOptions, UnumWorkflowFromAslProps, UnumWorkflowProps } from './construct';
 export { fromAsl, AslDefinitionError, AslValidationError } from './asl';
 export type { AslTaskInfo, AslTaskProps, AslValidatorFinding, FromAslOptions } from './asl';
+export { UnumError } from '../runtime/errors';

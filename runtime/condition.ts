@@ -1,8 +1,10 @@
 /**
  * Interpreter of the typed Condition AST (runtime/ir.ts) over a node's
- * committed output. A comparison whose path is absent or holds another type is
- * false (documented difference from ASL, which raises States.Runtime).
+ * committed output. As in Step Functions, a path that is absent fails the run
+ * with States.Runtime (only IsPresent tests for absence), and a comparison
+ * with a value of another type is false.
  */
+import { runtimeError } from './errors';
 import type { ComparisonOperator, ComparisonType, Condition, Json } from './ir';
 import { evalPath } from './paths';
 
@@ -23,10 +25,11 @@ function typed(type: ComparisonType, v: unknown): Scalar | undefined {
   return typeof v === type ? (v as Scalar) : undefined;
 }
 
-/** The value at `path` as the comparison type; undefined when absent or of another type. */
-function typedAt(doc: Json, path: string, type: ComparisonType): Scalar | undefined {
-  const r = evalPath(doc, path);
-  return r.found ? typed(type, r.value) : undefined;
+/** The value at a Choice rule's path; States.Runtime when there is none. */
+function valueAt(doc: Json, path: string): Json {
+  const r = evalPath(doc, path, 'reference');
+  if (!r.found) throw runtimeError(`Invalid path '${path}': the choice state's condition path references an invalid value`);
+  return r.value as Json;
 }
 
 const COMPARE: Record<ComparisonOperator, (a: Scalar, b: Scalar) => boolean> = {
@@ -55,22 +58,22 @@ export function evaluate(c: Condition, doc: Json): boolean {
       return !evaluate(c.arg, doc);
     case 'compare':
     case 'comparePath': {
-      const a = typedAt(doc, c.path, c.type);
-      const b = c.kind === 'compare' ? typed(c.type, c.value) : typedAt(doc, c.otherPath, c.type);
+      const a = typed(c.type, valueAt(doc, c.path));
+      const b = typed(c.type, c.kind === 'compare' ? c.value : valueAt(doc, c.otherPath));
       if (a === undefined || b === undefined) return false;
       // Booleans have no order: only equality is meaningful.
       if (c.type === 'boolean' && c.op !== 'eq') return false;
       return COMPARE[c.op](a, b);
     }
     case 'matches': {
-      const v = evalPath(doc, c.path);
-      return v.found && typeof v.value === 'string' && stringMatches(v.value, c.pattern);
+      const v = valueAt(doc, c.path);
+      return typeof v === 'string' && stringMatches(v, c.pattern);
     }
     case 'test': {
-      const v = evalPath(doc, c.path);
-      // isPresent; isNull; isString, isNumeric, isBoolean, isTimestamp as the comparison types.
-      const result = v.found && (c.test === 'present' || (c.test === 'null' ? v.value === null : typed(c.test, v.value) !== undefined));
-      return result === c.expected;
+      if (c.test === 'present') return evalPath(doc, c.path, 'reference').found === c.expected;
+      // isNull; isString, isNumeric, isBoolean, isTimestamp as the comparison types.
+      const v = valueAt(doc, c.path);
+      return (c.test === 'null' ? v === null : typed(c.test, v) !== undefined) === c.expected;
     }
   }
 }

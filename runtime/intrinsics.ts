@@ -1,133 +1,140 @@
 /**
  * Step Functions intrinsic functions in payload templates
- * (`"x.$": "States.Format('Hello {}', $.name)"`), parsed by a small recursive
- * descent parser and interpreted: never evaluated as code.
- * Supported: States.Format, States.Array, States.JsonMerge, States.StringToJson, States.JsonToString.
+ * (`"x.$": "States.Format('Hello {}', $.name)"`), parsed with the path
+ * grammar of paths.ts into an AST and interpreted: never evaluated as code.
+ * Whatever does not depend on the data (the function, its argument count,
+ * the Format template) is checked when parsing, so the compiler rejects it at synth.
  */
 import { runtimeError, StatesError } from './errors';
 import type { Json } from './ir';
-import { isObject, selectReference } from './paths';
+import { isObject, readPath, readScalar, Scanner, selectReference, type ParsedPath } from './paths';
 
-type Arg =
+export type Arg =
+  /** `raw`: a string literal as written, escapes included. */
   | { readonly lit: Json; readonly raw?: string }
-  | { readonly path: string }
-  | { readonly call: string; readonly args: readonly Arg[] };
+  | { readonly path: ParsedPath; readonly text: string }
+  /** `parts`: States.Format's template split at its placeholders. */
+  | { readonly call: string; readonly args: readonly Arg[]; readonly parts?: readonly string[] };
+
+/** The supported functions and their [least, most] argument counts. */
+const ARITY: Readonly<Record<string, readonly [number, number]>> = {
+  'States.Format': [1, Infinity],
+  'States.Array': [0, Infinity],
+  'States.JsonMerge': [3, 3],
+  'States.StringToJson': [1, 1],
+  'States.JsonToString': [1, 1],
+};
+
+const FUNCTION = /States\.[A-Za-z0-9]+/y;
+/** A string literal: only the escapes Step Functions documents, `\'` `\{` `\}` `\\`. */
+const STRING = /'((?:[^'\\]|\\['{}\\])*)'/y;
 
 const fail = (message: string): never => {
   throw new StatesError('States.IntrinsicFailure', message);
 };
 
+function arg(s: Scanner): Arg {
+  s.ws();
+  let a: Arg;
+  const c = s.text[s.i];
+  const string = s.next(STRING);
+  if (string) a = { lit: string[1].replace(/\\(.)/g, '$1'), raw: string[1] };
+  else if (c === "'") return s.fail("a string literal must end with ' and may only escape \\' \\{ \\} and \\\\");
+  else if (c === '$') {
+    const start = s.i;
+    const path = readPath(s);
+    a = { path, text: s.text.slice(start, s.i) };
+  } else {
+    const lit = readScalar(s);
+    a = lit === undefined ? call(s) : { lit };
+  }
+  s.ws();
+  return a;
+}
+
+function call(s: Scanner): Arg {
+  s.ws();
+  const start = s.i;
+  const name = s.next(FUNCTION)?.[0] ?? s.fail('expected a path, a literal or an intrinsic function States.…');
+  if (!Object.hasOwn(ARITY, name)) {
+    s.i = start;
+    s.fail(`the intrinsic function ${name} is not supported (supported: ${Object.keys(ARITY).join(', ')})`);
+  }
+  s.ws();
+  s.expect('(');
+  const args: Arg[] = [];
+  s.ws();
+  if (!s.eat(')')) {
+    do args.push(arg(s));
+    while (s.eat(','));
+    s.expect(')');
+  }
+  const [least, most] = ARITY[name];
+  if (args.length < least || args.length > most) s.fail(`${name} takes ${least === most ? least : `at least ${least}`} argument(s), got ${args.length}`);
+  if (name === 'States.JsonMerge' && 'lit' in args[2] && args[2].lit !== false) s.fail('States.JsonMerge: only a shallow merge (false) is supported');
+  if (name !== 'States.Format') return { call: name, args };
+  const template = args[0];
+  if (!('raw' in template) || template.raw === undefined) return s.fail('States.Format needs a string literal template as its first argument');
+  const parts = formatParts(s, template.raw);
+  if (parts.length !== args.length) s.fail(`States.Format has ${parts.length - 1} placeholder(s) for ${args.length - 1} argument(s)`);
+  return { call: name, args, parts };
+}
+
+/** The literal pieces between the `{}` placeholders; a brace of its own must be escaped. */
+function formatParts(s: Scanner, raw: string): string[] {
+  const parts = [''];
+  for (const m of raw.matchAll(/\\(.)|\{\}|([{}])|[^\\{}]+/g)) {
+    if (m[2]) s.fail(`States.Format: escape a brace that is not a {} placeholder (\\${m[2]})`);
+    if (m[0] === '{}') parts.push('');
+    else parts[parts.length - 1] += m[1] ?? m[0];
+  }
+  return parts;
+}
+
+const cache = new Map<string, Arg>();
+
 export function parseIntrinsic(text: string): Arg {
-  let i = 0;
-  const bad = (what: string): never => {
-    throw runtimeError(`intrinsic ${text}: ${what} at position ${i}`);
-  };
-  const ws = (): void => {
-    while (text[i] === ' ') i++;
-  };
-  /** Skips spaces, then consumes `c` if it comes next. */
-  const eat = (c: string): boolean => {
-    ws();
-    if (text[i] !== c) return false;
-    i++;
-    return true;
-  };
-  const expect = (c: string): void => {
-    if (!eat(c)) bad(`expected '${c}'`);
-  };
-  const arg = (): Arg => {
-    if (eat("'")) {
-      let raw = '';
-      for (; i < text.length && text[i] !== "'"; i++) raw += text[i] === '\\' ? text[i++] + text[i] : text[i];
-      expect("'");
-      return { lit: raw.replace(/\\(.)/g, '$1'), raw };
-    }
-    if (text[i] === '$') {
-      const start = i;
-      let bracket = false;
-      let quote = false;
-      for (; i < text.length; i++) {
-        const d = text[i];
-        if (quote) quote = d !== "'";
-        else if (d === "'") quote = true;
-        else if (d === '[') bracket = true;
-        else if (d === ']') bracket = false;
-        else if (!bracket && (d === ',' || d === ')' || d === ' ')) break;
-      }
-      return { path: text.slice(start, i) };
-    }
-    const word = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
-    if (word) {
-      i += word[0].length;
-      return { lit: JSON.parse(word[0]) as Json };
-    }
-    return call();
-  };
-  const call = (): Arg => {
-    ws();
-    const name = /^States\.[A-Za-z]+/.exec(text.slice(i)) ?? bad('unexpected input');
-    i += name[0].length;
-    expect('(');
-    const args: Arg[] = [];
-    if (!eat(')')) {
-      do args.push(arg());
-      while (eat(','));
-      expect(')');
-    }
-    return { call: name[0], args };
-  };
-  const result = call();
-  ws();
-  if (i !== text.length) bad('trailing input');
-  return result;
+  const hit = cache.get(text);
+  if (hit) return hit;
+  if (typeof text !== 'string') throw runtimeError(`invalid intrinsic ${JSON.stringify(text)}: not a string`);
+  const s = new Scanner(text, 'intrinsic');
+  const expr = call(s);
+  s.ws();
+  if (s.i !== text.length) s.fail('unexpected input');
+  cache.set(text, expr);
+  return expr;
+}
+
+/** States.Format's arguments: strings as they are, numbers, booleans and null as JSON. */
+function formatValue(v: Json): string {
+  if (typeof v === 'object' && v !== null) fail('States.Format arguments must be strings, numbers, booleans or null');
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** Evaluates a parsed intrinsic against the input (`$`) and the context object (`$$`). */
 export function evalIntrinsic(expr: Arg, input: Json, context: Json): Json {
   if ('lit' in expr) return expr.lit;
-  if ('path' in expr) return selectReference(expr.path, input, context, 'intrinsic');
+  if ('path' in expr) return selectReference(expr.path, expr.text, input, context, 'intrinsic');
   const args = expr.args.map((a) => evalIntrinsic(a, input, context));
-  const name = expr.call;
-  switch (name) {
+  switch (expr.call) {
     case 'States.Format':
-      return format(expr.args[0], args.slice(1));
+      return (expr.parts as string[]).reduce((out, part, k) => out + formatValue(args[k]) + part);
     case 'States.Array':
       return args;
     case 'States.JsonMerge': {
       const [a, b, deep] = args;
-      if (args.length !== 3 || !isObject(a) || !isObject(b) || deep !== false) {
-        fail(`${name} takes two objects and false (deep merge is not supported)`);
-      }
+      if (!isObject(a) || !isObject(b) || deep !== false) fail('States.JsonMerge takes two objects and false (deep merge is not supported)');
       return { ...(a as object), ...(b as object) } as Json;
     }
     case 'States.StringToJson':
-      if (args.length !== 1 || typeof args[0] !== 'string') fail(`${name} takes one string`);
+      if (typeof args[0] !== 'string') fail('States.StringToJson takes one string');
       try {
         return JSON.parse(args[0] as string) as Json;
       } catch {
-        return fail(`${name}: not JSON: ${String(args[0]).slice(0, 100)}`);
+        return fail(`States.StringToJson: not JSON: ${String(args[0]).slice(0, 100)}`);
       }
-    case 'States.JsonToString':
-      if (args.length !== 1) fail(`${name} takes one argument`);
-      return JSON.stringify(args[0]);
     default:
-      return fail(`unsupported intrinsic function ${name}`);
+      // States.JsonToString: parsing admitted no other function.
+      return JSON.stringify(args[0]);
   }
-}
-
-/** States.Format: `{}` placeholders, `\{` `\}` literal braces, scalar arguments only. */
-function format(template: Arg | undefined, values: Json[]): string {
-  const raw = template && 'raw' in template ? template.raw : undefined;
-  if (raw === undefined) return fail('States.Format needs a string literal template');
-  let used = 0;
-  // Left to right, as written: an escape yields the character after the backslash.
-  const out = raw.replace(/\\([\s\S]?)|\{\}/g, (_, escaped?: string) => {
-    if (escaped !== undefined) return escaped;
-    if (used >= values.length) fail('States.Format: more placeholders than arguments');
-    const v = values[used++];
-    if (typeof v === 'object' && v !== null) fail('States.Format arguments must be strings, numbers, booleans or null');
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  });
-  if (used !== values.length) fail('States.Format: more arguments than placeholders');
-  return out;
 }

@@ -22,10 +22,13 @@ export function processOutput(io: IoSpec | undefined, input: Json, raw: Json, co
   return out === null ? {} : selectPath(combined, out ?? '$', 'OutputPath');
 }
 
-/** What a Pass state computes from its input: `result` (else the selected input) placed by ResultPath, then OutputPath. */
+/**
+ * What a Pass state computes from its input: `result` when it has one (`null`
+ * included), else the selected input, placed by ResultPath, then OutputPath.
+ */
 export function passOutput(io: IoSpec | undefined, result: Json | undefined, input: Json, context: Json): Json {
   const selected = processInput(io, input, context);
-  return processOutput(io, input, result ?? selected, context);
+  return processOutput(io, input, result === undefined ? selected : result, context);
 }
 
 /** ResultPath (also used by catch rules): `null` keeps the input, default `$` replaces it. */

@@ -14,8 +14,12 @@ export const IR_VERSION = 1 as const;
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * A JSONPath in the subset Step Functions uses for reference paths:
- * `$`, `$.a.b`, `$.a[0]`, `$['a b']`. Context paths start with `$$`.
+ * A JSONPath as Step Functions reads it (grammar in runtime/paths.ts). Per
+ * field: a reference path (`resultPath`, `itemsPath`, condition paths) has
+ * names and non-negative indexes only (`$`, `$.a.b`, `$.a[0]`, `$['a b']`);
+ * `inputPath` and `outputPath` may also use `*`, slices (`[1:]`), negative
+ * indexes, filters (`[?(@.x > 1)]`) and `..`, selecting an array; template
+ * values may also read the context object (`$$.Execution.Id`).
  */
 export type JsonPath = string;
 
@@ -50,8 +54,9 @@ export type TypeTest = 'present' | 'null' | 'string' | 'number' | 'boolean' | 't
 /**
  * A typed, serializable boolean expression over the committed output of a node.
  * Interpreted by runtime/condition.ts; never compiled to code.
- * A comparison whose path is absent or of another type is false (as in ASL,
- * except that ASL raises States.Runtime for a missing path; we document the difference).
+ * As in Step Functions, a path that is absent fails the run with
+ * States.Runtime (only the `present` test tests for absence), and a
+ * comparison with a value of another type is false.
  */
 export type Condition =
   | { readonly kind: 'compare'; readonly type: ComparisonType; readonly op: ComparisonOperator; readonly path: JsonPath; readonly value: string | number | boolean }
@@ -139,7 +144,7 @@ export type Instruction =
   | { readonly op: 'incrIteration' }
   /**
    * Replace the outgoing value by what a Pass state with these fields computes
-   * from it (ASL Pass: InputPath -> Parameters (or Result) -> ResultPath -> OutputPath).
+   * from it (ASL Pass: InputPath -> Parameters (or Result, when present, `null` included) -> ResultPath -> OutputPath).
    * Only at the start of a node's instructions (compiler guarantee): the runtime
    * applies the leading `pass`es to the node's output before it checkpoints, so
    * the checkpoint (read by reference, by a join, by the run record) holds the
@@ -191,7 +196,7 @@ export interface CatchRule {
 export type HandlerSpec =
   /** A user function: `export` of the entry module bundled with the runtime. */
   | { readonly kind: 'user'; readonly export: string }
-  /** No user code: the result is `result` if given, else the input (a Pass state). */
+  /** No user code: the result is `result` when present (`null` included), else the input (a Pass state). */
   | { readonly kind: 'pass'; readonly result?: Json }
   /** Sequential aggregation over a fan-in's items: `export(acc, item, index)`, one invocation per item. */
   | { readonly kind: 'fold'; readonly export: string; readonly initial: Json };
@@ -210,11 +215,15 @@ export interface NodeSettings {
   readonly checkpointTtlSeconds: number;
   /** Retention of the run record in seconds. */
   readonly runRetentionSeconds: number;
-  /** The handler's timeout in seconds (States.Timeout is raised just before the function's own). */
+  /**
+   * The handler's timeout in seconds: a handler still running after it fails
+   * with States.Timeout (Step Functions' TimeoutSeconds). The construct gives
+   * the function a longer timeout, for the runtime's work around the handler.
+   */
   readonly timeoutSeconds: number;
   /**
    * Keep an append-only log of the run's transitions in the table (items
-   * `hist#<workflowId>` and `hist#<workflowId>#<seq>`, format in docs/client.md),
+   * `hist#<workflow>#<workflowId>` and `hist#<workflow>#<workflowId>#<seq>`, format in docs/client.md),
    * retained as long as the run record (`runRetentionSeconds`). Absent = off.
    */
   readonly history?: boolean;
@@ -224,7 +233,11 @@ export interface NodeIR {
   readonly version: typeof IR_VERSION;
   readonly workflow: string;
   readonly node: string;
-  /** The node that starts a run (accepts start requests without an envelope). */
+  /**
+   * The node that starts a run. It accepts start requests only, never an
+   * envelope: the compiler gives a workflow whose first state has
+   * predecessors (a loop target) an implicit start node, so the entry has none.
+   */
   readonly entry: boolean;
   readonly handler: HandlerSpec;
   readonly io?: IoSpec;
@@ -248,8 +261,30 @@ export interface NodeIR {
 
 // ---------------------------------------------------------------- envelope
 
-/** Envelope format version. */
-export const ENVELOPE_VERSION = 1 as const;
+/** Envelope format version: 2 added `workflow`. */
+export const ENVELOPE_VERSION = 2 as const;
+
+/**
+ * Bounds every envelope field is checked against before anything is read or
+ * written (docs/architecture.md "The envelope"), each from a real limit.
+ */
+export const ENVELOPE_BOUNDS = {
+  /**
+   * Branches of one fan-out (frame and fan-in `size`, fold items). A Map's
+   * items come from its origin's checkpoint, at most 400 KB of JSON and at
+   * least 2 bytes an item, so about 204,000 items; a Parallel has one branch
+   * per state in the definition.
+   */
+  fanOutSize: 2 ** 18,
+  /** Nested fan-outs (Map/Parallel inside Map/Parallel); the compiler rejects deeper definitions. */
+  depth: 32,
+  /**
+   * Loop iterations (the envelope's and a frame's). With `fanOutSize`, it
+   * keeps every fan-in arrival code `(iteration * size + index) * 1024 + tail`
+   * below 2^53 (an exact number); a loop that would go past it fails the run.
+   */
+  iteration: 2 ** 25 - 1,
+} as const;
 
 /** One level of fan-out, pushed by the origin, popped by the branch tail's fanIn. */
 export interface FanOutFrame {
@@ -285,6 +320,8 @@ export interface FoldState {
 
 export interface EnvelopeHeader {
   readonly v: typeof ENVELOPE_VERSION;
+  /** The workflow that sent it: a function of another workflow (sharing the table) rejects it. */
+  readonly workflow: string;
   readonly workflowId: string;
   /** The node this envelope is addressed to. */
   readonly node: string;
@@ -302,18 +339,25 @@ export interface Envelope {
   readonly unum: EnvelopeHeader;
 }
 
-/** An explicit start request to the entry function. Any other event without `unum` is the raw input. */
+/**
+ * An explicit start request to the entry function: exactly these keys. Any
+ * other event is the raw input, except an object with an `input`,
+ * `workflowId` or `unum` key that is not exactly this: such an event is
+ * rejected (docs/architecture.md "The envelope").
+ */
 export interface StartRequest {
   readonly workflowId?: string;
   readonly input: Json;
 }
 
-/** Allowed workflow ids: 1-128 characters of this set. */
+/** Allowed workflow ids (run ids): 1-128 characters of this set. */
 export const WORKFLOW_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** Environment variables the construct sets on every workflow function. */
 export const ENV = {
   table: 'UNUM_TABLE',
+  /** Failure recorder: the workflow's name (its run records are keyed with it). */
+  workflow: 'UNUM_WORKFLOW',
   /** Optional override of the IR file path (default: `unum-ir.json` beside the bundle). */
   irFile: 'UNUM_IR_FILE',
   /** Failure recorder: the entry node, to which a failed event without an envelope was addressed. */
@@ -339,4 +383,5 @@ export const METRICS = {
   fanInCompletions: 'FanInCompletions',
   failures: 'Failures',
   userCodeDuration: 'UserCodeDuration',
+  rejectedEvents: 'RejectedEvents',
 } as const;

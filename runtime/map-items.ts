@@ -12,7 +12,7 @@ import type { Exec } from './types';
 
 /** The array a Map fans out over, from the origin's value. */
 export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
-  const items = evalPath(value, spec.itemsPath ?? '$');
+  const items = evalPath(value, spec.itemsPath ?? '$', 'reference');
   if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
   return items.value;
 }

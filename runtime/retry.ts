@@ -3,7 +3,7 @@
  * execution: a retry sleeps (backoff, jitter) only while the remaining time
  * allows it, then the error goes on to the catch rules as if retries were exhausted.
  */
-import { TERMINAL_ERRORS } from './errors';
+import { StatesError, TERMINAL_ERRORS } from './errors';
 import type { CatchRule, RetryRule } from './ir';
 import { sleep } from './pool';
 
@@ -14,6 +14,19 @@ export function errorName(e: unknown): string {
 
 export function errorMessage(e: unknown): string {
   return String(e instanceof Error ? e.message : e);
+}
+
+/**
+ * A caught error's Cause as Step Functions gives it for a Lambda task: for an
+ * error of the handler, the error document Lambda's Node.js runtime makes of
+ * it, as JSON (`{"errorType","errorMessage","trace"}`, which a catcher reads
+ * with States.StringToJson); for an error the runtime raised
+ * (States.Timeout, States.IntrinsicFailure, ...), its message.
+ */
+export function errorCause(e: unknown): string {
+  if (e instanceof StatesError) return e.message;
+  const trace = e instanceof Error && e.stack ? e.stack.split('\n') : [];
+  return JSON.stringify({ errorType: errorName(e), errorMessage: errorMessage(e), trace });
 }
 
 /** Does a rule's error list match this error name (States.ALL, States.TaskFailed as in Step Functions)? */
@@ -27,8 +40,8 @@ export function findCatch(rules: readonly CatchRule[] | undefined, name: string)
   return (rules ?? []).findIndex((r) => matchesError(r.errors, name));
 }
 
-/** Time kept free after a retry sleep, for the checkpoint and the invokes. */
-const RESERVE_MS = 2000;
+/** Time kept free after a retry sleep or a handler's deadline, for the checkpoint and the invokes. */
+export const RESERVE_MS = 2000;
 
 /**
  * Runs `fn` (attempt = 1, 2, ...) and retries per the first matching rule

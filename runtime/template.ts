@@ -6,7 +6,7 @@
 import { runtimeError } from './errors';
 import { evalIntrinsic, parseIntrinsic } from './intrinsics';
 import type { Json, PayloadTemplate } from './ir';
-import { selectReference } from './paths';
+import { pathOf, selectReference } from './paths';
 
 export function applyTemplate(template: PayloadTemplate, input: Json, context: Json): Json {
   if (Array.isArray(template)) return template.map((t) => applyTemplate(t, input, context));
@@ -19,7 +19,7 @@ export function applyTemplate(template: PayloadTemplate, input: Json, context: J
     }
     const what = `template key ${key}`;
     if (typeof spec !== 'string') throw runtimeError(`${what} needs a path or intrinsic string`);
-    out[key.slice(0, -2)] = spec.startsWith('$') ? selectReference(spec, input, context, what) : evalIntrinsic(parseIntrinsic(spec), input, context);
+    out[key.slice(0, -2)] = spec.startsWith('$') ? selectReference(pathOf(spec, 'template'), spec, input, context, what) : evalIntrinsic(parseIntrinsic(spec), input, context);
   }
   return out;
 }

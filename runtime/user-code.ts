@@ -1,26 +1,31 @@
 /**
  * Running the node's computation: io processing around the user handler (or
- * a pass result), States.Timeout just before the function's own timeout,
- * retry rules, and catch rules turning an error into `{Error, Cause}`.
+ * a pass result), States.Timeout at the handler's timeout, retry rules, and
+ * catch rules turning an error into `{Error, Cause}`.
  */
 import { boundedError, StatesError } from './errors';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
-import { errorMessage, errorName, findCatch, withRetry } from './retry';
+import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from './retry';
 import type { Exec } from './types';
 
-/** Milliseconds left in this Lambda execution. */
+/** Milliseconds left in this Lambda execution; unbounded when the context does not say. */
 export function remainingMs(x: Exec): number {
-  return x.ctx.getRemainingTimeInMillis?.() ?? x.rt.ir.settings.timeoutSeconds * 1000;
+  return x.ctx.getRemainingTimeInMillis?.() ?? Infinity;
 }
 
-/** Calls the user's function with a deadline; the result is normalised to JSON. */
+/**
+ * Calls the user's function with a deadline of the node's `timeoutSeconds`
+ * (Step Functions' TimeoutSeconds): the construct gives the function that
+ * long plus a margin for the checkpoint and the invokes after it. An attempt
+ * after a retry gets at most what is left of the function's time, minus that
+ * reserve, so that it still ends in States.Timeout rather than a killed function.
+ * The result is normalised to JSON.
+ */
 export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
   const fn = x.rt.fn;
   if (!fn) throw new Error(`node ${x.rt.ir.node}: no user function`);
-  const left = remainingMs(x);
-  // Leave time for the checkpoint and the invokes after the handler.
-  const deadline = left - Math.min(2000, left * 0.2);
+  const deadline = Math.min(x.rt.ir.settings.timeoutSeconds * 1000, remainingMs(x) - RESERVE_MS);
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -59,7 +64,7 @@ export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>
     if (catchIndex < 0) throw e;
     const rule = x.rt.ir.catch![catchIndex];
     // Bounded like every stored error: a huge message must not make the caught value too large to checkpoint.
-    const { error, cause } = boundedError({ error: name, cause: errorMessage(e) });
+    const { error, cause } = boundedError({ error: name, cause: errorCause(e) });
     return { value: applyResultPath(rule.resultPath, input, { Error: error, Cause: cause }), catchIndex };
   }
 }

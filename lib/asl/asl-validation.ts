@@ -19,6 +19,7 @@ export function validateWithAslValidator(workflow: string, doc: object): void {
       (state as { Resource: string }).Resource = `\${${state.Resource}}`;
     }
   });
+  hideEscapedBackslashes(copy);
   let result: ReturnType<typeof aslValidator>;
   try {
     result = aslValidator(copy, { checkArn: true, checkPaths: true });
@@ -35,6 +36,26 @@ export function validateWithAslValidator(workflow: string, doc: object): void {
   }));
   const where = locate(findings[0], copy);
   throw new AslValidationError(workflow, where.state, where.field, findings);
+}
+
+/**
+ * asl-validator refuses the escaped backslash `\\` inside `.$` values, one of
+ * the four escapes Step Functions documents for intrinsic string literals
+ * (`\'`, `\{`, `\}`, `\\`). In the copy it checks, each such pair becomes
+ * `\{`, which it accepts; the values as written are checked with the
+ * runtime's own grammar (lib/compiler/jsonpath.ts).
+ */
+function hideEscapedBackslashes(root: object): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    const record = value as Record<string, unknown>;
+    for (const [key, inner] of Object.entries(record)) {
+      if (key.endsWith('.$') && typeof inner === 'string') record[key] = inner.replace(/\\([\s\S])/g, (pair, c: string) => (c === '\\' ? '\\{' : pair));
+      else stack.push(inner);
+    }
+  }
 }
 
 /**

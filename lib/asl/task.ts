@@ -1,5 +1,5 @@
 import type { Json } from '../../runtime/ir';
-import { TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { FUNCTION_TIMEOUT_MARGIN_SECONDS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import { Task } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
@@ -21,9 +21,9 @@ export const taskReader: StateReader = {
     const settings = ctx.tasks.propsFor(name, target);
     const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
     const timeout = state.TimeoutSeconds as number | undefined;
-    // ASL allows longer task timeouts, which a function cannot honour.
     if (timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
-      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a Lambda function may run (${TIMEOUT_SECONDS.max} s)`);
+      // ASL allows longer task timeouts, which a function cannot honour.
+      ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a handler may run (${TIMEOUT_SECONDS.max} s: Lambda's 900 s, less the ${FUNCTION_TIMEOUT_MARGIN_SECONDS} s the runtime keeps for its own work)`);
     }
     const task = new Task(ctx.names.node(name), {
       ...settings,

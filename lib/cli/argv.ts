@@ -5,6 +5,7 @@
  * error naming it rather than an option silently ignored.
  */
 import { parseArgs as tokenize } from 'node:util';
+import { UnumError } from '../../runtime/errors';
 
 export interface ParsedArgs {
   readonly positional: string[];
@@ -19,9 +20,7 @@ export interface ArgSpec {
 }
 
 /** A command line the command does not accept; the message names the option. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export class UsageError extends UnumError {}
 
 /** Parses argv against `spec`; throws `UsageError` on an unknown option, a value option without its value or a flag given one. */
 export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {

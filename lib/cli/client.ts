@@ -2,15 +2,15 @@
  * `unum start|status|result|wait|inspect|recover`: the client (lib/client) on
  * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
- * Which workflow: `--entry-function F --table T`, or `--outputs file.json`
+ * Which workflow: `--entry-function F --table T --workflow W`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
-import {
-  UnumClient, UnumClientError, UnumWaitTimeoutError, findAssemblyWorkflow, formatInspectReport, formatRecoveryReport, formatStatus, type RunStatus,
-} from '../client';
+import { UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
+import { formatInspectReport, formatRecoveryReport, formatStatus } from '../client/format';
+import { findAssemblyWorkflow } from '../client/stack';
 import { ACCOUNT, localName } from '../local/assembly';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
@@ -22,7 +22,7 @@ const USAGE = `usage:
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
   unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
 workflow:
-  --entry-function F --table T                     explicit
+  --entry-function F --table T --workflow W        explicit
   --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
   [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
 
@@ -63,12 +63,12 @@ function readJsonFile(file: string, what: string): unknown {
 export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const entryFunction = options.get('entry-function');
   const table = options.get('table');
+  const workflow = options.get('workflow');
   if (entryFunction || table) {
-    if (!entryFunction || !table) throw new UnumClientError('--entry-function and --table go together');
-    return UnumClient.forWorkflow({ entryFunction, table });
+    if (!entryFunction || !table || !workflow) throw new UnumClientError('--entry-function, --table and --workflow go together');
+    return UnumClient.forWorkflow({ entryFunction, table, workflow });
   }
   const stack = options.get('stack');
-  const workflow = options.get('workflow');
   const outputsFile = options.get('outputs');
   if (outputsFile) {
     // `cdk deploy --outputs-file` writes { <stack>: { <key>: <value> } }.
@@ -85,6 +85,7 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
     return UnumClient.forWorkflow({
       entryFunction: found.entryFunction,
       table: localName(found.stack, found.table.logicalId),
+      workflow: found.workflow,
       ...(sqs && found.deadLetterQueue ? { deadLetterQueue: `${sqs}/${ACCOUNT}/${localName(found.stack, found.deadLetterQueue.logicalId)}` } : {}),
     });
   }

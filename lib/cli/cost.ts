@@ -1,21 +1,21 @@
 /**
- * `unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--json]`:
+ * `unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--json]`:
  * runs the workflow N times on the local engine, measures each run at the
  * engine (executions, durations, every DynamoDB call with its request and
  * response; user-code time from the runtime's log lines), prices one million runs (lib/cost) and prints unum beside Step
  * Functions Standard and Express.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Json } from '../../runtime/ir';
 import { UnumClientError } from '../client';
 import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
 import { LocalEngine } from '../local/engine';
-import { parseArgs } from './argv';
+import { cloudAssemblyOf } from '../local/project';
+import { parseArgs, UsageError } from './argv';
 
 /** The `message` of the runtime's per-transition log line (runtime/log.ts). */
-const USAGE = `usage: unum cost <workflow> [--runs N] [--input file.json|-] [--app cdk.out] [--timeout S]
+const USAGE = `usage: unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--timeout S]
                  [--call-latency-ms 5 | --local-durations] [--json]`;
 
 /**
@@ -25,25 +25,12 @@ const USAGE = `usage: unum cost <workflow> [--runs N] [--input file.json|-] [--a
  */
 const DEFAULT_CALL_LATENCY_MS = 5;
 
-/** The example's own input (examples/<name>/input.json) when the workflow is one of the examples. */
-function defaultInputFile(workflow: string): string | undefined {
-  const kebab = workflow.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-  return [kebab, workflow.toLowerCase()].map((d) => path.join('examples', d, 'input.json')).find((f) => fs.existsSync(f));
-}
-
-function readInput(file: string | undefined): Json {
-  if (file === undefined) return {};
-  return JSON.parse(file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(file, 'utf8')) as Json;
-}
-
-async function startEngine(app: string, onLog: (line: string, fn: string, executionId: string | undefined) => void): Promise<LocalEngine> {
-  if (fs.existsSync(path.join(app, 'manifest.json'))) return LocalEngine.fromCloudAssembly(app, { onLog });
-  process.stderr.write(`no cloud assembly in ${app}: synthesizing the app first\n`);
-  return LocalEngine.fromApp(process.cwd(), { outDir: app, onLog });
+function readInput(file: string): Json {
+  return JSON.parse(fs.readFileSync(file === '-' ? 0 : file, 'utf8')) as Json;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms'], flags: ['json', 'help', 'local-durations'] });
+  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms'], flags: ['json', 'help', 'local-durations', 'synth'] });
   const workflow = args.positional[0];
   if (args.flags.has('help') || !workflow) {
     process.stderr.write(`${USAGE}\n`);
@@ -51,16 +38,21 @@ export async function main(argv: string[]): Promise<number> {
   }
   const runs = Number(args.values.get('runs') ?? 10);
   if (!Number.isInteger(runs) || runs < 1) throw new UnumClientError(`--runs must be a positive integer, got '${args.values.get('runs')}'`);
-  const inputFile = args.values.get('input') ?? defaultInputFile(workflow);
+  const inputFile = args.values.get('input');
+  if (inputFile === undefined) throw new UsageError('--input is required (a JSON file, or - for stdin)');
   const input = readInput(inputFile);
   const timeoutMs = Number(args.values.get('timeout') ?? 120) * 1000;
   const callLatencyMs = args.flags.has('local-durations') ? undefined : Number(args.values.get('call-latency-ms') ?? DEFAULT_CALL_LATENCY_MS);
   if (callLatencyMs !== undefined && !(callLatencyMs >= 0)) throw new UnumClientError(`--call-latency-ms must be a number >= 0, got '${args.values.get('call-latency-ms')}'`);
 
   const userCode = new Map<string, number>();
-  const engine = await startEngine(args.values.get('app') ?? 'cdk.out', (line, _fn, executionId) => {
-    const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
-    if (ms !== undefined) userCode.set(executionId!, ms);
+  const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+  const assembly = await cloudAssemblyOf(args.values.get('app'), { synth: args.flags.has('synth'), log });
+  const engine = await LocalEngine.fromCloudAssembly(assembly, {
+    onLog: (line, _fn, executionId) => {
+      const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
+      if (ms !== undefined) userCode.set(executionId!, ms);
+    },
   });
   try {
     engine.workflow(workflow); // fails early, listing the workflows there are
@@ -79,19 +71,19 @@ export async function main(argv: string[]): Promise<number> {
         ...(callLatencyMs !== undefined ? { callLatencyMs } : {}),
       }));
       engine.forget(id);
-      process.stderr.write(`\rmeasured ${i + 1}/${runs} runs`);
+      // On a terminal the count updates in place; in a log, one line per run.
+      process.stderr.write(process.stderr.isTTY ? `\rmeasured ${i + 1}/${runs} runs${i + 1 === runs ? '\n' : ''}` : `measured ${i + 1}/${runs} runs\n`);
     }
-    process.stderr.write('\n');
     const avg = averageRuns(measured);
     const comparison = compareCosts(avg.unum, avg.stepFunctions);
     if (args.flags.has('json')) {
-      process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile ?? null, perRun: avg, comparison })}\n`);
+      process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile, perRun: avg, comparison })}\n`);
       return 0;
     }
     const u = avg.unum;
     const s = avg.stepFunctions;
     process.stdout.write([
-      `${workflow}: ${runs} runs on the local engine, input ${inputFile ?? '{}'}; per run:`,
+      `${workflow}: ${runs} runs on the local engine, input ${inputFile}; per run:`,
       `  unum            ${u.lambdaRequests.toFixed(1)} Lambda requests, ${u.lambdaGbSeconds.toFixed(5)} GB-s, ${u.writeUnits.toFixed(1)} WRU, ${u.readUnits.toFixed(1)} RRU, ${avg.invokes.toFixed(1)} invokes`,
       `  Step Functions  ${s.stateTransitions.toFixed(1)} state transitions, ${s.taskRequests.toFixed(1)} task requests, ${s.taskGbSeconds.toFixed(5)} GB-s, ${s.expressDurationMs.toFixed(0)} ms`,
       '  DynamoDB by operation: ' + Object.entries(avg.byOperation).map(([op, v]) => `${op} ${v.calls.toFixed(1)} (${(v.writeUnits + v.readUnits).toFixed(1)} u)`).join(', '),

@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/ir';
-import { runKey } from '../../runtime/table';
+import { runKey, type RunRef } from '../../runtime/table';
 import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from './records';
@@ -82,11 +82,12 @@ export class UnumClient {
     if (typeof found.table !== 'string') {
       throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
     }
-    return new UnumClient({ entryFunction: found.entryFunction, table: found.table, ...clients });
+    return new UnumClient({ entryFunction: found.entryFunction, table: found.table, workflow: found.workflow, ...clients });
   }
 
   readonly entryFunction: string;
   readonly tableName: string;
+  readonly workflow: string;
   /** URL of the workflow's dead-letter queue, when known. */
   readonly deadLetterQueue?: string;
   private readonly lambda: LambdaClient;
@@ -96,6 +97,7 @@ export class UnumClient {
   private constructor(props: UnumClientProps) {
     this.entryFunction = props.entryFunction;
     this.tableName = props.table;
+    this.workflow = props.workflow;
     this.deadLetterQueue = props.deadLetterQueue;
     this.lambda = props.lambda ?? new LambdaClient({});
     this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
@@ -113,7 +115,7 @@ export class UnumClient {
     if (!WORKFLOW_ID_PATTERN.test(workflowId)) {
       throw new UnumClientError(`invalid workflow id '${workflowId}': expected ${WORKFLOW_ID_PATTERN}`);
     }
-    if (await this.table.get(runKey(workflowId))) return workflowId;
+    if (await this.table.get(runKey(this.run(workflowId)))) return workflowId;
     const request: StartRequest = { input, workflowId };
     try {
       await this.lambda.send(new InvokeCommand({
@@ -129,7 +131,7 @@ export class UnumClient {
 
   /** The run record's state. NOT_FOUND right after `start` only means the entry has not run yet. */
   async status(workflowId: string): Promise<RunStatus> {
-    return parseRunRecord(workflowId, await this.table.get(runKey(workflowId)));
+    return parseRunRecord(workflowId, await this.table.get(runKey(this.run(workflowId))));
   }
 
   /**
@@ -138,7 +140,7 @@ export class UnumClient {
    * `UnumRunNotFinishedError` for a RUNNING or unknown one.
    */
   async result(workflowId: string): Promise<Json> {
-    const run = await readRun(this.table, workflowId);
+    const run = await readRun(this.table, this.run(workflowId));
     if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
     if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
     return run.result as Json;
@@ -163,7 +165,11 @@ export class UnumClient {
 
   /** The run's progress as far as the table still holds it (see `InspectReport`). */
   async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
-    return inspectRun(this.table, workflowId, options);
+    return inspectRun(this.table, this.run(workflowId), options);
+  }
+
+  private run(workflowId: string): RunRef {
+    return { workflow: this.workflow, workflowId };
   }
 
   /**
@@ -180,6 +186,7 @@ export class UnumClient {
     }
     this.sqsClient ??= new SQSClient({});
     return recoverDeadLetters({
+      workflow: this.workflow,
       sqs: this.sqsClient,
       lambda: this.lambda,
       queueUrl,

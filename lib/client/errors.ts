@@ -1,19 +1,16 @@
+import { UnumError } from '../../runtime/errors';
+import { causeSummary } from './format';
 import type { RunError, RunState } from './types';
 
 /** Base class of every error the client throws on purpose (not SDK or network errors). */
-export class UnumClientError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export class UnumClientError extends UnumError {}
 
-/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error. */
+/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error (`runError.cause` in full). */
 export class UnumRunFailedError extends UnumClientError {
   constructor(readonly workflowId: string, readonly runError: RunError | undefined) {
     super(
       runError
-        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${runError.cause})` : ''}`
+        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${causeSummary(runError.cause)})` : ''}`
         : `run ${workflowId} failed (no error recorded)`,
     );
   }

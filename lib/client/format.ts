@@ -28,6 +28,21 @@ export function formatStatus(s: RunStatus): string {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
 }
 
+/**
+ * A cause for one line: a handler's cause is Lambda's error document as JSON
+ * (`{"errorType","errorMessage","trace"}`, as in Step Functions), shown by
+ * its message; any other cause as it is.
+ */
+export function causeSummary(cause: string): string {
+  try {
+    const doc = JSON.parse(cause) as { errorMessage?: unknown } | null;
+    if (typeof doc?.errorMessage === 'string') return doc.errorMessage;
+  } catch {
+    // Not JSON: a message of its own.
+  }
+  return cause;
+}
+
 /** Long invocation names shortened for tables: they are 43-character hashes. */
 const short = (name: string): string => (name.length > 12 ? `${name.slice(0, 10)}…` : name);
 
@@ -54,7 +69,7 @@ export function formatInspectReport(r: InspectReport): string {
   if (r.failures.length) {
     parts.push(`failures\n${table([
       ['node', 'error', 'cause', 'caught'],
-      ...r.failures.map((f) => [f.node, f.error, f.cause ?? '', f.caught ? 'yes' : 'no']),
+      ...r.failures.map((f) => [f.node, f.error, causeSummary(f.cause ?? ''), f.caught ? 'yes' : 'no']),
     ])}`);
   }
   if (r.table) {

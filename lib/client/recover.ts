@@ -63,6 +63,8 @@ export interface RecoverOptions {
 
 /** What `recoverDeadLetters` works with. */
 export interface RecoveryDeps {
+  /** The workflow's name: a dead letter of another workflow's envelope names none of its runs. */
+  readonly workflow: string;
   readonly sqs: SQSClient;
   readonly lambda: LambdaClient;
   readonly queueUrl: string;
@@ -92,17 +94,17 @@ const errorType = (r: FailureRecord): string => r.responsePayload?.errorType ?? 
  * as naming the run is `identify`'s (the recorder's) reading, asked with an
  * unusable request id.
  */
-function restartEvent(record: FailureRecord, workflowId: string): unknown | undefined {
+function restartEvent(record: FailureRecord, workflow: string, workflowId: string): unknown | undefined {
   const names = (event: unknown): boolean =>
-    identify({ ...record, requestPayload: event, requestContext: { ...record.requestContext, requestId: '' } }).workflowId === workflowId;
+    identify({ ...record, requestPayload: event, requestContext: { ...record.requestContext, requestId: '' } }, workflow).workflowId === workflowId;
   const req = record.requestPayload;
   const named = isObject(req) ? { ...req, workflowId } : undefined;
   const request: StartRequest = { workflowId, input: req as StartRequest['input'] };
   return [req, named, request].find((event) => event !== undefined && names(event));
 }
 
-/** The replay a dead letter asks for, or why there is none. */
-export function replayOf(body: string): Replay | string {
+/** The replay a dead letter of `workflow` asks for, or why there is none. */
+export function replayOf(body: string, workflow: string): Replay | string {
   let letter: unknown;
   try {
     letter = JSON.parse(body);
@@ -113,10 +115,10 @@ export function replayOf(body: string): Replay | string {
     return 'not a Lambda destination record of the failure recorder holding one of a workflow function';
   }
   const failed = letter.requestPayload;
-  const { workflowId, node } = identify(failed);
+  const { workflowId, node } = identify(failed, workflow);
   if (!workflowId) return `the failed event of ${failed.requestContext.functionArn} names no valid run id`;
   const isEnvelope = isObject(failed.requestPayload) && 'unum' in failed.requestPayload;
-  const event = isEnvelope ? failed.requestPayload : restartEvent(failed, workflowId);
+  const event = isEnvelope ? failed.requestPayload : restartEvent(failed, workflow, workflowId);
   if (event === undefined) return `the failed start event of run ${workflowId} cannot be rebuilt`;
   const parts = failed.requestContext.functionArn.split(':');
   const qualifier = parts.length > 7 && parts[7] !== '$LATEST' ? parts[7] : undefined;
@@ -132,7 +134,7 @@ export function replayOf(body: string): Replay | string {
 
 async function recoverOne(deps: RecoveryDeps, message: Message): Promise<RecoveredDeadLetter> {
   const messageId = message.MessageId ?? '?';
-  const replay = replayOf(message.Body ?? '');
+  const replay = replayOf(message.Body ?? '', deps.workflow);
   if (typeof replay === 'string') return { messageId, outcome: 'kept', detail: replay };
   const about = { messageId, workflowId: replay.workflowId, node: replay.node, functionArn: replay.functionArn };
   const remove = (): Promise<unknown> => deps.sqs.send(new DeleteMessageCommand({ QueueUrl: deps.queueUrl, ReceiptHandle: message.ReceiptHandle }));

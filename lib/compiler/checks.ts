@@ -1,6 +1,4 @@
-import type { Json } from '../../runtime/ir';
 import { inRange } from './function-settings';
-import { parsePath } from './jsonpath';
 
 /** One finding about one field of one state. */
 export interface Problem {
@@ -26,15 +24,6 @@ export function atLeast(value: number | undefined, min: number, integer: boolean
   return undefined;
 }
 
-/** A reference path, or `null` where the field allows it. */
-export function pathProblem(path: string | null | undefined, allowNull: boolean): string | undefined {
-  if (path === undefined) return undefined;
-  if (path === null) return allowNull ? undefined : 'null is not allowed here';
-  if (typeof path !== 'string') return `${JSON.stringify(path)} is not a path`;
-  const parsed = parsePath(path);
-  return typeof parsed === 'string' ? parsed : undefined;
-}
-
 /** Plain JSON: no undefined, functions, class instances or non-finite numbers. Iterative, so deep values are fine. */
 export function jsonProblem(value: unknown): string | undefined {
   const stack: unknown[] = [value];
@@ -54,27 +43,6 @@ export function jsonProblem(value: unknown): string | undefined {
       continue;
     }
     return `the value is not plain JSON (found ${v === undefined ? 'undefined' : typeof v})`;
-  }
-  return undefined;
-}
-
-/** A payload template: JSON whose `.$` keys hold strings (paths, context paths or intrinsic calls). */
-export function templateProblem(template: Json | undefined): string | undefined {
-  if (template === undefined) return undefined;
-  const json = jsonProblem(template);
-  if (json) return json;
-  const stack: Json[] = [template];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (v !== null && typeof v === 'object') {
-      for (const [key, inner] of Object.entries(v)) {
-        if (key.endsWith('.$') && (typeof inner !== 'string' || !(inner.startsWith('$') || inner.startsWith('States.')))) {
-          return `'${key}' must be a path ('$...', '$$...') or an intrinsic function call ('States.…'), got ${JSON.stringify(inner)}`;
-        }
-        stack.push(inner);
-      }
-    }
   }
   return undefined;
 }

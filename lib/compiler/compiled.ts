@@ -12,7 +12,7 @@ export interface FunctionSpec {
   readonly exportName?: string;
   /** @default 256 */
   readonly memorySize: number;
-  /** Seconds. @default 30 */
+  /** The handler's timeout in seconds (the function's: `functionTimeoutSeconds` in function-settings.ts). @default 30 */
   readonly timeoutSeconds: number;
   readonly environment: Readonly<Record<string, string>>;
   /** Lambda async retries, 0-2; undefined when the node sets none (the workflow's setting applies). */

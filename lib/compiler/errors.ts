@@ -1,3 +1,5 @@
+import { UnumError } from '../../runtime/errors';
+
 /** Name used in messages for problems that concern the whole workflow rather than one node. */
 export const WORKFLOW_LEVEL = '(workflow)';
 
@@ -7,7 +9,7 @@ export function describe(workflow: string, node: string, field: string, detail: 
 }
 
 /** A definition the compiler rejects; the message names the workflow, the node and the field. */
-export class UnumDefinitionError extends Error {
+export class UnumDefinitionError extends UnumError {
   constructor(
     readonly workflow: string,
     readonly node: string,
@@ -15,6 +17,5 @@ export class UnumDefinitionError extends Error {
     readonly detail: string,
   ) {
     super(describe(workflow, node, field, detail));
-    this.name = 'UnumDefinitionError';
   }
 }

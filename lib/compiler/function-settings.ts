@@ -11,8 +11,19 @@ export const DEFAULT_EXPORT = 'handler';
 /** Memory in MB: Lambda's range, and a node's default. */
 export const MEMORY_MB = { min: 128, max: 10240, default: 256 } as const;
 
-/** Timeout in seconds: Lambda's range, and a node's default. */
-export const TIMEOUT_SECONDS = { min: 1, max: 900, default: 30 } as const;
+/**
+ * Seconds the construct adds to a node's `timeoutSeconds` for its Lambda
+ * function's timeout: the handler gets exactly `timeoutSeconds` (as Step
+ * Functions' TimeoutSeconds) and the runtime keeps this margin for reading its
+ * inputs before it and committing and invoking successors after it.
+ */
+export const FUNCTION_TIMEOUT_MARGIN_SECONDS = 10;
+
+/** A handler's timeout in seconds (Step Functions' TimeoutSeconds): up to Lambda's 900 s less the margin, and a node's default. */
+export const TIMEOUT_SECONDS = { min: 1, max: 900 - FUNCTION_TIMEOUT_MARGIN_SECONDS, default: 30 } as const;
+
+/** The Lambda function timeout of a node whose handler may run `timeoutSeconds`. */
+export const functionTimeoutSeconds = (timeoutSeconds: number): number => timeoutSeconds + FUNCTION_TIMEOUT_MARGIN_SECONDS;
 
 /** How often Lambda retries a failed asynchronous invocation; without an EventInvokeConfig it retries twice. */
 export const RETRY_ATTEMPTS = { min: 0, max: 2, default: 2 } as const;

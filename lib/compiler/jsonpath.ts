@@ -1,49 +1,102 @@
-import type { Json } from '../../runtime/ir';
-
-/** One step of a reference path: an object key or an array index. */
-export type PathSegment = string | number;
-
-const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
-
 /**
- * Parses a reference path of the subset Step Functions uses (`$`, `$.a.b`,
- * `$.a[0]`, `$['a b']`) into segments, or returns an error message.
- * Context paths (`$$...`) are not reference paths and are rejected here.
+ * Compile-time checks of paths and payload templates, with the runtime's own
+ * parser (runtime/paths.ts, runtime/intrinsics.ts): a value passes here
+ * exactly when the runtime can evaluate it. Shared by the DSL compiler and
+ * the ASL importer.
  */
-export function parsePath(path: string): PathSegment[] | string {
-  if (!path.startsWith('$') || path.startsWith('$$')) return `'${path}' is not a reference path (it must start with '$')`;
-  const segments: PathSegment[] = [];
-  let rest = path.slice(1);
-  while (rest.length > 0) {
-    if (rest.startsWith('.')) {
-      const m = NAME.exec(rest.slice(1));
-      if (!m) return `'${path}' has an invalid name after '.'`;
-      segments.push(m[0]);
-      rest = rest.slice(1 + m[0].length);
-    } else if (rest.startsWith('[')) {
-      const m = /^\[(\d+)\]/.exec(rest) ?? /^\['((?:[^'\\]|\\.)*)'\]/.exec(rest);
-      if (!m) return `'${path}' has an invalid bracket segment`;
-      segments.push(/^\d+$/.test(m[1]) && !m[0].startsWith("['") ? Number(m[1]) : m[1].replace(/\\(.)/g, '$1'));
-      rest = rest.slice(m[0].length);
-    } else {
-      return `'${path}' has unexpected characters at '${rest}'`;
-    }
-  }
-  return segments;
+import { StatesError } from '../../runtime/errors';
+import { parseIntrinsic, type Arg } from '../../runtime/intrinsics';
+import type { Json } from '../../runtime/ir';
+import { pathOf, type ParsedPath, type PathKind } from '../../runtime/paths';
+import { jsonProblem } from './checks';
+
+export type { PathKind };
+
+/** Where a template is evaluated: per state (Parameters, ResultSelector), or per Map item (ItemSelector). */
+export type TemplateContext = 'state' | 'item';
+
+/** A problem with one `.$` entry of a template (`key` is that entry's key), or with the whole template (no key). */
+export interface TemplateProblem {
+  readonly key?: string;
+  readonly message: string;
 }
 
-/** The value at `segments` inside `value`, or undefined if absent. */
-export function select(value: Json | undefined, segments: readonly PathSegment[]): Json | undefined {
-  let current = value;
-  for (const s of segments) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (typeof s === 'number') {
-      if (!Array.isArray(current)) return undefined;
-      current = current[s];
-    } else {
-      if (Array.isArray(current) || !Object.prototype.hasOwnProperty.call(current, s)) return undefined;
-      current = current[s];
+/** The runtime's parse error (States.Runtime) as a problem; any other error is a bug and propagates. */
+function problemOf(e: unknown): string {
+  if (e instanceof StatesError) return e.message;
+  throw e;
+}
+
+/** A path of the given kind, or `null` where the field allows it. */
+export function pathProblem(path: string | null | undefined, kind: PathKind, allowNull: boolean): string | undefined {
+  if (path === undefined) return undefined;
+  if (path === null) return allowNull ? undefined : 'null is not allowed here';
+  if (typeof path !== 'string') return `${JSON.stringify(path)} is not a path`;
+  try {
+    pathOf(path, kind);
+    return undefined;
+  } catch (e) {
+    return problemOf(e);
+  }
+}
+
+/**
+ * The context object's fields, as the runtime builds it (runtime/interpreter.ts
+ * `contextObject`): `$$.Execution.Id` and `$$.State.Name` everywhere, and in a
+ * Map's item selector `$$.Map.Item.Index` and `$$.Map.Item.Value` (with any path below it).
+ */
+function contextProblem(path: ParsedPath, text: string, where: TemplateContext): string | undefined {
+  const names = path.steps.map((s) => ('name' in s ? s.name : undefined));
+  const [a, b, c] = names;
+  const exactly = (...expected: string[]): boolean => names.length === expected.length && expected.every((n, i) => names[i] === n);
+  const known = exactly('Execution', 'Id') || exactly('State', 'Name') || (where === 'item' && (exactly('Map', 'Item', 'Index') || (a === 'Map' && b === 'Item' && c === 'Value')));
+  if (known) return undefined;
+  const item = where === 'item' ? ', $$.Map.Item.Value, $$.Map.Item.Index' : '';
+  return `the context path ${text} is not supported (available here: $$.Execution.Id, $$.State.Name${item})`;
+}
+
+/** The context paths an intrinsic call reads, with their text. */
+function contextPaths(expr: Arg): { path: ParsedPath; text: string }[] {
+  if ('path' in expr) return expr.path.root === '$$' ? [expr] : [];
+  return 'call' in expr ? expr.args.flatMap(contextPaths) : [];
+}
+
+/** The context paths a `.$` value reads. */
+function contextReads(value: string): { path: ParsedPath; text: string }[] {
+  if (!value.startsWith('$')) return contextPaths(parseIntrinsic(value));
+  const path = pathOf(value, 'template');
+  return path.root === '$$' ? [{ path, text: value }] : [];
+}
+
+/** One `.$` value: a path (`$...`, `$$...`) or an intrinsic function call. */
+function expressionProblem(value: Json, where: TemplateContext): string | undefined {
+  if (typeof value !== 'string') return `must be a path ('$...', '$$...') or an intrinsic function call ('States.…'), got ${JSON.stringify(value)}`;
+  try {
+    return contextReads(value).map((r) => contextProblem(r.path, r.text, where)).find((m) => m !== undefined);
+  } catch (e) {
+    return problemOf(e);
+  }
+}
+
+/** A payload template: plain JSON whose `.$` keys hold paths or intrinsic calls the runtime evaluates. */
+export function templateProblem(template: Json | undefined, where: TemplateContext): TemplateProblem | undefined {
+  if (template === undefined) return undefined;
+  const json = jsonProblem(template);
+  if (json) return { message: json };
+  const stack: Json[] = [template];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') {
+      for (const [key, inner] of Object.entries(v)) {
+        if (!key.endsWith('.$')) {
+          stack.push(inner);
+          continue;
+        }
+        const message = expressionProblem(inner, where);
+        if (message) return { key, message };
+      }
     }
   }
-  return current;
+  return undefined;
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { FunctionState } from '../definition';
-import { atLeast, integerIn, pathProblem, type Problem } from './checks';
+import { atLeast, integerIn, type Problem } from './checks';
 import { MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from './function-settings';
+import { pathProblem } from './jsonpath';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -44,7 +45,7 @@ export function functionProblems(state: FunctionState): Problem[] {
   state.catches.forEach((c, i) => {
     const field = `catch[${i}]`;
     add(`${field}.errors`, errorsProblem(c.props.errors, i === state.catches.length - 1));
-    add(`${field}.resultPath`, pathProblem(c.props.resultPath, true));
+    add(`${field}.resultPath`, pathProblem(c.props.resultPath, 'reference', true));
     if (c.handler === undefined) add(`${field}.handler`, 'the catch handler is an empty chain');
   });
   return out;

@@ -1,10 +1,11 @@
-import type { Condition as ConditionIr, Json } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS, type Condition as ConditionIr, type Json } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, MapState, Parallel, State } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
-import { atLeast, jsonProblem, pathProblem, templateProblem, type Problem } from './checks';
+import { evalPath } from '../../runtime/paths';
+import { atLeast, jsonProblem, type Problem } from './checks';
 import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';
-import { parsePath, select } from './jsonpath';
+import { pathProblem, templateProblem, type PathKind, type TemplateContext } from './jsonpath';
 import { functionProblems } from './validate-function';
 
 /**
@@ -32,9 +33,9 @@ function stateProblems(state: AnyState, graph: Graph): Problem[] {
     case 'pass':
       return [...ioProblems(state.props), ...jsonField('result', state.props.result)];
     case 'parallel':
-      return parallelProblems(state);
+      return [...nestingProblems(state, graph), ...parallelProblems(state)];
     case 'map':
-      return mapProblems(state, graph);
+      return [...nestingProblems(state, graph), ...mapProblems(state, graph)];
     case 'choice':
       return choiceProblems(state);
     case 'fail':
@@ -52,14 +53,22 @@ function jsonField(field: string, value: unknown): Problem[] {
   return message ? [{ field, message }] : [];
 }
 
+/** What each io path field takes (InputPath and OutputPath may select several values; ResultPath names one place). */
+const PATH_KINDS: Readonly<Record<'inputPath' | 'resultPath' | 'outputPath', PathKind>> = { inputPath: 'path', resultPath: 'reference', outputPath: 'path' };
+
 function ioProblems(io: IoProps): Problem[] {
   const out: Problem[] = [];
   for (const field of IO_FIELDS) {
-    const value = io[field];
-    const message = field === 'parameters' || field === 'resultSelector' ? templateProblem(value as Json | undefined) : pathProblem(value as string | null | undefined, true);
+    const message = field === 'parameters' || field === 'resultSelector' ? templateMessage(io[field], 'state') : pathProblem(io[field], PATH_KINDS[field], true);
     if (message) out.push({ field, message });
   }
   return out;
+}
+
+/** A template's problem as a message naming the `.$` key at fault. */
+function templateMessage(template: Json | undefined, where: TemplateContext): string | undefined {
+  const problem = templateProblem(template, where);
+  return problem && (problem.key === undefined ? problem.message : `'${problem.key}': ${problem.message}`);
 }
 
 /**
@@ -76,6 +85,14 @@ function containerIoProblems(state: Parallel | MapState): Problem[] {
   return out;
 }
 
+/** Each level of nested fan-out adds a frame to every envelope inside it; the runtime accepts ENVELOPE_BOUNDS.depth. */
+function nestingProblems(state: Parallel | MapState, graph: Graph): Problem[] {
+  let depth = 1;
+  for (let c = graph.scopeOf.get(state)?.container; c; c = graph.scopeOf.get(c)?.container) depth++;
+  if (depth <= ENVELOPE_BOUNDS.depth) return [];
+  return [{ field: 'id', message: `the ${state.kind === 'map' ? 'Map' : 'Parallel'} is nested ${depth} levels deep in Maps and Parallels; at most ${ENVELOPE_BOUNDS.depth} are supported` }];
+}
+
 function parallelProblems(state: Parallel): Problem[] {
   if (state.branches.length === 0) return [{ field: 'branches', message: 'the fan-in size cannot be determined: the Parallel has no branches' }];
   const empty = state.branches.findIndex((b) => b === undefined);
@@ -88,11 +105,11 @@ function mapProblems(state: MapState, graph: Graph): Problem[] {
   if (!state.hasProcessor) return [{ field: 'itemProcessor', message: 'the fan-in size cannot be determined: the Map has no item processor' }];
   if (state.processorState === undefined) return [{ field: 'itemProcessor', message: 'the item processor is an empty chain' }];
   const out = containerIoProblems(state);
-  const pathMessage = pathProblem(itemsPath, false);
+  const pathMessage = pathProblem(itemsPath, 'reference', false);
   if (pathMessage) out.push({ field: 'itemsPath', message: pathMessage });
   const concurrency = atLeast(maxConcurrency, 0, true);
   if (concurrency) out.push({ field: 'maxConcurrency', message: concurrency });
-  const selector = templateProblem(itemSelector);
+  const selector = templateMessage(itemSelector, 'item');
   if (selector) out.push({ field: 'itemSelector', message: selector });
   if (out.length === 0) out.push(...knownItemsProblems(state, graph));
   return out;
@@ -106,17 +123,20 @@ function mapProblems(state: MapState, graph: Graph): Problem[] {
 function knownItemsProblems(state: MapState, graph: Graph): Problem[] {
   const itemsPath = state.props.itemsPath ?? '$';
   for (const source of knownInputs(state, graph)) {
-    let value: Json | undefined = source.value;
     const { inputPath } = state.props;
-    if (inputPath === null) value = {};
-    else if (inputPath !== undefined) value = select(value, parsePath(inputPath) as (string | number)[]);
-    const items = select(value, parsePath(itemsPath) as (string | number)[]);
+    const value = inputPath === null ? {} : valueAt(source.value, inputPath ?? '$');
+    const items = value === undefined ? undefined : valueAt(value, itemsPath);
     if (!Array.isArray(items)) {
       const found = items === undefined ? 'nothing' : items === null ? 'null' : `a ${typeof items}`;
       return [{ field: 'itemsPath', message: `'${itemsPath}' selects ${found}, not an array, in the output of '${source.from}'` }];
     }
   }
   return [];
+}
+
+/** The value at an (already checked) path, or undefined if there is none. */
+function valueAt(doc: Json, path: string): Json | undefined {
+  return evalPath(doc, path).value;
 }
 
 /** Predecessors whose output is known, looking through Choice states. */
@@ -179,12 +199,12 @@ function conditionProblem(root: ConditionIr): string | undefined {
         break;
       case 'comparePath':
         {
-          const message = pathProblem(c.path, false) ?? pathProblem(c.otherPath, false);
+          const message = pathProblem(c.path, 'reference', false) ?? pathProblem(c.otherPath, 'reference', false);
           if (message) return message;
         }
         break;
       default: {
-        const message = pathProblem(c.path, false);
+        const message = pathProblem(c.path, 'reference', false);
         if (message) return message;
         if (c.kind === 'compare' && typeof c.value !== (c.type === 'timestamp' ? 'string' : c.type)) return `the ${c.type} comparison has a ${typeof c.value} value`;
       }

@@ -1,9 +1,11 @@
+import { UnumError } from '../../runtime/errors';
+
 /**
  * A workflow that cannot be deployed as configured. Thrown while the stack is
  * built (so `cdk synth` fails), naming the construct path, the workflow and,
  * where it applies, the node.
  */
-export class UnumWorkflowError extends Error {
+export class UnumWorkflowError extends UnumError {
   constructor(
     readonly constructPath: string,
     readonly workflow: string,
@@ -13,6 +15,5 @@ export class UnumWorkflowError extends Error {
     options?: ErrorOptions,
   ) {
     super(`${constructPath}: workflow '${workflow}'${node === undefined ? '' : `, node '${node}'`}: ${detail}`, options);
-    this.name = 'UnumWorkflowError';
   }
 }

@@ -6,13 +6,14 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import * as cxapi from 'aws-cdk-lib/cx-api';
+import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { asyncSettingsProblem, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { asyncSettingsProblem, functionTimeoutSeconds, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
@@ -101,6 +102,12 @@ export class UnumWorkflow extends Construct {
 
   constructor(scope: Construct, id: string, props: UnumWorkflowProps) {
     super(scope, id);
+    // The local engine finds each function's bundle by its `aws:asset:path` metadata. The CDK CLI
+    // asks for it; an app synthesized without the CLI (`node app.js`, `app.synth()` in a test) does
+    // not, so the workflow asks for it for its own functions, unless the app said otherwise.
+    if (this.node.tryGetContext(cxapi.ASSET_RESOURCE_METADATA_ENABLED_CONTEXT) === undefined) {
+      this.node.setContext(cxapi.ASSET_RESOURCE_METADATA_ENABLED_CONTEXT, true);
+    }
     this.workflowName = props.workflowName ?? id;
     const stack = Stack.of(this);
     if (Token.isUnresolved(stack.stackName)) {
@@ -118,6 +125,7 @@ export class UnumWorkflow extends Construct {
     const bundling = resolveBundling(props);
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    this.claimTableName();
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
@@ -131,7 +139,8 @@ export class UnumWorkflow extends Construct {
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
       const settings = compiledNode.async;
-      const problem = asyncSettingsProblem(settings) ?? retentionProblem(compiledNode.ir.settings, settings);
+      const timeoutSeconds = functionTimeoutSeconds(compiledNode.fn.timeoutSeconds);
+      const problem = asyncSettingsProblem(settings) ?? retentionProblem({ checkpointTtlSeconds: compiledNode.ir.settings.checkpointTtlSeconds, timeoutSeconds }, settings);
       if (problem) this.fail(node, problem);
 
       const nodeScope = new Construct(nodesScope, node);
@@ -143,7 +152,7 @@ export class UnumWorkflow extends Construct {
         description: `unum workflow ${this.workflowName}, node ${node}`,
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
-        timeoutSeconds: compiledNode.fn.timeoutSeconds,
+        timeoutSeconds,
         environment: { ...compiledNode.fn.environment },
         loop: this.compiled.loops,
       });
@@ -213,6 +222,15 @@ export class UnumWorkflow extends Construct {
   /** Fan-ins that completed (the last branch invoked the join). */
   metricFanInCompletions(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.metric(METRICS.fanInCompletions, props);
+  }
+
+  /**
+   * Events the runtime rejected without a retry: malformed start requests or
+   * envelopes (each logged at ERROR with the reason; a run they name is
+   * recorded FAILED where docs/architecture.md "The envelope" says so).
+   */
+  metricRejectedEvents(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.rejectedEvents, props);
   }
 
   /** Time spent in user handlers, milliseconds. Average over 5 minutes unless overridden. */
@@ -295,7 +313,7 @@ export class UnumWorkflow extends Construct {
       code: this.failureRecorderCode(common.bundling),
       memorySize: MEMORY_MB.default,
       timeoutSeconds: TIMEOUT_SECONDS.default,
-      environment: { [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
+      environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
       loop: false,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
@@ -356,6 +374,7 @@ export class UnumWorkflow extends Construct {
       ['EntryFunctionArn', this.entryFunction.functionArn, `ARN of the entry function of workflow ${this.workflowName}`],
       ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
       ['DeadLetterQueueUrl', this.deadLetterQueue.queueUrl, `Dead letters of workflow ${this.workflowName}, for unum recover`],
+      ['WorkflowName', this.workflowName, `Name of workflow ${this.workflowName}: its run records are keyed with it`],
     ];
     for (const [id, value, description] of outputs) {
       new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
@@ -386,6 +405,22 @@ export class UnumWorkflow extends Construct {
     };
   }
 
+  /**
+   * Keys carry the workflow name, so workflows sharing a table must have
+   * different names: two of one app with the same name on the same table
+   * (the same construct, or the same literal table name) are refused here.
+   */
+  private claimTableName(): void {
+    const table = Token.isUnresolved(this.table.tableName) ? this.table.node.path : this.table.tableName;
+    const claims = (TABLE_CLAIMS.get(this.node.root) ?? TABLE_CLAIMS.set(this.node.root, new Map()).get(this.node.root)) as Map<string, string>;
+    const key = JSON.stringify([table, this.workflowName]);
+    const other = claims.get(key);
+    if (other !== undefined) {
+      this.fail(undefined, `shares its table with ${other}, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it`);
+    }
+    claims.set(key, this.node.path);
+  }
+
   private guard<T>(node: string | undefined, what: string, action: () => T): T {
     try {
       return action();
@@ -398,6 +433,9 @@ export class UnumWorkflow extends Construct {
     throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail, cause && { cause });
   }
 }
+
+/** Per app: the workflows by table and name (see `claimTableName`). */
+const TABLE_CLAIMS = new WeakMap<IConstruct, Map<string, string>>();
 
 /**
  * Newest Node.js runtime in aws-cdk-lib's list that Lambda supports; Lambda

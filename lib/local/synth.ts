@@ -1,9 +1,12 @@
 /**
- * Synthesizes a CDK app into a cloud assembly with the project's pinned CDK CLI
- * (`npx cdk synth --quiet -o <dir>`), offline: no version check, no notices,
- * no credentials (an env-agnostic stack only needs a region).
+ * Synthesizes a CDK app into a cloud assembly with the app's own CDK CLI
+ * (`cdk synth --quiet -o <dir>`, the `aws-cdk` package installed in the app),
+ * offline: no version check, no notices, no credentials (an env-agnostic
+ * stack only needs a region).
  */
 import { spawn } from 'child_process';
+import * as path from 'path';
+import { UnumLocalError } from './errors';
 
 export interface SynthOptions {
   /** Directory of the app's cdk.json. */
@@ -12,9 +15,19 @@ export interface SynthOptions {
   readonly region?: string;
 }
 
+/** The `cdk` executable of the app's `aws-cdk` package. */
+function cdkCli(appDir: string): string {
+  try {
+    return path.join(path.dirname(require.resolve('aws-cdk/package.json', { paths: [path.resolve(appDir)] })), 'bin', 'cdk');
+  } catch {
+    throw new UnumLocalError(`synthesizing ${path.join(appDir, 'cdk.json')} needs the AWS CDK CLI in the app (npm install --save-dev aws-cdk); or synthesize it yourself and pass the cloud assembly (--app cdk.out)`);
+  }
+}
+
 export function synthesize(options: SynthOptions): Promise<string> {
+  const cli = cdkCli(options.appDir);
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--no-install', 'cdk', 'synth', '--quiet', '-o', options.outDir], {
+    const child = spawn(process.execPath, [cli, 'synth', '--quiet', '-o', options.outDir], {
       cwd: options.appDir,
       env: {
         ...process.env,
@@ -31,7 +44,7 @@ export function synthesize(options: SynthOptions): Promise<string> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve(options.outDir);
-      else reject(new Error(`cdk synth failed (exit ${code}):\n${output.trim()}`));
+      else reject(new UnumLocalError(`cdk synth failed (exit ${code}):\n${output.trim()}`));
     });
   });
 }

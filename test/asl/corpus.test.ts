@@ -6,7 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { validateIr } from '../../lib/compiler';
+import { validateIr } from '../support/ir-schema';
 import { compileAsl } from './helpers';
 
 const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');

@@ -81,9 +81,10 @@ const CASES: Case[] = [
   // items [0]: sum 0, no rule matches -> Default "Too small" (Fail) -> the run fails with its Error and Cause.
   { workflow: 'features', input: { items: [0] }, expected: { status: 'FAILED', error: { error: 'TooSmall', cause: 'sum below 10' } } },
   // items [7, 8]: scaled [70, 80], sum 150 -> "Flaky step": 150 > 100 throws Fatal; the Retry is only for Flaky, so the
-  // Catch (States.ALL) puts {Error: Fatal, Cause: "150 is too big"} at $.error and goes to "Recover", whose Parameters
-  // pick the error name, the cause and the sum.
-  succeeds('features', { items: [7, 8] }, { recovered: 'Fatal', cause: '150 is too big', sum: 150 }),
+  // Catch (States.ALL) puts {Error: Fatal, Cause} at $.error and goes to "Recover". The Cause is Lambda's error
+  // document as JSON, as Step Functions gives it: Recover parses it with States.StringToJson, and Report picks its
+  // errorType, errorMessage and first trace line, and every sum ($..sum, recursive descent).
+  succeeds('features', { items: [7, 8] }, { recovered: 'Fatal', type: 'Fatal', message: '150 is too big', thrown: 'Fatal: 150 is too big', sums: [150] }),
 
   // result-path.asl.json, numbers [1, 2, 3]: "Square all" maps $.numbers -> [1, 4, 9]; its ResultSelector gives
   // {values: [1, 4, 9]}, which ResultPath places at $.squares of the raw input: {numbers, squares: {values: [1, 4, 9]}}.
@@ -98,6 +99,8 @@ const CASES: Case[] = [
   succeeds('paths', { order: { total: 150, items: ['a', 'b'] } }, 'a'),
   // total 5: no rule matches -> Default Small, a Pass whose Result "small" replaces its input.
   succeeds('paths', { order: { total: 5, items: [] } }, 'small'),
+  // No total: as in Step Functions, the rule's missing path fails the run (it does not fall through to Default).
+  { workflow: 'paths', input: { order: { items: [] } }, expected: { status: 'FAILED', error: { error: 'States.Runtime', cause: "Invalid path '$.total': the choice state's condition path references an invalid value" } } },
 ];
 
 describe('imported ASL workflows run on the local engine', () => {

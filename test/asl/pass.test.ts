@@ -1,5 +1,7 @@
 /** Pass states: Result, Parameters and the path fields become a pass node (no user code), or a pass instruction of the Task before them. */
-import { compileAsl, machine, task } from './helpers';
+import type { Json } from '../../runtime/ir';
+import { applyTemplate } from '../../runtime/template';
+import { aslError, compileAsl, machine, task } from './helpers';
 
 describe('Pass', () => {
   test('Result and the path fields carry over; the node has no function entry', () => {
@@ -23,8 +25,10 @@ describe('Pass', () => {
   });
 
   test('a literal null or false Result is kept (it is not "no Result")', () => {
-    const doc = machine({ Nothing: { Type: 'Pass', Result: false, End: true } });
-    expect(compileAsl(doc).nodes.Nothing.ir.handler).toEqual({ kind: 'pass', result: false });
+    for (const result of [false, null]) {
+      const doc = machine({ Nothing: { Type: 'Pass', Result: result, End: true } });
+      expect(compileAsl(doc).nodes.Nothing.ir.handler).toEqual({ kind: 'pass', result });
+    }
   });
 
   test('a Pass after a Task folds into it: a pass instruction, no node', () => {
@@ -34,3 +38,28 @@ describe('Pass', () => {
     expect(nodes.Work.ir.instructions).toEqual([{ op: 'pass', result: 'done', io: { resultPath: '$.status' } }, { op: 'invoke', invoke: { kind: 'scalar', target: 'More' } }]);
   });
 });
+
+describe('payload templates: the runtime grammar decides, asl-validator only where it is not stricter than Step Functions', () => {
+  const shape = (parameters: Json): Record<string, Json> => machine({ Shape: { Type: 'Pass', Parameters: parameters, End: true } });
+
+  test('the escaped backslash (which asl-validator refuses) is accepted and evaluates as Step Functions documents', () => {
+    const parameters = { 'path.$': "States.Format('C:\\\\{}\\\\\\{x\\}', $.dir)", 'quote.$': "States.Array('it\\'s')" };
+    const ir = compileAsl(shape(parameters)).nodes.Shape.ir;
+    expect(ir.io?.parameters).toEqual(parameters);
+    expect(applyTemplate(ir.io?.parameters as Json, { dir: 'tmp' }, {})).toEqual({ path: 'C:\\tmp\\{x}', quote: ["it's"] });
+  });
+
+  test('filters, recursive descent, bracket names and .* are accepted and run', () => {
+    const parameters = { 'big.$': '$.items[?(@.n > 1)]', 'all.$': '$..n', 'q.$': '$["a b"]', 'v.$': '$.o.*' };
+    const ir = compileAsl(shape(parameters)).nodes.Shape.ir;
+    const input = { items: [{ n: 1 }, { n: 2 }], 'a b': 3, o: { x: 4 } };
+    expect(applyTemplate(ir.io?.parameters as Json, input, {})).toEqual({ big: [{ n: 2 }], all: [1, 2], q: 3, v: [4] });
+  });
+
+  test('an escape Step Functions does not document is rejected, naming the field', () => {
+    expect(aslError(shape({ 'x.$': "States.Format('a\\tb')" }))).toBe(
+      `Workflow 'wf', node 'Shape', field 'Parameters.x.$': invalid intrinsic "States.Format('a\\\\tb')": a string literal must end with ' and may only escape \\' \\{ \\} and \\\\ at position 14`,
+    );
+  });
+});
+

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, UsageError } from '../../lib/cli/argv';
 import { main as compileAsl } from '../../lib/cli/asl';
-import { main as bench } from '../../lib/cli/bench';
+import { main as bench } from '../../bench/cli';
 import { run, type CliIo } from '../../lib/cli/client';
 import { main as cost } from '../../lib/cli/cost';
-import { main as demo } from '../../lib/cli/demo';
+import { main as demo } from '../../examples/demo';
 import { main as graph } from '../../lib/cli/graph';
 import { main as local } from '../../lib/cli/local';
 
@@ -91,7 +91,7 @@ describe('client commands', () => {
 
   test('--name=value: the value reaches the command', async () => {
     const r = await unum(['start', '--entry-function=wf-Entry']);
-    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function and --table go together\n']);
+    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function, --table and --workflow go together\n']);
   });
 
   test('every documented option parses (the command then fails on the missing outputs file, exit 1)', async () => {
@@ -126,6 +126,14 @@ describe('graph, cost, compile-asl and the local commands', () => {
     await expect(cost(['WordCount', '--runs'])).rejects.toThrow('--runs needs a value');
   });
 
+  test('local run and cost need --input; local start takes its own options only', async () => {
+    await expect(local(['run', 'Collatz'])).rejects.toThrow(new UsageError('--input is required (a JSON file, or - for stdin)'));
+    await expect(cost(['WordCount', '--runs', '2'])).rejects.toThrow(new UsageError('--input is required (a JSON file, or - for stdin)'));
+    await expect(local(['start', '--input', 'in.json'])).rejects.toThrow(new UsageError('unum local start takes no --input'));
+    await expect(local(['run', 'Collatz', '--input', 'in.json', '--port', '4000'])).rejects.toThrow(new UsageError('unum local run takes no --port'));
+    await expect(local(['start', '--port', 'http'])).rejects.toThrow(new UsageError("--port takes a port number, got 'http'"));
+  });
+
   test('graph takes its options and the workflow options of inspect', async () => {
     await expect(graph([
       'WordCount', '--format=dot', '--out', 'x.dot', '--run', 'run-1', '--app', '/nonexistent/cdk.out',
@@ -135,7 +143,7 @@ describe('graph, cost, compile-asl and the local commands', () => {
 
   test('cost takes its documented options', async () => {
     await expect(cost([
-      'WordCount', '--runs', '0', '--input', 'in.json', '--app', 'cdk.out', '--timeout', '5', '--call-latency-ms', '5', '--local-durations', '--json',
+      'WordCount', '--runs', '0', '--input', 'in.json', '--app', 'cdk.out', '--synth', '--timeout', '5', '--call-latency-ms', '5', '--local-durations', '--json',
     ])).rejects.toThrow("--runs must be a positive integer, got '0'");
   });
 
@@ -151,6 +159,13 @@ describe('graph, cost, compile-asl and the local commands', () => {
 });
 
 describe('the unum entry point', () => {
+  test('its usage lists the commands an installed package has: no demo, no bench', () => {
+    const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'unum.js')], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const commands = [...r.stderr.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
+    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'graph', 'cost', 'compile-asl']);
+  });
+
   test('a bad command line exits 2 in a command that throws its usage error (local, graph)', () => {
     const unum = path.join(__dirname, '..', '..', 'bin', 'unum.js');
     for (const argv of [['local', 'run', 'X', '--verbos'], ['graph', 'WordCount', '--jsn']]) {

@@ -1,5 +1,5 @@
 import { UnumClient, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError, UnumClientError } from '../../lib/client';
-import { createTable, LocalDynamo, RuntimeWriter, startDynamo } from './support/dynamodb';
+import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 import { LambdaStub, startLambdaStub } from './support/lambda-stub';
 
 let dynamo: LocalDynamo;
@@ -21,7 +21,7 @@ afterAll(async () => {
 beforeEach(async () => {
   table = await createTable(dynamo.client);
   writer = new RuntimeWriter(dynamo.client, table);
-  client = UnumClient.forWorkflow({ entryFunction: 'wf-Entry', table, lambda: lambda.client, dynamodb: dynamo.client });
+  client = UnumClient.forWorkflow({ entryFunction: 'wf-Entry', table, workflow: WORKFLOW, lambda: lambda.client, dynamodb: dynamo.client });
   // Like the runtime's entry: the first start of an id writes RUNNING, later ones are duplicates.
   onStart = (req) => writer.startRun(req.workflowId).catch(() => undefined);
   lambda.invocations.length = 0;
@@ -64,7 +64,7 @@ describe('start', () => {
   });
 
   test('names the function and the run when the invoke fails', async () => {
-    const missing = UnumClient.forWorkflow({ entryFunction: 'nope', table, lambda: lambda.client, dynamodb: dynamo.client });
+    const missing = UnumClient.forWorkflow({ entryFunction: 'nope', table, workflow: WORKFLOW, lambda: lambda.client, dynamodb: dynamo.client });
     await expect(missing.start(1, { workflowId: 'r1' })).rejects.toThrow(/starting run r1: invoking nope failed/);
   });
 });
@@ -114,9 +114,18 @@ describe('status and result', () => {
     expect((err as Error).message).toBe('run bad failed at node Charge: CardDeclined (insufficient funds)');
   });
 
+  test("FAILED by a handler's error: the message shows the errorMessage of the Lambda error document, runError the whole cause", async () => {
+    const cause = JSON.stringify({ errorType: 'CardDeclined', errorMessage: 'insufficient funds', trace: ['CardDeclined: insufficient funds', '    at charge (index.js:1:1)'] });
+    await writer.startRun('lambda');
+    await writer.fail('lambda', { node: 'Charge', error: 'CardDeclined', cause });
+    const err = (await client.result('lambda').catch((e: unknown) => e)) as UnumRunFailedError;
+    expect(err.message).toBe('run lambda failed at node Charge: CardDeclined (insufficient funds)');
+    expect(err.runError?.cause).toBe(cause);
+  });
+
   test('an error stored as a JSON string and epoch-millisecond times are read too', async () => {
     await writer.put({
-      pk: { S: 'run#s' }, status: { S: 'FAILED' }, startedAt: { N: '1763769600000' }, finishedAt: { N: '1763769601' },
+      pk: { S: 'run#wf#s' }, status: { S: 'FAILED' }, startedAt: { N: '1763769600000' }, finishedAt: { N: '1763769601' },
       error: { S: JSON.stringify({ node: 'A', error: 'States.NoChoiceMatched' }) },
     });
     expect(await client.status('s')).toEqual({

@@ -27,7 +27,7 @@ function deadLetter(requestPayload: unknown, options: { functionArn?: string; re
 const envelope = { unum: { v: 1, workflowId: 'run-1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } };
 
 test('an envelope is replayed as it was, on the unqualified function', () => {
-  expect(replayOf(deadLetter(envelope))).toEqual({
+  expect(replayOf(deadLetter(envelope), 'W')).toEqual({
     workflowId: 'run-1',
     node: 'B',
     functionArn: FN,
@@ -37,23 +37,25 @@ test('an envelope is replayed as it was, on the unqualified function', () => {
 });
 
 test('a qualifier other than $LATEST is kept', () => {
-  expect(replayOf(deadLetter(envelope, { functionArn: `${FN}:live` }))).toMatchObject({ functionArn: FN, qualifier: 'live' });
+  expect(replayOf(deadLetter(envelope, { functionArn: `${FN}:live` }), 'W')).toMatchObject({ functionArn: FN, qualifier: 'live' });
 });
 
 test('a start keeps its run id: an explicit one as it was, one without an id or a raw input as a start request naming the run', () => {
-  expect(replayOf(deadLetter({ workflowId: 'run-2', input: { a: 1 } }))).toMatchObject({ workflowId: 'run-2', event: { workflowId: 'run-2', input: { a: 1 } } });
-  expect(replayOf(deadLetter({ input: { a: 1 } }))).toMatchObject({ workflowId: 'req-7', event: { input: { a: 1 }, workflowId: 'req-7' } });
-  expect(replayOf(deadLetter({ a: 1 }))).toMatchObject({ workflowId: 'req-7', event: { workflowId: 'req-7', input: { a: 1 } } });
-  expect(replayOf(deadLetter([1, 2]))).toMatchObject({ workflowId: 'req-7', event: { workflowId: 'req-7', input: [1, 2] } });
-  // An object with `input` and other keys was a raw input as a whole.
-  expect(replayOf(deadLetter({ input: 1, other: 2 }))).toMatchObject({ event: { workflowId: 'req-7', input: { input: 1, other: 2 } } });
+  expect(replayOf(deadLetter({ workflowId: 'run-2', input: { a: 1 } }), 'W')).toMatchObject({ workflowId: 'run-2', event: { workflowId: 'run-2', input: { a: 1 } } });
+  expect(replayOf(deadLetter({ input: { a: 1 } }), 'W')).toMatchObject({ workflowId: 'req-7', event: { input: { a: 1 }, workflowId: 'req-7' } });
+  expect(replayOf(deadLetter({ a: 1 }), 'W')).toMatchObject({ workflowId: 'req-7', event: { workflowId: 'req-7', input: { a: 1 } } });
+  expect(replayOf(deadLetter([1, 2]), 'W')).toMatchObject({ workflowId: 'req-7', event: { workflowId: 'req-7', input: [1, 2] } });
+  // An object with `input` and other keys is a malformed start request (the entry rejects it): it names no run to replay.
+  expect(replayOf(deadLetter({ input: 1, other: 2 }), 'W')).toMatch(/names no valid run id/);
 });
 
 test('messages that are no failure record of a workflow function are kept, with the reason', () => {
-  expect(replayOf('not json')).toBe('not JSON');
-  expect(replayOf(JSON.stringify({ hello: 1 }))).toMatch(/not a Lambda destination record/);
+  expect(replayOf('not json', 'W')).toBe('not JSON');
+  expect(replayOf(JSON.stringify({ hello: 1 }), 'W')).toMatch(/not a Lambda destination record/);
   // The recorder's record without the node's record inside.
-  expect(replayOf(JSON.stringify({ requestContext: { functionArn: FN }, requestPayload: { a: 1 } }))).toMatch(/not a Lambda destination record/);
-  expect(replayOf(deadLetter({ unum: { workflowId: 'bad id', node: 'B' } }))).toMatch(/names no valid run id/);
-  expect(replayOf(deadLetter({ workflowId: 'a#b', input: 1 }))).toMatch(/names no valid run id/);
+  expect(replayOf(JSON.stringify({ requestContext: { functionArn: FN }, requestPayload: { a: 1 } }), 'W')).toMatch(/not a Lambda destination record/);
+  expect(replayOf(deadLetter({ unum: { workflowId: 'bad id', node: 'B' } }), 'W')).toMatch(/names no valid run id/);
+  expect(replayOf(deadLetter({ workflowId: 'a#b', input: 1 }), 'W')).toMatch(/names no valid run id/);
+  // An envelope of another workflow names none of this workflow's runs.
+  expect(replayOf(deadLetter({ unum: { ...envelope.unum, workflow: 'Other' } }), 'W')).toMatch(/names no valid run id/);
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Instruction } from '../../runtime/ir';
-import { compileWorkflow, validateIr, type CompiledWorkflow } from '../../lib/compiler';
+import { compileWorkflow, type CompiledWorkflow } from '../../lib/compiler';
+import { validateIr } from '../support/ir-schema';
 import { build, randomSeq } from './random-definitions';
 
 /** Every invoke target of the instructions (recursively through choices). */

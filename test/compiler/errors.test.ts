@@ -127,9 +127,10 @@ describe('invalid definitions', () => {
     expectDefinitionError(() => compile(task('A', { maxEventAgeSeconds: 30 })), W('A', 'maxEventAgeSeconds', '30 s is not an integer in 60-21600 s'));
   });
 
-  it('timeout outside 1-900 seconds', () => {
-    expectDefinitionError(() => compile(task('A', { timeoutSeconds: 901 })), W('A', 'timeoutSeconds', '901 s is not an integer in 1-900 s'));
-    expectDefinitionError(() => compile(task('A', { timeoutSeconds: 0.5 })), W('A', 'timeoutSeconds', '0.5 s is not an integer in 1-900 s'));
+  it('timeout outside 1-890 seconds (Lambda allows 900, the runtime keeps 10 of them)', () => {
+    expectDefinitionError(() => compile(task('A', { timeoutSeconds: 891 })), W('A', 'timeoutSeconds', '891 s is not an integer in 1-890 s'));
+    expectDefinitionError(() => compile(task('A', { timeoutSeconds: 0.5 })), W('A', 'timeoutSeconds', '0.5 s is not an integer in 1-890 s'));
+    expect(compile(task('A', { timeoutSeconds: 890 })).nodes.A.ir.settings.timeoutSeconds).toBe(890);
   });
 
   it('memory outside 128-10240 MB', () => {
@@ -198,11 +199,44 @@ describe('invalid definitions', () => {
   });
 
   it('invalid JSONPath in a condition', () => {
-    expectDefinitionError(() => compile(task('A').next(new Choice('C').when(Condition.isPresent('x.y'), task('B')).otherwise(task('D')))), W('C', 'when[0]', "'x.y' is not a reference path (it must start with '$')"));
+    expectDefinitionError(() => compile(task('A').next(new Choice('C').when(Condition.isPresent('x.y'), task('B')).otherwise(task('D')))), W('C', 'when[0]', 'invalid path "x.y": expected a path at position 0'));
+  });
+
+  it('a condition path names one value: no wildcards, filters or context paths', () => {
+    const choice = (path: string): Definition => task('A').next(new Choice('C').when(Condition.numberEquals(path, 1), task('B')).otherwise(task('D')));
+    expectDefinitionError(() => compile(choice('$.a[*]')), W('C', 'when[0]', `invalid path "$.a[*]": a reference path has only names and non-negative indexes (no wildcards, slices, filters or '..')`));
+    expectDefinitionError(() => compile(choice('$$.Execution.Id')), W('C', 'when[0]', 'invalid path "$$.Execution.Id": the context object ($$) can only be read in payload templates'));
   });
 
   it('invalid itemsPath', () => {
-    expectDefinitionError(() => compile(task('A').next(new MapState('M', { itemsPath: '$.a[x]' }).itemProcessor(task('I')))), W('M', 'itemsPath', "'$.a[x]' has an invalid bracket segment"));
+    expectDefinitionError(() => compile(task('A').next(new MapState('M', { itemsPath: '$.a[x]' }).itemProcessor(task('I')))), W('M', 'itemsPath', `invalid path "$.a[x]": expected '*', a quoted name, an index, a slice or a filter '?(...)' at position 4`));
+    expectDefinitionError(() => compile(task('A').next(new MapState('M', { itemsPath: '$..a' }).itemProcessor(task('I')))), W('M', 'itemsPath', `invalid path "$..a": a reference path has only names and non-negative indexes (no wildcards, slices, filters or '..')`));
+  });
+
+  it('resultPath names one place; inputPath and outputPath may select several values', () => {
+    expectDefinitionError(() => compile(task('A', { resultPath: '$.a[0:1]' })), W('A', 'resultPath', `invalid path "$.a[0:1]": a reference path has only names and non-negative indexes (no wildcards, slices, filters or '..')`));
+    expectDefinitionError(() => compile(task('A').addCatch(task('H'), { resultPath: '$.e[*]' })), W('A', 'catch[0].resultPath', `invalid path "$.e[*]": a reference path has only names and non-negative indexes (no wildcards, slices, filters or '..')`));
+    expect(compile(task('A', { inputPath: '$.items[?(@.ok)]', outputPath: '$..id' })).nodes.A.ir.io).toEqual({ inputPath: '$.items[?(@.ok)]', outputPath: '$..id' });
+    expectDefinitionError(() => compile(task('A', { outputPath: '$.a[?(@.b =~ /x/)]' })), W('A', 'outputPath', `invalid path "$.a[?(@.b =~ /x/)]": expected ==, !=, <, <=, >, >=, &&, || or ')' at position 10`));
+  });
+
+  it('payload templates: every .$ value is checked with the runtime grammar', () => {
+    const parameters = (value: string, props = {}): Definition => task('A', { parameters: { nested: { 'x.$': value } }, ...props });
+    expect(compile(parameters('$.a[?(@.b > 1)]..c')).nodes.A.ir.io).toEqual({ parameters: { nested: { 'x.$': '$.a[?(@.b > 1)]..c' } } });
+    expect(compile(parameters("States.Format('a\\\\b \\{\\} {}', $['k'])")).nodes.A.ir.io?.parameters).toBeDefined();
+    expectDefinitionError(() => compile(parameters("States.Format('{}', $.a")), W('A', 'parameters', `'x.$': invalid intrinsic "States.Format('{}', $.a": expected ')' at position 23`));
+    expectDefinitionError(() => compile(parameters('States.Hash($.a)')), W('A', 'parameters', `'x.$': invalid intrinsic "States.Hash($.a)": the intrinsic function States.Hash is not supported (supported: States.Format, States.Array, States.JsonMerge, States.StringToJson, States.JsonToString) at position 0`));
+    expectDefinitionError(() => compile(parameters('$.a[')), W('A', 'parameters', `'x.$': invalid path "$.a[": expected '*', a quoted name, an index, a slice or a filter '?(...)' at position 4`));
+    expectDefinitionError(() => compile(task('A', { resultSelector: { 'x.$': 1 as unknown as string } })), W('A', 'resultSelector', `'x.$': must be a path ('$...', '$$...') or an intrinsic function call ('States.…'), got 1`));
+  });
+
+  it('payload templates read only the context paths the runtime provides', () => {
+    expect(compile(task('A', { parameters: { 'id.$': '$$.Execution.Id', 's.$': "States.Format('{}', $$.State.Name)" } })).nodes.A.ir.io).toBeDefined();
+    expectDefinitionError(() => compile(task('A', { parameters: { 'x.$': '$$.Execution.Input' } })), W('A', 'parameters', `'x.$': the context path $$.Execution.Input is not supported (available here: $$.Execution.Id, $$.State.Name)`));
+    expectDefinitionError(() => compile(task('A', { parameters: { 'x.$': 'States.Array($$.Map.Item.Value)' } })), W('A', 'parameters', `'x.$': the context path $$.Map.Item.Value is not supported (available here: $$.Execution.Id, $$.State.Name)`));
+    const map = (itemSelector: Record<string, string>): Definition => task('A').next(new MapState('M', { itemSelector }).itemProcessor(task('I')));
+    expect(compile(map({ 'v.$': '$$.Map.Item.Value[?(@.x)]', 'i.$': '$$.Map.Item.Index' })).nodes).toBeDefined();
+    expectDefinitionError(() => compile(map({ 'i.$': '$$.Map.Item.Index.x' })), W('M', 'itemSelector', `'i.$': the context path $$.Map.Item.Index.x is not supported (available here: $$.Execution.Id, $$.State.Name, $$.Map.Item.Value, $$.Map.Item.Index)`));
   });
 
   it('resultPath on a Parallel', () => {

@@ -1,5 +1,6 @@
 import type { Instruction, NodeIR } from '../../runtime/ir';
-import { compileWorkflow, validateIr, type CompiledWorkflow, type CompileOptions } from '../../lib/compiler';
+import { compileWorkflow, type CompiledWorkflow, type CompileOptions } from '../../lib/compiler';
+import { validateIr } from '../support/ir-schema';
 import { Task, type Definition, type IChainable, type TaskProps, type Untyped } from '../../lib/definition';
 
 /** An absolute entry path; the compiler never reads it. */

@@ -284,7 +284,25 @@ describe('loop', () => {
     const c = compile(head.next(task('Mid')).next(new Choice('Again').when(Condition.numberLessThan('$.i', 10), head).otherwise(task('Out'))));
     expect(instructions(c, 'Head')).toEqual([scalar('Mid')]);
     expect(instructions(c, 'Mid')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 10 }, then: [INCR, scalar('Head')] }], otherwise: [scalar('Out')] }]);
-    expect(c.entry).toBe('Head');
+    // The first state is a loop target: an implicit start node is the entry, which no node invokes.
+    expect(c.entry).toBe('Head.Start');
+    expect(instructions(c, 'Head.Start')).toEqual([scalar('Head')]);
+    expect([ir(c, 'Head.Start').entry, ir(c, 'Head').entry, c.nodes['Head.Start'].implicit]).toEqual([true, false, true]);
+  });
+
+  it('the entry is never a successor: a loop back to the first state gets a start node, other workflows none', () => {
+    const loops = [
+      () => { const h = task('H'); return h.next(new Choice('C').when(Condition.isPresent('$.x'), h).otherwise(new Succeed('Done'))); },
+      () => { const m = new MapState('M', { inputPath: '$.m' }).itemProcessor(task('I')); return m.next(task('After')).next(new Choice('C').when(Condition.isPresent('$.x'), m).otherwise(new Succeed('Done'))); },
+      () => { const p = new Pass('P'); return p.next(task('T')).next(new Choice('C').when(Condition.isPresent('$.x'), p).otherwise(new Succeed('Done'))); },
+    ];
+    const entries = loops.map((build) => {
+      const c = compile(build());
+      expect(Object.values(c.nodes).some((n) => n.successors.includes(c.entry))).toBe(false);
+      return c.entry;
+    });
+    expect(entries).toEqual(['H.Start', 'M.Start', 'P.Start']);
+    expect(compile(task('A').next(task('B'))).entry).toBe('A');
   });
 
   it('a loop around a Parallel: the back edge re-runs the fan-out one iteration later', () => {
@@ -394,6 +412,13 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     expect(Object.keys(c.nodes)).toEqual(['A', 'B']);
     expect(instructions(c, 'A')).toEqual([pass({ result: { n: 1 }, io: { inputPath: '$.x', resultPath: '$.extra', outputPath: '$' } }), scalar('B')]);
     expect(c.nodes.A.successors).toEqual(['B']);
+  });
+
+  it('result null is a result (the output is null), distinct from no result, in a pass node and a pass instruction', () => {
+    const c = compile(new Pass('Start', { result: null }).next(task('A')).next(new Pass('Clear', { result: null })).next(new Pass('Keep')));
+    expect(ir(c, 'Start').handler).toEqual({ kind: 'pass', result: null });
+    expect(instructions(c, 'A')).toEqual([pass({ result: null }), pass(), SUCCEED]);
+    expect(JSON.parse(JSON.stringify(ir(c, 'A'))).instructions[0]).toEqual({ op: 'pass', result: null });
   });
 
   it('a chain of Passes folds into one node in order, up to the end of the workflow', () => {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { validateIr } from '../../lib/compiler';
+import { validateIr } from '../support/ir-schema';
 import { compile, task } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -100,6 +100,17 @@ describe('assets in the cloud assembly', () => {
     for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  test('carry aws:asset:path without the CLI (node app.js), unless the app turned asset metadata off', () => {
+    const plain = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'unum-assembly-')) });
+    outdirs.push(plain.outdir);
+    new UnumWorkflow(new Stack(plain, 'Test'), 'Flow', { definition: chain() });
+    for (const { hash, dir } of functionAssets(plain, 'Test')) expect(dir).toBe(path.join(plain.outdir, `asset.${hash}`));
+    const off = newApp({ 'aws:cdk:enable-asset-metadata': false });
+    new UnumWorkflow(new Stack(off, 'Test'), 'Flow', { definition: chain() });
+    const template = off.synth().getStackByName('Test').template as { Resources: Record<string, Resource> };
+    expect(Object.values(template.Resources).filter((r) => r.Metadata?.['aws:asset:path'] !== undefined)).toEqual([]);
+  });
+
   test('are written by CDK straight into the assembly, as asset.<hash>', () => {
     const app = newApp();
     new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: chain() });

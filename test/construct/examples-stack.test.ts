@@ -6,7 +6,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ExamplesStack } from '../../bin/app';
+import { ExamplesStack } from '../../examples/app';
 import { normaliseHashes } from './helpers';
 
 function synthExamples(outdir?: string): { app: App; stack: ExamplesStack } {

@@ -10,10 +10,12 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
 import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
+import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
+import { physicalFunctionName } from '../../lib/construct/function-names';
 import { chain, fanOut, fold, HANDLERS, loop } from './fixtures/workflows';
 import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
-const fnName = (node: string): string => `${STACK_NAME}-Flow-${node}`;
+const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
 /** The policy statements attached to the role of one node. */
 function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
@@ -51,7 +53,8 @@ describe('UnumWorkflow resources', () => {
       Runtime: 'nodejs24.x',
       Handler: 'index.handler',
       MemorySize: 256,
-      Timeout: 30,
+      // The handler's 30 s (default timeoutSeconds) plus the runtime's margin.
+      Timeout: 30 + FUNCTION_TIMEOUT_MARGIN_SECONDS,
       LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('^FlowLogs') } },
       Environment: { Variables: { UNUM_TABLE: { Ref: Match.stringLikeRegexp('^FlowTable') } } },
       Code: { S3Key: Match.stringLikeRegexp('^[0-9a-f]{64}\\.zip$') },
@@ -158,6 +161,7 @@ describe('UnumWorkflow resources', () => {
     expect(workflow.metricDuplicateExecutions().metricName).toBe('DuplicateExecutions');
     expect(workflow.metricFanInCompletions().metricName).toBe('FanInCompletions');
     expect(workflow.metricUserCodeDuration().statistic).toBe('Average');
+    expect(workflow.metricRejectedEvents().metricName).toBe('RejectedEvents');
     expect(workflow.metric('Custom', { period: Duration.minutes(1) }).period.toSeconds()).toBe(60);
   });
 });
@@ -188,7 +192,7 @@ describe('UnumWorkflow settings', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: fnName('A'),
       MemorySize: 1024,
-      Timeout: 120,
+      Timeout: 120 + FUNCTION_TIMEOUT_MARGIN_SECONDS,
       Environment: { Variables: { MODE: 'fast', UNUM_TABLE: Match.anyValue() } },
     });
   });
@@ -221,6 +225,26 @@ describe('UnumWorkflow settings', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 0);
     template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: { UNUM_TABLE: 'my-table' } } });
     expect(workflow.table).toBe(table);
+  });
+
+  test('workflows sharing a table: each keys its runs with its own name; two of the same name are refused', () => {
+    const app = new App();
+    const owner = new Stack(app, STACK_NAME);
+    const shared = new dynamodb.Table(owner, 'Shared', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, timeToLiveAttribute: 'ttl' });
+    new UnumWorkflow(owner, 'Orders', { definition: chain(), table: shared });
+    new UnumWorkflow(owner, 'Refunds', { definition: chain(), table: shared });
+    const template = Template.fromStack(owner);
+    for (const name of ['Orders', 'Refunds']) {
+      template.hasOutput(`${name}WorkflowName`, { Value: name });
+      template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: physicalFunctionName(STACK_NAME, name, 'unum-failure'), Environment: { Variables: Match.objectLike({ UNUM_WORKFLOW: name }) } });
+    }
+    // In another stack of the app, by construct or by literal name: the same table.
+    const other = new Stack(app, 'Other');
+    expect(() => new UnumWorkflow(other, 'Orders', { definition: chain(), table: shared })).toThrow(
+      "Other/Orders: workflow 'Orders': shares its table with Test/Orders, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it",
+    );
+    new UnumWorkflow(other, 'Byname', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'Named', 'my-table'), workflowName: 'Same' });
+    expect(() => new UnumWorkflow(other, 'Again', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'NamedAgain', 'my-table'), workflowName: 'Same' })).toThrow(/shares its table with Other\/Byname/);
   });
 
   test('source maps and bundling options', () => {
@@ -297,6 +321,17 @@ describe('UnumWorkflow settings', () => {
       { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
       { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
     ]);
+  });
+
+  test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: loop() });
+    const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantStart(role);
+    expect(workflow.entryFunction).toBe(workflow.functions['A.Start']);
+    const grants = Template.fromStack(stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Client') }] } });
+    const statements = Object.values(grants).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: stack.resolve(workflow.entryFunction.functionArn) }]);
   });
 
   test('long names are shortened with a hash to 64 characters', () => {
@@ -408,11 +443,11 @@ describe('folds', () => {
 describe('validation errors name the construct path, workflow and node', () => {
   test('checkpoint retention shorter than max event age + timeout', () => {
     expect(() => synthWorkflow({ definition: chain({ b: { timeoutSeconds: 60 } }), checkpointRetention: Duration.hours(6) })).toThrow(
-      "Test/Flow: workflow 'Flow', node 'A': checkpointRetention 21600s is shorter than maxEventAge 21600s + timeout 30s = 21630s",
+      "Test/Flow: workflow 'Flow', node 'A': checkpointRetention 21600s is shorter than maxEventAge 21600s + timeout 40s = 21640s",
     );
     expect(() =>
-      synthWorkflow({ definition: chain({ c: { timeoutSeconds: 300 } }), checkpointRetention: Duration.seconds(1199), maxEventAge: Duration.minutes(15) }),
-    ).toThrow("node 'C': checkpointRetention 1199s is shorter than maxEventAge 900s + timeout 300s = 1200s");
+      synthWorkflow({ definition: chain({ c: { timeoutSeconds: 300 } }), checkpointRetention: Duration.seconds(1209), maxEventAge: Duration.minutes(15) }),
+    ).toThrow("node 'C': checkpointRetention 1209s is shorter than maxEventAge 900s + timeout 310s = 1210s");
   });
 
   test('retry attempts out of range', () => {

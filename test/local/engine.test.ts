@@ -1,6 +1,6 @@
 /**
  * The local engine on the example app, synthesized by the real pipeline
- * (`cdk synth` of bin/app.ts): every example runs to its result on the same
+ * (`cdk synth` of examples/app.ts): every example runs to its result on the same
  * bundles that deploy; the engine expires TTL items; stop() leaves no process.
  */
 import { execFileSync } from 'child_process';
@@ -10,10 +10,10 @@ import * as path from 'path';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { Json } from '../../runtime/ir';
-import { main as demo } from '../../lib/cli/demo';
+import { main as demo } from '../../examples/demo';
 import { main as localRun } from '../../lib/cli/local';
 import { LocalEngine } from '../../lib/local/engine';
-import { exampleInput } from '../../lib/local/project';
+import { exampleInput } from '../../examples/inputs';
 import { summarize } from '../../lib/local/report';
 import { synthesize } from '../../lib/local/synth';
 import { reapExpired } from '../../lib/local/ttl-reaper';
@@ -122,7 +122,7 @@ async function capture(run: () => Promise<number>): Promise<{ code: number; out:
   }
 }
 
-test('unum demo runs every example and prints result, timeline and Mermaid diagram', async () => {
+test('the demo runs every example and prints result, timeline and Mermaid diagram', async () => {
   const r = await capture(() => demo(['--app', outDir]));
   expect(r.code).toBe(0);
   for (const name of ['TextPipeline', 'WordCount', 'Collatz']) expect(r.out).toContain(name);

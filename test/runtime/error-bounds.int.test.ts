@@ -61,8 +61,8 @@ describe('truncated', () => {
 describe('the failure recorder', () => {
   test('records FAILED, with a bounded history entry, for a 450 KB error message', async () => {
     const { name, store } = await db.table();
-    await store.startRun('big', new Date().toISOString(), 1);
-    await createFailureRecorder(store, { runRetentionSeconds: RETENTION, history: true })(failureRecord('big', 'B', HUGE));
+    await store.startRun({ workflow: 'W', workflowId: 'big' }, new Date().toISOString(), 1);
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(failureRecord('big', 'B', HUGE));
     const item = (await db.run(name, 'big')) as Item;
     const run = decodeRunRecord(item);
     expect(run).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
@@ -75,14 +75,14 @@ describe('the failure recorder', () => {
     const { name, store } = await db.table();
     const record = failureRecord('odd', 'B', '');
     const odd = { ...record, responsePayload: { errorType: 42, errorMessage: { nested: true } } } as unknown as FailureRecord;
-    await createFailureRecorder(store, { runRetentionSeconds: RETENTION, history: true })(odd);
-    expect(decodeRunRecord((await db.run(name, 'odd')) as Item)).toMatchObject({ status: 'FAILED', error: { node: 'B', error: '42', cause: '[object Object]' } });
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(odd);
+    expect(decodeRunRecord((await db.run(name, 'odd')) as Item)).toMatchObject({ status: 'FAILED', error: { node: 'B', error: '42', cause: JSON.stringify({ errorType: 42, errorMessage: { nested: true } }) } });
   });
 
   test('every record it writes has a TTL, also a run record the entry never wrote', async () => {
     const { name, store } = await db.table();
     const before = Math.floor(Date.now() / 1000);
-    await createFailureRecorder(store, { runRetentionSeconds: RETENTION, history: true })(failureRecord('never-started', 'Entry', 'boom'));
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(failureRecord('never-started', 'Entry', 'boom'));
     const items = await db.scan(name);
     expect(items.map((i) => parseKey(keyOf(i) ?? '')?.kind).sort()).toEqual(['history', 'history', 'run']);
     for (const item of items) expect(ttlOf(item)).toBeGreaterThanOrEqual(before + RETENTION);
@@ -115,7 +115,7 @@ describe('the runtime', () => {
     const nodes = defineWorkflow('bounds', { A: { fn: () => { throw weird; }, instructions: [succeed] } });
     const driver = new Driver(store, nodes);
     await driver.run(start(1, 'weird'));
-    expect(decodeRunRecord((await db.run(name, 'weird')) as Item)).toMatchObject({ status: 'FAILED', error: { error: '404', cause: 'm' } });
+    expect(decodeRunRecord((await db.run(name, 'weird')) as Item)).toMatchObject({ status: 'FAILED', error: { error: '404', cause: expect.stringMatching(/^\{"errorType":404,"errorMessage":"m",/) } });
   });
 
   test('a caught error with a 450 KB message and a 1,000-character name goes to its catch handler', async () => {

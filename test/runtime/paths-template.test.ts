@@ -2,7 +2,7 @@
 import { evalIntrinsic, parseIntrinsic } from '../../runtime/intrinsics';
 import { processInput, processOutput } from '../../runtime/io';
 import type { Json } from '../../runtime/ir';
-import { evalPath, setPath } from '../../runtime/paths';
+import { evalPath, pathOf, setPath } from '../../runtime/paths';
 import { applyTemplate } from '../../runtime/template';
 
 test('reference paths (ASL spec)', () => {
@@ -19,11 +19,65 @@ test('reference paths (ASL spec)', () => {
 });
 
 test('wildcards and slices give arrays', () => {
-  const input = { items: [{ id: 1 }, { id: 2 }, { id: 3 }] };
+  const input = { items: [{ id: 1 }, { id: 2 }, { id: 3 }], o: { a: 1, b: 2 } };
   expect(evalPath(input, '$.items[*].id').value).toEqual([1, 2, 3]);
+  expect(evalPath(input, '$.items.*.id').value).toEqual([1, 2, 3]);
+  expect(evalPath(input, '$.o.*').value).toEqual([1, 2]);
   expect(evalPath(input, '$.items[1:].id').value).toEqual([2, 3]);
-  expect(() => evalPath(input, '$.items[?(@.id>1)]')).toThrow(/unsupported path/);
-  expect(() => evalPath(input, '$..id')).toThrow(/unsupported path/);
+  expect(evalPath(input, '$.items[-2:].id').value).toEqual([2, 3]);
+  expect(evalPath(input, '$.items[:1]').value).toEqual([{ id: 1 }]);
+  expect(evalPath(input, '$.items[-1].id').value).toBe(3);
+  expect(evalPath(input, '$["o"]["a"]').value).toBe(1);
+  expect(evalPath(input, '$.items[*].missing').value).toEqual([]);
+});
+
+test('filters, as Step Functions (Jayway JsonPath) reads them', () => {
+  const input: Json = {
+    limit: 2,
+    items: [{ id: 1, tag: 'a' }, { id: 2, tag: 'b', ok: true }, { id: 3, tag: 'b', ok: null }, { id: '4' }],
+    one: { id: 5 },
+  };
+  const ids = (path: string): Json => (evalPath(input, path).value as { id: Json }[]).map((x) => x.id);
+  expect(ids('$.items[?(@.id > 1)]')).toEqual([2, 3]);
+  expect(ids('$.items[?(@.id >= 2 && @.tag == "b")]')).toEqual([2, 3]);
+  expect(ids("$.items[?(@.tag == 'a' || @.id == '4')]")).toEqual([1, '4']);
+  expect(ids('$.items[?(@.ok)]')).toEqual([2, 3]);
+  expect(ids('$.items[?(!@.ok)]')).toEqual([1, '4']);
+  expect(ids('$.items[?(@.id < $.limit)]')).toEqual([1]);
+  expect(ids('$.items[?(@.tag != "b")]')).toEqual([1]);
+  expect(ids('$.items[?( (@.id == 1 || @.id == 3) && @.tag )]')).toEqual([1, 3]);
+  expect(ids('$.items[?(@.ok == null)]')).toEqual([3]);
+  // An object is tested itself; a comparison across types, or with a missing value, is false.
+  expect(ids('$.one[?(@.id == 5)]')).toEqual([5]);
+  expect(ids('$.items[?(@.id > "1")]')).toEqual(['4']);
+  expect(evalPath(input, '$.items[?(@.id > 1)].tag').value).toEqual(['b', 'b']);
+});
+
+test('recursive descent', () => {
+  const input: Json = { a: { v: 1, b: [{ v: 2 }, { c: { v: 3 } }] }, v: 0 };
+  expect(evalPath(input, '$..v').value).toEqual([0, 1, 2, 3]);
+  expect(evalPath(input, '$.a..v').value).toEqual([1, 2, 3]);
+  expect(evalPath(input, '$..b[1]').value).toEqual([{ c: { v: 3 } }]);
+  expect(evalPath(input, '$..[?(@.v > 1)]').value).toEqual([{ v: 2 }, { v: 3 }]);
+  expect(evalPath({ a: [1, { b: 2 }] }, '$..*').value).toEqual([[1, { b: 2 }], 1, { b: 2 }, 2]);
+});
+
+test('syntax errors are States.Runtime naming the path and the position', () => {
+  for (const [path, position] of [['$.a[', 4], ['$.', 2], ['$a', 1], ['$.a[?(@.b ~ 1)]', 10], ['$.a[1,2]', 5], ['$.a b', 3], ['@.a', 0], ['$.a[?(@..b)]', 10]] as const) {
+    expect(() => evalPath({}, path)).toThrow(expect.objectContaining({ name: 'States.Runtime', message: expect.stringContaining(`invalid path ${JSON.stringify(path)}`) }));
+    expect(() => evalPath({}, path)).toThrow(new RegExp(`at position ${position}$`));
+  }
+});
+
+test('path kinds: a reference path names one place; only templates read the context object', () => {
+  for (const path of ['$.a[*]', '$..a', '$.a[0:1]', '$.a[-1]', '$.a[?(@.b)]', '$.*']) {
+    expect(() => pathOf(path, 'reference')).toThrow(/a reference path has only names and non-negative indexes/);
+    expect(() => pathOf(path, 'path')).not.toThrow();
+  }
+  expect(pathOf("$.a['b c'][0]", 'reference').steps).toEqual([{ name: 'a' }, { name: 'b c' }, { index: 0 }]);
+  expect(() => pathOf('$$.Execution.Id', 'path')).toThrow(/context object/);
+  expect(pathOf('$$.Execution.Id', 'template').root).toBe('$$');
+  expect(() => setPath({ a: [1] }, '$.a[*]', 1)).toThrow(expect.objectContaining({ name: 'States.Runtime' }));
 });
 
 test('Parameters payload template (ASL spec example)', () => {
@@ -70,14 +124,43 @@ test('intrinsic functions (Step Functions documentation examples)', () => {
   expect(intrinsic('States.Array()', {})).toEqual([]);
 });
 
-test('intrinsic errors', () => {
-  expect(() => intrinsic("States.Format('{} {}', 1)", {})).toThrow(/more placeholders/);
+test('the four string escapes Step Functions documents: \\\' \\{ \\} \\\\', () => {
+  expect(intrinsic("States.Format('a\\\\b {} \\{\\} \\'q\\'', 1)", {})).toBe("a\\b 1 {} 'q'");
+  expect(intrinsic("States.Array('\\\\', '\\{}')", {})).toEqual(['\\', '{}']);
+  // An escaped backslash before a placeholder leaves the placeholder.
+  expect(intrinsic("States.Format('\\\\{}', 'x')", {})).toBe('\\x');
+  expect(() => parseIntrinsic("States.Format('a\\nb')")).toThrow(/must end with ' and may only escape/);
+});
+
+test('intrinsic errors that depend on the data: States.IntrinsicFailure at run time', () => {
   expect(() => intrinsic("States.Format('{}', $.o)", { o: { a: 1 } })).toThrow(/strings, numbers/);
-  expect(() => intrinsic('States.JsonMerge($.a, $.a, true)', { a: {} })).toThrow(/deep merge/);
+  expect(() => intrinsic('States.JsonMerge($.a, $.a, $.deep)', { a: {}, deep: true })).toThrow(/deep merge/);
   expect(() => intrinsic("States.StringToJson('{nope')", {})).toThrow(expect.objectContaining({ name: 'States.IntrinsicFailure' }));
-  expect(() => intrinsic('States.Hash($.a)', { a: 1 })).toThrow(/unsupported intrinsic/);
-  expect(() => parseIntrinsic('States.Array(1) + 2')).toThrow(/trailing input/);
-  expect(() => parseIntrinsic('process.exit(1)')).toThrow(/unexpected input/);
+  expect(() => intrinsic('States.StringToJson($.n)', { n: 1 })).toThrow(expect.objectContaining({ name: 'States.IntrinsicFailure' }));
+});
+
+test('intrinsic errors that do not depend on the data: found when parsing (the compiler rejects them)', () => {
+  for (const [text, message] of [
+    ["States.Format('{} {}', 1)", /2 placeholder\(s\) for 1 argument/],
+    ["States.Format('{}', 1, 2)", /1 placeholder\(s\) for 2 argument/],
+    ["States.Format('{', 1)", /escape a brace/],
+    ['States.Format($.t, 1)', /string literal template/],
+    ['States.JsonMerge($.a, $.a, true)', /only a shallow merge/],
+    ['States.JsonToString($.a, $.b)', /takes 1 argument/],
+    ['States.Hash($.a)', /States.Hash is not supported \(supported: States.Format, /],
+    ['States.Array(1) + 2', /unexpected input/],
+    ['process.exit(1)', /expected a path, a literal or an intrinsic function/],
+    ["States.Format('{}', $.a", /expected '\)'/],
+    ['States.Array($.a[?(@.b)', /expected '\]'/],
+  ] as const) {
+    expect(() => parseIntrinsic(text)).toThrow(expect.objectContaining({ name: 'States.Runtime', message: expect.stringMatching(message) }));
+  }
+});
+
+test('intrinsic arguments take the full path grammar', () => {
+  const input = { items: [{ id: 1 }, { id: 2 }], deep: { id: 3 } };
+  expect(intrinsic('States.Array($.items[?(@.id > 1)], $..id)', input)).toEqual([[{ id: 2 }], [1, 2, 3]]);
+  expect(intrinsic("States.JsonToString($['items'][0])", input)).toBe('{"id":1}');
 });
 
 test('templates call intrinsics', () => {

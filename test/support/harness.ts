@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
+import type { CompiledWorkflow } from '../../lib/compiler';
 import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
 import type { CheckpointStore } from '../../runtime/store';
@@ -42,6 +43,21 @@ export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>
       return [node, { ir, module: fn ? { handler: fn } : {} }];
     }),
   );
+}
+
+/**
+ * Matches the Cause of a handler's error, as Step Functions gives it for a
+ * Lambda task: Lambda's error document as JSON, `{"errorType","errorMessage","trace"}`.
+ */
+export function lambdaCause(errorType: string, errorMessage: string): string {
+  const head = JSON.stringify({ errorType, errorMessage }).slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expect.stringMatching(new RegExp(`^${head},"trace":\\[".*"\\]}$`)) as string;
+}
+
+/** The compiler's nodes as the driver runs them: function names `fn-<node>`, every user export from `module`. */
+export function fromCompiled(compiled: CompiledWorkflow, module: Record<string, unknown>): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, `fn-${n}`]));
+  return Object.fromEntries(Object.entries(compiled.nodes).map(([n, node]) => [n, { ir: { ...node.ir, functionNames }, module }]));
 }
 
 export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
@@ -103,8 +119,9 @@ export class Driver {
       this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
     }
     // What the construct puts in the recorder's environment, from the workflow's settings.
-    const settings = Object.values(nodes)[0]?.ir.settings ?? SETTINGS;
-    this.recorder = createFailureRecorder(store, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
+    const first = Object.values(nodes)[0]?.ir;
+    const settings = first?.settings ?? SETTINGS;
+    this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */
@@ -133,7 +150,8 @@ export class Driver {
       },
       requestPayload: event,
       responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
-      responsePayload: { errorType: err?.name ?? 'Error', errorMessage: err?.message ?? String(err) },
+      // Lambda's Node.js error document.
+      responsePayload: { errorType: err?.name ?? 'Error', errorMessage: err?.message ?? String(err), trace: (err?.stack ?? '').split('\n') },
     };
     this.failures.push(record);
     await this.recorder(record);

@@ -1,13 +1,13 @@
 /**
  * Inputs and expected results of the fault-test workflows and the examples,
- * shared by the jest suites and scripts/test-faults.js.
+ * shared by the jest suites and `npm run test:faults`.
  */
 import * as fs from 'fs';
 import type { Json } from '../../../runtime/ir';
 import type { Committed, Expectation } from '../../../lib/local/checker';
 import type { Target } from '../../../lib/local/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';
-import { exampleInput } from '../../../lib/local/project';
+import { exampleInput } from '../../../examples/inputs';
 
 /** The committed value of the (only) invocation of `node` in a run. */
 function committedOf(engine: LocalEngine, workflow: string, node: string, committed: Committed): Record<string, Json> {

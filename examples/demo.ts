@@ -1,9 +1,9 @@
 /**
- * `unum demo`: synthesize the example app, start the local engine, run every
+ * `npm run demo`: synthesize the example app, start the local engine, run every
  * example workflow on its `examples/<name>/input.json`, and print the result,
  * a per-node timeline and the workflow's diagram; then stop everything.
  *
- *   unum demo [--faults <seed>] [--app <cdk.out>] [--verbose]
+ *   npm run demo -- [--faults <seed>] [--app <cdk.out>] [--verbose]
  *
  * With `--faults`, each workflow also runs under the seed's random fault
  * schedule (crashes, duplicates, reordering) and is checked against its
@@ -11,29 +11,30 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Json, NodeIR } from '../../runtime/ir';
-import { renderSvg, findDot } from '../graph/graphviz';
-import { toDot, toMermaid, workflowGraph } from '../graph/mermaid';
-import type { LocalWorkflow } from '../local/assembly';
-import { LocalEngine } from '../local/engine';
-import { checkedRun } from '../local/fault-run';
-import { exampleInput, findAppDir } from '../local/project';
-import { renderTimeline, summarize } from '../local/report';
-import { paramsForSeed, RandomPlan } from '../local/schedule';
-import { synthesize } from '../local/synth';
-import { parseArgs } from './argv';
+import type { Json, NodeIR } from '../runtime/ir';
+import { renderSvg, findDot } from '../lib/graph/graphviz';
+import { toDot, toMermaid, workflowGraph } from '../lib/graph/mermaid';
+import type { LocalWorkflow } from '../lib/local/assembly';
+import { LocalEngine } from '../lib/local/engine';
+import { checkedRun } from '../lib/local/fault-run';
+import { findAppDir } from '../lib/local/project';
+import { renderTimeline, summarize } from '../lib/local/report';
+import { paramsForSeed, RandomPlan } from '../lib/local/schedule';
+import { synthesize } from '../lib/local/synth';
+import { parseArgs } from '../lib/cli/argv';
+import { exampleInput } from './inputs';
 
 const MAX_RESULT_LINES = 25;
 
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['faults', 'app'], flags: ['verbose', 'help'] });
   if (args.flags.has('help')) {
-    process.stdout.write('usage: unum demo [--faults <seed>] [--app <cloud assembly dir>] [--verbose]\n');
+    process.stdout.write('usage: npm run demo -- [--faults <seed>] [--app <cloud assembly dir>] [--verbose]\n');
     return 0;
   }
   const started = Date.now();
   const appDir = findAppDir();
-  if (!appDir) throw new Error('no cdk.json here or above: run unum demo in the unum-cdk checkout');
+  if (!appDir) throw new Error('no cdk.json here or above: run the demo in the unum-cdk checkout');
   let assembly = args.values.get('app');
   if (!assembly) {
     assembly = path.join(appDir, 'cdk.out');

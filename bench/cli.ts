@@ -1,5 +1,5 @@
 /**
- * `unum bench [--quick] [--only <figure>[,<figure>]] [--out BENCHMARKS.md]`:
+ * `npm run bench -- [--quick] [--only <figure>[,<figure>]] [--out BENCHMARKS.md]`:
  * runs the benchmarks of issue 8 and writes BENCHMARKS.md (bench/report.ts).
  *
  * `--quick` measures fewer sizes and repetitions (to iterate); `--only` runs
@@ -11,16 +11,16 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FIGURES, isExternal, selectFigures, type ExternalFigureSpec, type MeasuredFigureSpec } from '../../bench/figures';
-import { loadAverage, machineInfo } from '../../bench/machine';
-import { externalSource } from '../../bench/report';
-import { BenchResources } from '../../bench/resources';
-import { benchCommand, benchState, keptResults, readResults, renderSaved, saveState, writeReport } from '../../bench/results';
-import { NotMeasured, type BenchContext, type FigureResult } from '../../bench/types';
-import { findAppDir } from '../local/project';
-import { parseArgs } from './argv';
+import { FIGURES, isExternal, selectFigures, type ExternalFigureSpec, type MeasuredFigureSpec } from './figures';
+import { loadAverage, machineInfo } from './machine';
+import { externalSource } from './report';
+import { BenchResources } from './resources';
+import { benchCommand, benchState, keptResults, readResults, renderSaved, saveState, writeReport } from './results';
+import { NotMeasured, type BenchContext, type FigureResult } from './types';
+import { findAppDir } from '../lib/local/project';
+import { parseArgs } from '../lib/cli/argv';
 
-const USAGE = 'usage: unum bench [--quick] [--only <figure>[,<figure>...]] [--out BENCHMARKS.md] [--render]\n'
+const USAGE = 'usage: npm run bench -- [--quick] [--only <figure>[,<figure>...]] [--out BENCHMARKS.md] [--render]\n'
   + '  --render  rewrite the report from the last results (.unum/bench) without measuring\n'
   + `figures: ${FIGURES.map((f) => `${f.number} ${f.id}${isExternal(f) ? ` (external: \`${f.external.command}\`)` : ''}`).join(', ')}\n`;
 

@@ -1,3 +1,4 @@
+/** The IR's JSON Schema check (schema/ir.schema.json), for the tests: the compiler's output must match the schema users read. */
 import Ajv, { type ValidateFunction } from 'ajv';
 import irSchema from '../../schema/ir.schema.json';
 

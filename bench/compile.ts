@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Definition, Task } from '../definition';
-import { compileWorkflow } from './compile';
+import { Definition, Task } from '../lib/definition';
+import { compileWorkflow } from '../lib/compiler';
 
 /** What `benchCompile` measured. */
 export interface CompileBenchResult {

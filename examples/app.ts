@@ -7,9 +7,9 @@
 import { App, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { UnumWorkflow } from '../lib/construct';
-import { collatz } from '../examples/collatz/workflow';
-import { textPipeline } from '../examples/text-pipeline/workflow';
-import { wordCount } from '../examples/wordcount/workflow';
+import { collatz } from './collatz/workflow';
+import { textPipeline } from './text-pipeline/workflow';
+import { wordCount } from './wordcount/workflow';
 
 /** The example workflows: a text pipeline, a MapReduce word count and a Collatz loop. */
 export class ExamplesStack extends Stack {

@@ -1,0 +1,61 @@
+/**
+ * The example app tested as a user tests their own workflows: synthesize the
+ * app in the test, start the local engine with the public helper of
+ * `unum-cdk/local`, run workflows and assert on outcome and timeline, also
+ * under a fault seed.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { ExamplesStack } from '../../examples/app';
+import { startLocalEngine, type LocalTestEngine } from '../../lib/local';
+
+jest.setTimeout(180_000);
+
+let outdir: string;
+let engine: LocalTestEngine;
+
+beforeAll(async () => {
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-'));
+  const app = new App({ outdir });
+  new ExamplesStack(app, 'UnumExamples');
+  app.synth();
+  engine = await startLocalEngine({ app: outdir });
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+});
+
+test('Collatz of 6: the result, and one Step execution per iteration', async () => {
+  const run = await engine.run('Collatz', { n: 6 });
+  expect(run).toMatchObject({ status: 'SUCCEEDED', result: { start: 6, steps: 8, peak: 16 } });
+  expect(run.timeline.map((e) => e.node)).toEqual([...Array<string>(8).fill('Step'), 'Finish']);
+  expect(run.timeline.every((e) => e.outcome === 'ok' && e.attempt === 1 && !e.duplicate)).toBe(true);
+});
+
+test('a failing run resolves FAILED, naming the node and the error', async () => {
+  const run = await engine.run('Collatz', { n: 0 });
+  expect(run).toMatchObject({ status: 'FAILED', error: { node: 'Step', error: 'RangeError' } });
+  expect(run.result).toBeUndefined();
+  // Lambda's async retries ran the failing handler again before the failure recorder ended the run.
+  expect(run.timeline.filter((e) => e.node === 'Step').length).toBeGreaterThan(1);
+});
+
+test('under a fault seed the word count gives the fault-free result, with faults injected', async () => {
+  const input = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'wordcount', 'input.json'), 'utf8'));
+  const run = await engine.run('WordCount', input, { faults: 11 });
+  expect(run.faults?.violations).toEqual([]);
+  expect(run.status).toBe('SUCCEEDED');
+  expect(run.result).toEqual(run.faults?.reference.result);
+  const injected: Record<string, number> = { ...run.faults?.injected };
+  expect(Object.values(injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  // Every injected fault costs at least one extra execution.
+  expect(run.timeline.length).toBeGreaterThan(run.faults?.reference.timeline.length ?? Infinity);
+});
+
+test('an unknown workflow is an error listing the workflows there are', async () => {
+  await expect(engine.run('Nope', {})).rejects.toThrow(/no workflow 'Nope' .*have: TextPipeline, WordCount, Collatz/);
+});
