@@ -170,7 +170,7 @@ export class DynamoDbStore implements CheckpointStore {
     return wrote(this.put(runStart(run, startedAt, ttl)));
   }
 
-  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean> {
+  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
     return wrote(this.update(runFinish(run, end, finishedAt, ttl)));
   }
 

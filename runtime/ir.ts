@@ -366,7 +366,9 @@ export const ENV = {
   failureQueueUrl: 'UNUM_FAILURE_QUEUE_URL',
   /** Failure recorder: optional SNS topic ARN to forward failure records to. */
   failureTopicArn: 'UNUM_FAILURE_TOPIC_ARN',
-  /** Failure recorder: set when the workflow keeps a run history; its value is the run retention in seconds. */
+  /** Failure recorder: the run retention in seconds, the TTL of the records it writes. */
+  runRetention: 'UNUM_RUN_RETENTION',
+  /** Failure recorder: `true` when the workflow keeps a run history. */
   history: 'UNUM_HISTORY',
 } as const;
 

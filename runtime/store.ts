@@ -28,8 +28,8 @@ export interface CheckpointStore {
   deleteItems(keys: readonly string[]): Promise<void>;
   /** Create the run record (RUNNING) unless it exists; true when created. */
   startRun(run: RunRef, startedAt: string, ttl: number): Promise<boolean>;
-  /** Set the run's final status unless it already has one; true when this call set it. */
-  finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean>;
+  /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
+  finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */
   rejectRun(run: RunRef, error: Required<RunError>, at: string, ttl: number): Promise<boolean>;
   /** Run history counter: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */

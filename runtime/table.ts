@@ -11,6 +11,7 @@
  * and the stored value is byte-identical to what was committed.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { boundedError } from './errors';
 
 /** An item, a key, or the values of an expression, as DynamoDB carries them. */
 export type Item = Record<string, AttributeValue>;
@@ -229,10 +230,14 @@ export interface RunRecord {
 export const runStart = (run: RunRef, startedAt: string, ttl: number): PutRequest =>
   put({ ...newItem(runKey(run), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
 
-const errorAttribute = ({ node, error, cause }: Required<RunError>): AttributeValue => ({ M: { node: S(node), error: S(error), cause: S(cause) } });
+/** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
+function errorAttribute(e: Required<RunError>): AttributeValue {
+  const { node, error, cause } = boundedError(e);
+  return { M: { node: S(node), error: S(error), cause: S(cause) } };
+}
 
 /**
- * A rejected start request's FAILED record, only where the run has no record:
+ * A rejected start request's FAILED record (its error cut to `ERROR_BOUNDS`), only where the run has no record:
  * a start request can name any run id, and must not end another caller's run.
  */
 export const runRejection = (run: RunRef, error: Required<RunError>, at: string, ttl: number): PutRequest =>
@@ -240,9 +245,11 @@ export const runRejection = (run: RunRef, error: Required<RunError>, at: string,
 
 /**
  * The final status, set once: unless the record has one already. A run whose
- * record is missing (the entry's write lost to TTL or never made) may still finish once.
+ * record is missing (the entry's write lost to TTL or never made) may still
+ * finish once; the TTL is set either way, so that record expires too.
+ * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
-export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl?: number): UpdateRequest {
+export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): UpdateRequest {
   const sets: string[] = [];
   const values: Item = { ':running': S('RUNNING') };
   const set = (name: string, value: AttributeValue): void => {
@@ -252,7 +259,7 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl?: nu
   };
   set('#s', S(end.status));
   set('finishedAt', S(finishedAt));
-  if (ttl !== undefined) set('#ttl', N(ttl));
+  set('#ttl', N(ttl));
   if (end.status === 'FAILED') set('#e', errorAttribute(end.error));
   else if (end.result !== undefined) set('#r', S(end.result));
   else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
@@ -385,7 +392,7 @@ export interface Transition {
   readonly error?: { readonly error: string; readonly cause?: string };
 }
 
-/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
+/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first); an error is cut to `ERROR_BOUNDS`. */
 export function historyItem(
   node: string,
   inv: string,
@@ -407,7 +414,7 @@ export function historyItem(
     next: t.next && JSON.stringify(t.next),
     fanInJoin: t.join,
     fanInSize: t.size,
-    error: t.error && JSON.stringify(t.error),
+    error: t.error && JSON.stringify(boundedError(t.error)),
   };
 }
 

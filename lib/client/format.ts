@@ -1,5 +1,6 @@
 /** Human-readable text for run statuses and inspect reports (the CLI's output without `--json`). */
 import type { InspectReport } from './inspect';
+import type { RecoveryReport } from './recover';
 import type { RunStatus } from './types';
 
 /** Rows of cells as aligned columns; the first row is the header. */
@@ -81,4 +82,14 @@ export function formatInspectReport(r: InspectReport): string {
     ].join('\n'));
   }
   return parts.join('\n\n');
+}
+
+/** What `recover` did: one row per dead letter, then the counts. */
+export function formatRecoveryReport(r: RecoveryReport): string {
+  const counts = `${r.replayed} replayed, ${r.finished} already finished, ${r.kept} kept in the queue`;
+  if (r.deadLetters.length === 0) return `no dead letters (${counts})`;
+  return `${table([
+    ['outcome', 'run', 'node', 'detail'],
+    ...r.deadLetters.map((d) => [d.outcome, d.workflowId ?? '-', d.node ?? '-', d.detail]),
+  ])}\n${counts}`;
 }

@@ -11,7 +11,7 @@ import type { WorkflowLocation } from './types';
 export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
-const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName' } as const;
+const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl' } as const;
 
 /** The outputs prefix of a workflow: its construct path below the stack, non-alphanumerics removed. */
 function outputPrefix(constructPathBelowStack: string): string {
@@ -40,7 +40,8 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
     if (value === undefined) throw new UnumClientError(`stack outputs have ${prefix}${OUTPUT.entryFunction} but no ${prefix}${suffix}`);
     return value;
   });
-  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table, workflow: name };
+  const deadLetterQueue = outputs[`${prefix}${OUTPUT.deadLetterQueue}`];
+  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table, workflow: name, ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }) };
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included. */

@@ -9,7 +9,11 @@ afterEach(() => {
   delete process.env.UNUM_ENTRY_NODE;
   delete process.env.UNUM_FAILURE_QUEUE_URL;
   delete process.env.UNUM_FAILURE_TOPIC_ARN;
+  delete process.env.UNUM_RUN_RETENTION;
+  delete process.env.UNUM_WORKFLOW;
 });
+
+const SETTINGS = { runRetentionSeconds: 86400, history: false };
 
 const record = (requestPayload: unknown, responsePayload: FailureRecord['responsePayload'] = { errorType: 'TypeError', errorMessage: 'bad' }): FailureRecord => ({
   version: '1.0',
@@ -41,19 +45,19 @@ test('a malformed start request or another workflow\'s envelope names no run, as
 test('sets the run FAILED with node, error and cause, only if it is still running', async () => {
   const store = new MemoryStore();
   await store.startRun({ workflow: 'W', workflowId: 'w1' }, 't', 0);
-  const rec = createFailureRecorder(store, 'W');
+  const rec = createFailureRecorder(store, 'W', SETTINGS);
   await rec(record({ unum: { workflow: 'W', workflowId: 'w1', node: 'B' } }));
   // The cause is Lambda's error document as JSON, as Step Functions reports a failed Lambda task.
   expect(store.runOf('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: '{"errorType":"TypeError","errorMessage":"bad"}' } });
   await store.startRun({ workflow: 'W', workflowId: 'w2' }, 't', 0);
-  await store.finishRun({ workflow: 'W', workflowId: 'w2' }, { status: 'SUCCEEDED', result: '1' }, 't');
+  await store.finishRun({ workflow: 'W', workflowId: 'w2' }, { status: 'SUCCEEDED', result: '1' }, 't', 0);
   await rec(record({ unum: { workflow: 'W', workflowId: 'w2', node: 'B' } }));
   expect(store.runOf('w2')).toMatchObject({ status: 'SUCCEEDED' });
 });
 
 test('the cause is the whole error document of the handler; a States.* error of the runtime keeps its message', async () => {
   const store = new MemoryStore();
-  const rec = createFailureRecorder(store, 'W');
+  const rec = createFailureRecorder(store, 'W', SETTINGS);
   const trace = ['CardDeclined: no funds', '    at charge (/var/task/index.js:3:9)'];
   await store.startRun({ workflow: 'W', workflowId: 'w5' }, 't', 0);
   await rec(record({ unum: { workflow: 'W', workflowId: 'w5', node: 'B' } }, { errorType: 'CardDeclined', errorMessage: 'no funds', trace }));
@@ -66,13 +70,24 @@ test('the cause is the whole error document of the handler; a States.* error of 
 test('without a response payload the condition is the error (event too old)', async () => {
   const store = new MemoryStore();
   const r = { ...record({ unum: { workflowId: 'w3', node: 'C' } }, null), requestContext: { ...record(null).requestContext, condition: 'EventAgeExceeded' } };
-  await createFailureRecorder(store, 'W')(r);
+  await createFailureRecorder(store, 'W', SETTINGS)(r);
   expect(store.runOf('w3')).toMatchObject({ status: 'FAILED', error: { node: 'C', error: 'EventAgeExceeded', cause: expect.stringMatching(/Lambda gave up/) } });
 });
 
-test('forwarding to a queue without the SQS client fails with a clear error after recording', async () => {
-  process.env.UNUM_FAILURE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/1/q';
+test('forwarding to a topic without the SNS client fails with a clear error after recording', async () => {
+  process.env.UNUM_FAILURE_TOPIC_ARN = 'arn:aws:sns:us-east-1:1:t';
   const store = new MemoryStore();
-  await expect(createFailureRecorder(store, 'W')(record({ unum: { workflowId: 'w4', node: 'B' } }))).rejects.toThrow(/@aws-sdk\/client-sqs is not available/);
+  await expect(createFailureRecorder(store, 'W', SETTINGS)(record({ unum: { workflowId: 'w4', node: 'B' } }))).rejects.toThrow(/@aws-sdk\/client-sns is not available/);
   expect(store.runOf('w4')).toMatchObject({ status: 'FAILED' });
+});
+
+test('without settings the recorder reads the workflow and the run retention from its environment, and names a missing one', async () => {
+  const store = new MemoryStore();
+  await expect(createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }))).rejects.toThrow(/UNUM_WORKFLOW is not set/);
+  process.env.UNUM_WORKFLOW = 'W';
+  await expect(createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }))).rejects.toThrow(/UNUM_RUN_RETENTION must be the run retention in seconds, got ''/);
+  expect(store.runOf('w7')).toBeUndefined();
+  process.env.UNUM_RUN_RETENTION = '3600';
+  await createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }));
+  expect(store.runOf('w7')).toMatchObject({ status: 'FAILED' });
 });

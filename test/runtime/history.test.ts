@@ -18,7 +18,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   jest.restoreAllMocks();
-  delete process.env.UNUM_HISTORY;
 });
 
 const HISTORY = { history: true };
@@ -276,25 +275,20 @@ test('an append error is an error of the execution: nothing is invoked before th
   expect(invoker.sent).toHaveLength(0);
 });
 
-test('the failure recorder appends a `failed` entry named from the envelope when UNUM_HISTORY is set', async () => {
-  const nodes = defineWorkflow(
-    'rec',
-    {
-      O: { instructions: [map('M', 'J')] },
-      M: {
-        fn: (x: number) => {
-          if (x === 1) throw new TypeError('cannot');
-          return x;
-        },
-        instructions: [fanIn('J')],
+test('the failure recorder appends a `failed` entry named from the envelope when the workflow keeps a history', async () => {
+  const definition = {
+    O: { instructions: [map('M', 'J')] },
+    M: {
+      fn: (x: number) => {
+        if (x === 1) throw new TypeError('cannot');
+        return x;
       },
-      J: { join: { tails: ['M'] }, instructions: [succeed] },
+      instructions: [fanIn('J')],
     },
-    HISTORY,
-  );
-  process.env.UNUM_HISTORY = '86400';
+    J: { join: { tails: ['M'] }, instructions: [succeed] },
+  };
   const store = new MemoryStore();
-  await new Driver(store, nodes).run(start([0, 1]), { retryAttempts: 0 });
+  await new Driver(store, defineWorkflow('rec', definition, HISTORY)).run(start([0, 1]), { retryAttempts: 0 });
   expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'M', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') } });
   const failed = readable(store).filter((e) => e.outcome === 'failed');
   expect(failed).toEqual([
@@ -306,10 +300,9 @@ test('the failure recorder appends a `failed` entry named from the envelope when
     }),
   ]);
 
-  // Without the variable the recorder writes no history.
-  delete process.env.UNUM_HISTORY;
+  // Without a history the recorder writes none.
   const quiet = new MemoryStore();
-  await new Driver(quiet, nodes).run(start([1]), { retryAttempts: 0 });
+  await new Driver(quiet, defineWorkflow('rec', definition)).run(start([1]), { retryAttempts: 0 });
   expect(quiet.runOf('w')).toMatchObject({ status: 'FAILED' });
   expect(readable(quiet).filter((e) => e.outcome === 'failed')).toEqual([]);
 });

@@ -118,7 +118,10 @@ export class Driver {
     for (const [node, n] of Object.entries(nodes)) {
       this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
     }
-    this.recorder = createFailureRecorder(store, Object.values(nodes)[0]?.ir.workflow);
+    // What the construct puts in the recorder's environment, from the workflow's settings.
+    const first = Object.values(nodes)[0]?.ir;
+    const settings = first?.settings ?? SETTINGS;
+    this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */

@@ -88,7 +88,7 @@ export class MemoryStore implements CheckpointStore {
     return true;
   }
 
-  async finishRun(run: RunRef, end: RunEnd, finishedAt: string): Promise<boolean> {
+  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, _ttl: number): Promise<boolean> {
     this.count('finishRun', true);
     const r = this.runs.get(runKey(run));
     if (r && r.status !== 'RUNNING') return false;
