@@ -132,18 +132,20 @@ export function replayOf(body: string, workflow: string): Replay | string {
   };
 }
 
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 async function recoverOne(deps: RecoveryDeps, message: Message): Promise<RecoveredDeadLetter> {
   const messageId = message.MessageId ?? '?';
   const replay = replayOf(message.Body ?? '', deps.workflow);
   if (typeof replay === 'string') return { messageId, outcome: 'kept', detail: replay };
   const about = { messageId, workflowId: replay.workflowId, node: replay.node, functionArn: replay.functionArn };
   const remove = (): Promise<unknown> => deps.sqs.send(new DeleteMessageCommand({ QueueUrl: deps.queueUrl, ReceiptHandle: message.ReceiptHandle }));
-  const { status } = await deps.status(replay.workflowId);
-  if (status === 'SUCCEEDED' || status === 'FAILED') {
-    await remove();
-    return { ...about, outcome: 'finished', detail: `run already ${status}; ${replay.why}` };
-  }
   try {
+    const { status } = await deps.status(replay.workflowId);
+    if (status === 'SUCCEEDED' || status === 'FAILED') {
+      await remove();
+      return { ...about, outcome: 'finished', detail: `run already ${status}; ${replay.why}` };
+    }
     await deps.lambda.send(new InvokeCommand({
       FunctionName: replay.functionArn,
       Qualifier: replay.qualifier,
@@ -151,10 +153,14 @@ async function recoverOne(deps: RecoveryDeps, message: Message): Promise<Recover
       Payload: Buffer.from(JSON.stringify(replay.event)),
     }));
   } catch (err) {
-    return { ...about, outcome: 'kept', detail: `replay failed: ${err instanceof Error ? err.message : String(err)}` };
+    return { ...about, outcome: 'kept', detail: `not replayed: ${describe(err)}` };
   }
-  // After the invoke was accepted: a delete lost here only means a second, harmless replay.
-  await remove();
+  try {
+    await remove();
+  } catch (err) {
+    // The invoke was accepted: a later recover replays this message again, which the checkpoints make harmless.
+    return { ...about, outcome: 'replayed', detail: `${replay.why}; the message was not deleted (${describe(err)})` };
+  }
   return { ...about, outcome: 'replayed', detail: replay.why };
 }
 

@@ -4,7 +4,10 @@
  * event, the function, and why a message is kept instead. The whole path on
  * the local engine is test/local/outage.test.ts.
  */
-import { replayOf } from '../../lib/client/recover';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { recoverDeadLetters, replayOf } from '../../lib/client/recover';
+import type { RunStatus } from '../../lib/client';
 
 const FN = 'arn:aws:lambda:us-east-1:123456789012:function:stack-wf-B';
 
@@ -58,4 +61,63 @@ test('messages that are no failure record of a workflow function are kept, with 
   expect(replayOf(deadLetter({ workflowId: 'a#b', input: 1 }), 'W')).toMatch(/names no valid run id/);
   // An envelope of another workflow names none of this workflow's runs.
   expect(replayOf(deadLetter({ unum: { ...envelope.unum, workflow: 'Other' } }), 'W')).toMatch(/names no valid run id/);
+});
+
+describe('recoverDeadLetters', () => {
+  /** A queue of the given bodies behind a stub SQS client; `failDelete` makes DeleteMessage throw. */
+  function queue(bodies: string[], failDelete = false): { sqs: SQSClient; deleted: string[] } {
+    const messages = bodies.map((Body, i) => ({ MessageId: `m${i}`, ReceiptHandle: `h${i}`, Body }));
+    const deleted: string[] = [];
+    let received = false;
+    const send = async (command: { constructor: { name: string }; input: { ReceiptHandle?: string } }): Promise<unknown> => {
+      if (command.constructor.name === 'ReceiveMessageCommand') {
+        const out = received ? {} : { Messages: messages };
+        received = true;
+        return out;
+      }
+      if (failDelete) throw new Error('SQS unreachable');
+      deleted.push(command.input.ReceiptHandle ?? '');
+      return {};
+    };
+    return { sqs: { send } as unknown as SQSClient, deleted };
+  }
+  const lambda = (fail?: string): { client: LambdaClient; events: unknown[] } => {
+    const events: unknown[] = [];
+    const send = async (command: { input: { Payload: Uint8Array } }): Promise<unknown> => {
+      if (fail) throw new Error(fail);
+      events.push(JSON.parse(Buffer.from(command.input.Payload).toString('utf8')));
+      return { StatusCode: 202 };
+    };
+    return { client: { send } as unknown as LambdaClient, events };
+  };
+  const status = (s: RunStatus['status'] | Error) => async (workflowId: string): Promise<RunStatus> => {
+    if (s instanceof Error) throw s;
+    return { workflowId, status: s };
+  };
+  const deps = (sqs: SQSClient, l: LambdaClient, s: ReturnType<typeof status>) => ({ sqs, lambda: l, queueUrl: 'q', status: s, visibilityTimeoutSeconds: 300 });
+
+  test('replays, then deletes; a finished run is deleted without a replay; junk is kept', async () => {
+    const q = queue([deadLetter(envelope), 'junk']);
+    const l = lambda();
+    const report = await recoverDeadLetters(deps(q.sqs, l.client, status('RUNNING')));
+    expect([report.replayed, report.finished, report.kept]).toEqual([1, 0, 1]);
+    expect(l.events).toEqual([envelope]);
+    expect(q.deleted).toEqual(['h0']);
+    const done = queue([deadLetter(envelope)]);
+    const none = lambda();
+    expect((await recoverDeadLetters(deps(done.sqs, none.client, status('FAILED')))).deadLetters).toEqual([expect.objectContaining({ outcome: 'finished', workflowId: 'run-1' })]);
+    expect([none.events, done.deleted]).toEqual([[], ['h0']]);
+  });
+
+  test('a run record that cannot be read or a replay Lambda refuses keeps the message; a lost delete is reported', async () => {
+    for (const [l, s] of [[lambda('TooManyRequestsException'), status('RUNNING')], [lambda(), status(new Error('DynamoDB down'))]] as const) {
+      const q = queue([deadLetter(envelope)]);
+      const report = await recoverDeadLetters(deps(q.sqs, l.client, s));
+      expect(report.deadLetters).toEqual([expect.objectContaining({ outcome: 'kept', detail: expect.stringMatching(/^not replayed: (TooManyRequestsException|DynamoDB down)$/) })]);
+      expect(q.deleted).toEqual([]);
+    }
+    const q = queue([deadLetter(envelope)], true);
+    const report = await recoverDeadLetters(deps(q.sqs, lambda().client, status('NOT_FOUND')));
+    expect(report.deadLetters).toEqual([expect.objectContaining({ outcome: 'replayed', detail: expect.stringMatching(/the message was not deleted \(SQS unreachable\)$/) })]);
+  });
 });
