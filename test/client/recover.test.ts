@@ -94,7 +94,7 @@ describe('recoverDeadLetters', () => {
     if (s instanceof Error) throw s;
     return { workflowId, status: s };
   };
-  const deps = (sqs: SQSClient, l: LambdaClient, s: ReturnType<typeof status>) => ({ sqs, lambda: l, queueUrl: 'q', status: s, visibilityTimeoutSeconds: 300 });
+  const deps = (sqs: SQSClient, l: LambdaClient, s: ReturnType<typeof status>) => ({ sqs, lambda: l, queueUrl: 'q', workflow: 'W', status: s, visibilityTimeoutSeconds: 300 });
 
   test('replays, then deletes; a finished run is deleted without a replay; junk is kept', async () => {
     const q = queue([deadLetter(envelope), 'junk']);
