@@ -12,6 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Json } from '../../../runtime/ir';
+import { forEachLimit } from '../../../runtime/pool';
 import { startLocalEngine, type LocalTestEngine } from '../../../lib/local';
 import { synthesizeCorpus } from './app';
 import { CASES, type Case, type PinKind } from './cases';
@@ -47,15 +48,6 @@ async function runOnUnum(e: LocalTestEngine, row: Row): Promise<Outcome> {
   return failed(run.error?.error ?? '', run.error?.cause);
 }
 
-/** Calls `fn` on every item, at most `limit` at a time. */
-async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-}
-
 beforeAll(async () => {
   outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-differential-'));
   const [unumAttempts, peerAttempts] = ['attempts-unum', 'attempts-peer'].map((d) => path.join(outdir, d));
@@ -68,7 +60,7 @@ beforeAll(async () => {
   process.env[ATTEMPTS_DIR] = peerAttempts;
   const byName = new Map(corpus.map((d) => [d.name, d]));
   await Promise.all([
-    pool(ROWS, CONCURRENT_RUNS, async (row) => {
+    forEachLimit(ROWS, CONCURRENT_RUNS, async (row) => {
       unumOutcomes.set(row.id, await runOnUnum(started, row));
     }),
     ...ROWS.map(async (row) => {
