@@ -33,7 +33,7 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
       const result = await compute(x, input, async () =>
         spec.kind === 'pass'
           ? passOutput(ir.io, spec.result, input, context)
-          : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context), x.ctx]), context),
+          : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
       );
       return { ...result, cleanup: resolved.cleanup };
     },

@@ -11,7 +11,7 @@ export interface LambdaContext {
   getRemainingTimeInMillis?(): number;
 }
 
-export type UserFunction = (...args: Json[]) => unknown;
+export type UserFunction = (...args: unknown[]) => unknown;
 
 /** Everything an execution needs besides its event. */
 export interface Runtime {

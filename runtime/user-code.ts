@@ -7,15 +7,20 @@ import { StatesError } from './errors';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
 import { errorMessage, errorName, findCatch, withRetry } from './retry';
-import type { Exec } from './types';
+import type { Exec, LambdaContext } from './types';
 
 /** Milliseconds left in this Lambda execution. */
 export function remainingMs(x: Exec): number {
   return x.ctx.getRemainingTimeInMillis?.() ?? x.rt.ir.settings.timeoutSeconds * 1000;
 }
 
-/** Calls the user's function with a deadline; the result is normalised to JSON. */
-export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
+/**
+ * Calls the user's function with a deadline; the result is normalised to JSON.
+ * The function gets copies of `inputs`, as every attempt gets the original
+ * input in Step Functions: what an attempt changes in them neither reaches a
+ * retry nor the input that ResultPath and catch rules merge into.
+ */
+export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaContext): Promise<Json> {
   const fn = x.rt.fn;
   if (!fn) throw new Error(`node ${x.rt.ir.node}: no user function`);
   const left = remainingMs(x);
@@ -25,7 +30,7 @@ export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = await Promise.race([
-      Promise.resolve().then(() => fn(...(args as Json[]))),
+      Promise.resolve().then(() => fn(...structuredClone(inputs), ...(ctx ? [ctx] : []))),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StatesError('States.Timeout', `node ${x.rt.ir.node}: handler timed out`)), deadline);
       }),

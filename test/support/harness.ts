@@ -9,6 +9,7 @@ import { createFailureRecorder, type FailureRecord } from '../../runtime/failure
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
 import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
+import type { CompiledWorkflow } from '../../lib/compiler';
 import type { CheckpointStore } from '../../runtime/store';
 import type { LambdaContext } from '../../runtime/types';
 
@@ -42,6 +43,12 @@ export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>
       return [node, { ir, module: fn ? { handler: fn } : {} }];
     }),
   );
+}
+
+/** The nodes of a compiled workflow for a Driver: every node runs `module`'s exports, functions named `fn-<node>`. */
+export function compiledNodes(compiled: CompiledWorkflow, module: Record<string, unknown>): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, `fn-${n}`]));
+  return Object.fromEntries(Object.entries(compiled.nodes).map(([node, c]) => [node, { ir: { ...c.ir, functionNames }, module }]));
 }
 
 export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
