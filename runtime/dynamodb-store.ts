@@ -19,7 +19,7 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { CheckpointStore } from './store';
+import type { CheckpointStore, ShardRenewal } from './store';
 import {
   type Checkpoint,
   checkpointPut,
@@ -33,12 +33,16 @@ import {
   keyItem,
   keyOf,
   type PutRequest,
+  type RenewalClaim,
   type RunEnd,
   runFinish,
   runStart,
+  runStartedAt,
   shardArrival,
   shardCreation,
+  shardRenewal,
   tombstoneItem,
+  ttlOf,
   ttlExtension,
   type UpdateRequest,
 } from './table';
@@ -77,8 +81,8 @@ export class DynamoDbStore implements CheckpointStore {
     return this.client.send(new PutItemCommand({ TableName: this.tableName, ...request, ReturnValuesOnConditionCheckFailure: onConditionFailure }));
   }
 
-  private update(request: UpdateRequest, returnValues?: ReturnValue) {
-    return this.client.send(new UpdateItemCommand({ TableName: this.tableName, ...request, ReturnValues: returnValues }));
+  private update(request: UpdateRequest, returnValues?: ReturnValue, onConditionFailure?: ReturnValuesOnConditionCheckFailure) {
+    return this.client.send(new UpdateItemCommand({ TableName: this.tableName, ...request, ReturnValues: returnValues, ReturnValuesOnConditionCheckFailure: onConditionFailure }));
   }
 
   /**
@@ -138,20 +142,27 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async extendTtl(key: string, ttl: number): Promise<void> {
-    await this.update(ttlExtension(key, ttl));
+    await wrote(this.update(ttlExtension(key, ttl)));
   }
 
   async createShard(key: string, expected: number, ttl: number): Promise<void> {
     await this.update(shardCreation(key, expected, ttl));
   }
 
-  async addToShard(key: string, element: number): Promise<{ count: number; expected: number } | undefined> {
+  async addToShard(key: string, element: number): Promise<{ count: number; expected: number; ttl?: number } | undefined> {
     return conditional(
       this.update(shardArrival(key, element), 'ALL_NEW').then((r) => {
         const shard = decodeShard(r.Attributes ?? {});
-        return { count: shard.arrivals.length, expected: shard.expected };
+        return { count: shard.arrivals.length, expected: shard.expected, ttl: shard.ttl };
       }),
       () => undefined,
+    );
+  }
+
+  async renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal> {
+    return conditional(
+      this.update(shardRenewal(key, ttl, claim), 'ALL_NEW', 'ALL_OLD').then((r) => ({ renewed: true as const, arrivals: decodeShard(r.Attributes ?? {}).arrivals })),
+      (e) => ({ renewed: false as const, ttl: e.Item && ttlOf(e.Item) }),
     );
   }
 
@@ -163,8 +174,11 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
-  async startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean> {
-    return wrote(this.put(runStart(workflowId, startedAt, ttl)));
+  async startRun(workflowId: string, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {
+    return conditional(
+      this.put(runStart(workflowId, startedAt, ttl), 'ALL_OLD').then(() => ({ created: true })),
+      (e) => ({ created: false, startedAt: runStartedAt(e.Item) }),
+    );
   }
 
   async finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean> {

@@ -4,6 +4,7 @@
  * malformed event can never leave a half-made checkpoint or run record.
  */
 import { UnumEnvelopeError } from './errors';
+import { TAIL_RADIX } from './fan-in';
 import { ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from './ir';
 import { isCheckpointKey } from './table';
 import type { Invocation, LambdaContext } from './types';
@@ -11,6 +12,8 @@ import type { Invocation, LambdaContext } from './types';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isKey = (v: unknown): v is string => typeof v === 'string' && isCheckpointKey(v) && v.length <= 1024;
+
+const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 256;
 
 function check(ok: boolean, field: string, why: string): asserts ok {
   if (!ok) throw new UnumEnvelopeError(`malformed envelope: ${field} ${why}`);
@@ -24,12 +27,15 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
   check(f.kind === 'map' || f.kind === 'parallel', `${at}.kind`, "must be 'map' or 'parallel'");
   check(isCount(f.iteration), `${at}.iteration`, 'must be a non-negative integer');
   check(isKey(f.origin), `${at}.origin`, 'must be a checkpoint key');
-  return { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
+  const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
+  const j = f.join;
+  if (j === undefined) return frame;
+  check(isObject(j) && isName(j.node) && Array.isArray(j.tails) && j.tails.length <= TAIL_RADIX && j.tails.every(isName), `${at}.join`, 'must be {node, tails}');
+  return { ...frame, join: { node: j.node, tails: j.tails as string[] } };
 }
 
 const IN = 'unum.inputs[0]';
 const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn';
-const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 256;
 
 function parseInput(r: unknown): InputRef {
   check(isObject(r) && Object.keys(r).length === 1, IN, ONE_OF);
@@ -68,6 +74,7 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
   check(Array.isArray(u.fanOut), 'unum.fanOut', 'must be an array');
   check(Array.isArray(u.inputs) && u.inputs.length === 1, 'unum.inputs', 'must be an array of exactly one input');
   check(u.parent === undefined || isKey(u.parent), 'unum.parent', 'must be a checkpoint key');
+  check(u.lease === undefined || isCount(u.lease), 'unum.lease', 'must be a non-negative integer (epoch seconds)');
   const frames = (u.fanOut as unknown[]).map(parseFrame);
   const input = parseInput((u.inputs as unknown[])[0]);
   return {
@@ -78,6 +85,7 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
     start: false,
     ...(u.parent === undefined ? {} : { parent: u.parent as string }),
     ...(u.fold === undefined ? {} : { fold: parseFold(u.fold) }),
+    ...(u.lease === undefined ? {} : { lease: u.lease as number }),
   };
 }
 

@@ -74,7 +74,20 @@ const mutations: Mutation[] = [
   ['bad fanIn', (u) => (u.inputs = [{ fanIn: { join: 'j', size: -1, origin: K } } as never]), /fanIn\.size/],
   ['parent', (u) => (u.parent = 5 as never), /unum\.parent/],
   ['fold index', (u) => (u.fold = { index: 1, items: [K] }), /unum\.fold\.index/],
+  ['lease', (u) => (u.lease = 'soon'), /unum\.lease/],
+  ['negative lease', (u) => (u.lease = -1), /unum\.lease/],
+  ['frame join without tails', (u) => ((u.fanOut[0] as Record<string, unknown>).join = { node: 'J' }), /unum\.fanOut\[0\]\.join/],
+  ['frame join with a bad tail', (u) => ((u.fanOut[0] as Record<string, unknown>).join = { node: 'J', tails: [''] }), /unum\.fanOut\[0\]\.join/],
+  ['frame join with too many tails', (u) => ((u.fanOut[0] as Record<string, unknown>).join = { node: 'J', tails: Array(1025).fill('T') }), /unum\.fanOut\[0\]\.join/],
 ];
+
+test("the lease and a frame's join parse", () => {
+  const e = good();
+  const unum = e.unum as Record<string, unknown> & typeof e.unum;
+  unum.lease = 1_900_000_000;
+  (unum.fanOut[0] as Record<string, unknown>).join = { node: 'J', tails: ['T1', 'T2'] };
+  expect(parseEvent(e, B, ctx)).toMatchObject({ lease: 1_900_000_000, frames: [{ index: 1, join: { node: 'J', tails: ['T1', 'T2'] } }] });
+});
 
 test.each(mutations)('malformed envelope (%s) is rejected naming the field, before any write', async (_, mutate, field) => {
   const e = good();

@@ -19,6 +19,7 @@ export const SETTINGS: NodeSettings = {
   checkpointTtlSeconds: 3600,
   runRetentionSeconds: 86400,
   timeoutSeconds: 30,
+  handoffSeconds: 90,
 };
 
 export type NodeSpec = Partial<Omit<NodeIR, 'instructions'>> & { instructions: readonly Instruction[]; fn?: (...args: never[]) => unknown };
