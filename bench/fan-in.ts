@@ -87,7 +87,7 @@ async function measureOurs(client: DynamoDBClient, table: string, n: number): Pr
   const t0 = performance.now();
   await forEachLimit(Array.from({ length: n }, (_, i) => i), CONCURRENCY, (i) =>
     m.branch.run(i, async () => {
-      const state = await recordArrival(store, join, n, i, arrivalCode(i, 0, 0, n));
+      const state = (await recordArrival(store, join, n, i, arrivalCode(i, 0, 0, n))).outcome;
       if (state === 'complete') completions++;
       if (state === 'gone') gone++;
     }));

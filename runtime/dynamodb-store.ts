@@ -19,7 +19,7 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { CheckpointStore } from './store';
+import type { CheckpointStore, ShardRenewal } from './store';
 import {
   type Checkpoint,
   checkpointPut,
@@ -33,15 +33,19 @@ import {
   keyItem,
   keyOf,
   type PutRequest,
+  type RenewalClaim,
   type RunEnd,
   type RunError,
   runFinish,
   runRejection,
   type RunRef,
   runStart,
+  runStartedAt,
   shardArrival,
   shardCreation,
+  shardRenewal,
   tombstoneItem,
+  ttlOf,
   ttlExtension,
   type UpdateRequest,
 } from './table';
@@ -80,8 +84,8 @@ export class DynamoDbStore implements CheckpointStore {
     return this.client.send(new PutItemCommand({ TableName: this.tableName, ...request, ReturnValuesOnConditionCheckFailure: onConditionFailure }));
   }
 
-  private update(request: UpdateRequest, returnValues?: ReturnValue) {
-    return this.client.send(new UpdateItemCommand({ TableName: this.tableName, ...request, ReturnValues: returnValues }));
+  private update(request: UpdateRequest, returnValues?: ReturnValue, onConditionFailure?: ReturnValuesOnConditionCheckFailure) {
+    return this.client.send(new UpdateItemCommand({ TableName: this.tableName, ...request, ReturnValues: returnValues, ReturnValuesOnConditionCheckFailure: onConditionFailure }));
   }
 
   /**
@@ -141,20 +145,27 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async extendTtl(key: string, ttl: number): Promise<void> {
-    await this.update(ttlExtension(key, ttl));
+    await wrote(this.update(ttlExtension(key, ttl)));
   }
 
   async createShard(key: string, expected: number, ttl: number): Promise<void> {
     await this.update(shardCreation(key, expected, ttl));
   }
 
-  async addToShard(key: string, element: number): Promise<{ count: number; expected: number } | undefined> {
+  async addToShard(key: string, element: number): Promise<{ count: number; expected: number; ttl?: number } | undefined> {
     return conditional(
       this.update(shardArrival(key, element), 'ALL_NEW').then((r) => {
         const shard = decodeShard(r.Attributes ?? {});
-        return { count: shard.arrivals.length, expected: shard.expected };
+        return { count: shard.arrivals.length, expected: shard.expected, ttl: shard.ttl };
       }),
       () => undefined,
+    );
+  }
+
+  async renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal> {
+    return conditional(
+      this.update(shardRenewal(key, ttl, claim), 'ALL_NEW', 'ALL_OLD').then((r) => ({ renewed: true as const, arrivals: decodeShard(r.Attributes ?? {}).arrivals })),
+      (e) => ({ renewed: false as const, ttl: e.Item && ttlOf(e.Item) }),
     );
   }
 
@@ -166,8 +177,11 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
-  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<boolean> {
-    return wrote(this.put(runStart(run, startedAt, ttl)));
+  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {
+    return conditional(
+      this.put(runStart(run, startedAt, ttl), 'ALL_OLD').then(() => ({ created: true })),
+      (e) => ({ created: false, startedAt: runStartedAt(e.Item) }),
+    );
   }
 
   async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {

@@ -4,23 +4,31 @@
  * so every execution of an invocation hands its successors the same input.
  */
 import type { Json } from './ir';
-import { assertStorable, ttlIn } from './payload';
+import { itemTtl } from './lease';
+import { assertStorable } from './payload';
 import type { Checkpoint } from './table';
 import type { Committed, Exec } from './types';
 
 export function fromCheckpoint(key: string, c: Checkpoint & { tombstone: false }): Committed {
-  return { key, json: c.json, value: JSON.parse(c.json) as Json, ...(c.catchIndex === undefined ? {} : { catchIndex: c.catchIndex }) };
+  return {
+    key,
+    json: c.json,
+    value: JSON.parse(c.json) as Json,
+    ...(c.catchIndex === undefined ? {} : { catchIndex: c.catchIndex }),
+    ...(c.ttl === undefined ? {} : { ttl: c.ttl }),
+  };
 }
 
 /** The committed value, or undefined when a tombstone is already there (stop). */
 export async function commit(x: Exec, value: Json, catchIndex: number | undefined): Promise<Committed | undefined> {
   const json = JSON.stringify(value);
   assertStorable(x, json);
-  const existing = await x.rt.store.putCheckpoint(x.key, json, catchIndex, ttlIn(x.rt.ir.settings.checkpointTtlSeconds));
+  const ttl = itemTtl(x);
+  const existing = await x.rt.store.putCheckpoint(x.key, json, catchIndex, ttl);
   if (!existing) {
     // One Transitions count per invocation: only the execution that committed reports it.
     x.metrics.transitions = 1;
-    return fromCheckpoint(x.key, { tombstone: false, json, catchIndex });
+    return fromCheckpoint(x.key, { tombstone: false, json, catchIndex, ttl });
   }
   if (existing.tombstone) return undefined;
   x.metrics.duplicates = 1;

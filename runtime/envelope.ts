@@ -6,6 +6,7 @@
  * permission to invoke the entry, so it can start runs and nothing else.
  */
 import { UnumEventError } from './errors';
+import { TAIL_RADIX } from './fan-in';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from './ir';
 import { byteLength, MAX_VALUE_BYTES } from './payload';
 import { isCheckpointKey, isInvocationName } from './table';
@@ -19,6 +20,8 @@ const isRunId = (v: unknown): v is string => typeof v === 'string' && WORKFLOW_I
 const isNodeName = (v: unknown): v is string => typeof v === 'string' && /^[A-Za-z0-9_.-]{1,80}$/.test(v);
 
 const { fanOutSize: MAX_SIZE, depth: MAX_DEPTH, iteration: MAX_ITERATION } = ENVELOPE_BOUNDS;
+/** Epoch seconds fit in 32 bits until 2106. */
+const MAX_EPOCH_SECONDS = 2 ** 32;
 const SIZE = `must be an integer in [1, ${MAX_SIZE}]`;
 const ITERATION = `must be an integer in [0, ${MAX_ITERATION}]`;
 
@@ -34,7 +37,11 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
   check(f.kind === 'map' || f.kind === 'parallel', `${at}.kind`, "must be 'map' or 'parallel'");
   check(isCount(f.iteration, MAX_ITERATION), `${at}.iteration`, ITERATION);
   check(isKey(f.origin), `${at}.origin`, 'must be a checkpoint key');
-  return { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
+  const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
+  const j = f.join;
+  if (j === undefined) return frame;
+  check(isObject(j) && isNodeName(j.node) && Array.isArray(j.tails) && j.tails.length <= TAIL_RADIX && j.tails.every(isNodeName), `${at}.join`, 'must be {node, tails}');
+  return { ...frame, join: { node: j.node, tails: j.tails as string[] } };
 }
 
 const IN = 'unum.inputs[0]';
@@ -84,6 +91,7 @@ function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
   check(Array.isArray(u.fanOut) && u.fanOut.length <= MAX_DEPTH, 'unum.fanOut', `must be an array of at most ${MAX_DEPTH} frames`);
   check(Array.isArray(u.inputs) && u.inputs.length === 1, 'unum.inputs', 'must be an array of exactly one input');
   check(u.parent === undefined || isKey(u.parent), 'unum.parent', 'must be a checkpoint key');
+  check(u.lease === undefined || isCount(u.lease, MAX_EPOCH_SECONDS), 'unum.lease', 'must be a non-negative integer (epoch seconds)');
   const frames = (u.fanOut as unknown[]).map(parseFrame);
   const input = parseInput((u.inputs as unknown[])[0], ir, frames);
   return {
@@ -94,6 +102,7 @@ function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
     start: false,
     ...(u.parent === undefined ? {} : { parent: u.parent as string }),
     ...(u.fold === undefined ? {} : { fold: parseFold(u.fold, ir) }),
+    ...(u.lease === undefined ? {} : { lease: u.lease as number }),
   };
 }
 

@@ -8,9 +8,10 @@ import { TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
 import { joinCleanup, resolveInput } from './ingress';
 import { proceed } from './interpreter';
-import type { HandlerSpec } from './ir';
+import type { EnclosingJoin, HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, writeTransitionLog } from './log';
+import { keepLease, startLease } from './lease';
 import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
@@ -33,7 +34,7 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
       const result = await compute(x, input, async () =>
         spec.kind === 'pass'
           ? passOutput(ir.io, spec.result, input, context)
-          : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context), x.ctx]), context),
+          : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
       );
       return { ...result, cleanup: resolved.cleanup };
     },
@@ -44,14 +45,25 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
   }));
 }
 
-export async function execute(rt: Runtime, invocation: Invocation, ctx: LambdaContext): Promise<void> {
+/**
+ * The invocation with the node's enclosing join written into its last frame,
+ * so that the envelopes it sends name the joins of all their frames.
+ */
+function withEnclosingJoin(invocation: Invocation, join: EnclosingJoin | undefined): Invocation {
+  const last = invocation.frames.length - 1;
+  if (!join || last < 0) return invocation;
+  return { ...invocation, frames: invocation.frames.map((f, i) => (i === last ? { ...f, join } : f)) };
+}
+
+export async function execute(rt: Runtime, received: Invocation, ctx: LambdaContext): Promise<void> {
   const started = Date.now();
   const { ir } = rt;
+  const invocation = withEnclosingJoin(received, ir.enclosingJoin);
   const spec = ir.handler;
   const foldIndex = spec.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
   const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
   const name = invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
-  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, attempts: 0, userMs: 0 };
+  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, userMs: 0 };
   const report = (outcome: StepOutcome | 'error' | 'failed', error?: unknown): void => {
     if (x.userMs > 0) x.metrics.userCodeDuration = x.userMs;
     writeTransitionLog({
@@ -66,7 +78,11 @@ export async function execute(rt: Runtime, invocation: Invocation, ctx: LambdaCo
     emitMetrics(ir.workflow, ir.node, x.metrics);
   };
   try {
-    if (invocation.start) await startRun(x);
+    if (invocation.start) {
+      // A new run holds only the record it writes now, with a TTL no earlier than the lease.
+      x.lease = startLease(x);
+      if (!(await startRun(x))) return report('duplicate');
+    } else await keepLease(x);
     report(spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
   } catch (e) {
     if (!TERMINAL_ERRORS.has(errorName(e))) {

@@ -6,9 +6,10 @@
  * origin's creation and the join's deletion, so a late branch cannot revive them.
  */
 import { runtimeError } from './errors';
+import { invocationName, type FramePosition } from './naming';
 import { forEachLimit } from './pool';
 import type { CheckpointStore } from './store';
-import { shardKey } from './table';
+import { checkpointKey, type RunRef, shardKey } from './table';
 
 export const SHARD_WIDTH = 128;
 /**
@@ -53,6 +54,22 @@ export function decodeArrival(code: number, size: number): { index: number; tail
   return { tail: code % TAIL_RADIX, index: rest % size, iteration: Math.floor(rest / size) };
 }
 
+/**
+ * The checkpoint key of a branch's output: tail node `tails[tail]` at its
+ * `iteration` inside branch `index` of a fan-out made at `fanOutIteration` below the frames `outer`.
+ */
+export function tailKey(
+  run: RunRef,
+  tails: readonly string[],
+  outer: readonly FramePosition[],
+  fanOutIteration: number,
+  arrival: { readonly index: number; readonly tail: number; readonly iteration: number },
+): string {
+  const node = tails[arrival.tail];
+  if (node === undefined) throw runtimeError(`unknown fan-in tail position ${arrival.tail}`);
+  return checkpointKey(invocationName(run, node, arrival.iteration, [...outer, { iteration: fanOutIteration, index: arrival.index }]));
+}
+
 /** Called by the fan-out origin before it invokes any branch. */
 export async function createFanIn(store: CheckpointStore, join: string, size: number, ttl: number, concurrency: number): Promise<void> {
   await forEachLimit(shardPlan(join, size), concurrency, (s) => store.createShard(s.key, s.expected, ttl));
@@ -61,7 +78,8 @@ export async function createFanIn(store: CheckpointStore, join: string, size: nu
 /**
  * Records branch `index`'s arrival and climbs the tree while shards fill up.
  * 'complete': this call saw the root full (invoke the join); 'gone': the
- * fan-in was already joined and cleaned up (a late duplicate: stop).
+ * shard no longer exists (the fan-in was joined and cleaned up, or it
+ * expired). `ttl`: the level-0 shard's TTL once the arrival is in it.
  */
 export async function recordArrival(
   store: CheckpointStore,
@@ -69,18 +87,20 @@ export async function recordArrival(
   size: number,
   index: number,
   code: number,
-): Promise<'complete' | 'pending' | 'gone'> {
+): Promise<{ outcome: 'complete' | 'pending' | 'gone'; ttl?: number }> {
   const levels = shardLevels(size);
   let shard = Math.floor(index / SHARD_WIDTH);
   let element = code;
+  let ttl: number | undefined;
   for (let level = 0; level < levels.length; level++) {
     const r = await store.addToShard(shardKey(join, level, shard), element);
-    if (!r) return 'gone';
-    if (r.count < r.expected) return 'pending';
+    if (!r) return { outcome: 'gone', ttl };
+    if (level === 0) ttl = r.ttl;
+    if (r.count < r.expected) return { outcome: 'pending', ttl };
     element = shard;
     shard = Math.floor(shard / SHARD_WIDTH);
   }
-  return 'complete';
+  return { outcome: 'complete', ttl };
 }
 
 /**

@@ -1,14 +1,13 @@
 /**
  * Ingress: resolve this invocation's input. A reference or fan-in member that
  * is a tombstone (or gone) means this invocation already committed elsewhere
- * and its successors ran: GC only removes inputs after that. Then stop.
+ * and its successors ran: GC only removes inputs after that. Then stop (or,
+ * when no execution of ours committed, the input expired: step.ts).
  */
-import { invocationName } from './naming';
-import { readArrivals, shardKeys } from './fan-in';
+import { readArrivals, shardKeys, tailKey } from './fan-in';
 import { runtimeError } from './errors';
 import { mapItem, mapItemList } from './map-items';
 import type { InputRef, Json } from './ir';
-import { checkpointKey } from './table';
 import type { Cleanup, Exec } from './types';
 
 export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });
@@ -28,11 +27,7 @@ export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string
   const arrivals = await readArrivals(x.rt.store, f.join, f.size);
   if (!arrivals) return undefined;
   const { iteration, frames } = x.invocation;
-  const keys = arrivals.map((a, index) => {
-    const tail = tails[a.tail];
-    if (tail === undefined) throw runtimeError(`node ${x.rt.ir.node}: unknown tail position ${a.tail}`);
-    return checkpointKey(invocationName(x.run, tail, a.iteration, [...frames, { iteration, index }]));
-  });
+  const keys = arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
   return { keys, cleanup: { tombstones: [...keys, f.origin], shards: shardKeys(f.join, f.size) } };
 }
 

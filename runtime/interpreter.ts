@@ -9,12 +9,13 @@ import { contextObject } from './context';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
-import type { Transition } from './table';
+import { checkpointKey, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
 import { mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
-import { byteLength, passValue, ttlIn } from './payload';
+import { expired, itemTtl } from './lease';
+import { byteLength, passValue } from './payload';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
 import type { Committed, Exec } from './types';
@@ -53,11 +54,11 @@ export function leadingPasses(x: Exec, value: Json): Json {
   return value;
 }
 
-/** Sends one envelope to `node` (async Invoke). */
-export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node'>): Promise<void> {
+/** Sends one envelope to `node` (async Invoke), with the run's lease. */
+export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node' | 'lease'>): Promise<void> {
   const functionName = x.rt.ir.functionNames[node];
   if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header } });
+  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
 }
 
 const concurrency = (x: Exec, bound?: number): number => (bound && bound > 0 ? bound : x.rt.ir.settings.invokeConcurrency);
@@ -83,7 +84,7 @@ async function fanOut(
 ): Promise<PathState> {
   const joinName = invocationName(x.run, join, out.iteration, out.frames);
   await appendOnce(x, ck, state, { next, join: joinName, size });
-  await createFanIn(x.rt.store, joinName, size, ttlIn(x.rt.ir.settings.checkpointTtlSeconds), concurrency(x));
+  await createFanIn(x.rt.store, joinName, size, itemTtl(x), concurrency(x));
   if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
     await x.rt.store.deleteItems(shardKeys(joinName, size));
     return 'ended';
@@ -98,6 +99,15 @@ async function fanOut(
     });
   });
   return 'logged';
+}
+
+/**
+ * Whether the join of a fan-in committed (a plain join, or a fold's first
+ * step): it deletes the shards only after, so shards gone before it committed expired.
+ */
+async function joined(x: Exec, join: string, iteration: number, frames: readonly FanOutFrame[]): Promise<boolean> {
+  const names = [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
+  return (await x.rt.store.getCheckpoints(names)).size > 0;
 }
 
 /** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
@@ -139,9 +149,12 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       // Before the arrival: once it is recorded the join may run and log first.
       state = await appendOnce(x, ck, state, { next: [invoke.target] });
       const arrival = await recordArrival(x.rt.store, join, size, top.index, code);
+      if (arrival.outcome === 'gone' && !(await joined(x, invoke.target, top.iteration, popped))) throw expired(x, `the fan-in state of join ${invoke.target}`);
+      // A renewal of the fan-in that read this shard before the arrival missed our checkpoint: keep it as long as the shard.
+      if (arrival.ttl !== undefined && arrival.ttl > (ck.ttl ?? 0)) await x.rt.store.extendTtl(ck.key, arrival.ttl);
       out.frames = popped;
       out.iteration = top.iteration;
-      if (arrival === 'complete') {
+      if (arrival.outcome === 'complete') {
         x.metrics.fanInCompletions = 1;
         await send(x, invoke.target, { iteration: top.iteration, fanOut: popped, inputs: [{ fanIn: { join, size, origin: top.origin } }] });
       }

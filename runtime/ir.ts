@@ -206,6 +206,12 @@ export interface JoinSpec {
   readonly tails: readonly string[];
 }
 
+/** The join that collects the branches of a fan-out: its node and that node's `join.tails`. */
+export interface EnclosingJoin {
+  readonly node: string;
+  readonly tails: readonly string[];
+}
+
 export interface NodeSettings {
   /** Values whose JSON is larger than this travel by reference to their checkpoint. */
   readonly inlineLimitBytes: number;
@@ -221,6 +227,13 @@ export interface NodeSettings {
    * the function a longer timeout, for the runtime's work around the handler.
    */
   readonly timeoutSeconds: number;
+  /**
+   * Seconds from an execution's start to the start of an execution it invokes,
+   * at most: the workflow's longest function timeout plus its longest maximum
+   * event age (Lambda's retries included). The run's lease is renewed two
+   * handoffs before it ends (docs/architecture.md "Retention").
+   */
+  readonly handoffSeconds: number;
   /**
    * Keep an append-only log of the run's transitions in the table (items
    * `hist#<workflow>#<workflowId>` and `hist#<workflow>#<workflowId>#<seq>`, format in docs/client.md),
@@ -248,6 +261,13 @@ export interface NodeIR {
    * rebuild an item too large to travel inline from the origin's checkpoint.
    */
   readonly mapItems?: MapItems;
+  /**
+   * Present on nodes inside a Parallel branch or a Map item: the join of the
+   * innermost fan-out around them (the last frame of their invocations). The
+   * runtime writes it into that frame, so that every execution inside knows
+   * the joins of all its frames, and renews their state (docs/architecture.md "Retention").
+   */
+  readonly enclosingJoin?: EnclosingJoin;
   readonly retry?: readonly RetryRule[];
   readonly catch?: readonly CatchRule[];
   readonly instructions: readonly Instruction[];
@@ -295,6 +315,8 @@ export interface FanOutFrame {
   readonly iteration: number;
   /** Checkpoint key of the fan-out origin (tombstoned by the join). */
   readonly origin: string;
+  /** The join of this fan-out, written by the nodes inside it (`NodeIR.enclosingJoin`). */
+  readonly join?: EnclosingJoin;
 }
 
 /** Where an input value comes from. */
@@ -332,6 +354,13 @@ export interface EnvelopeHeader {
   /** Checkpoint key of the scalar predecessor, tombstoned after this node commits. */
   readonly parent?: string;
   readonly fold?: FoldState;
+  /**
+   * Epoch seconds until which the run keeps what it will read again: its run
+   * record, the state of the fan-ins of `fanOut` and the items of `fold`.
+   * Renewed by the execution that finds it close (docs/architecture.md
+   * "Retention"); absent = renew now.
+   */
+  readonly lease?: number;
 }
 
 /** What a non-start invocation receives. */

@@ -5,12 +5,21 @@ import type { RunEnd } from './table';
 import type { Committed, Exec } from './types';
 
 const now = (): string => new Date().toISOString();
-/** The run record (and a result it references) lives for the run retention. */
-const runTtl = (x: Exec): number => ttlIn(x.rt.ir.settings.runRetentionSeconds);
+/** The run record (and a result it references) lives for the run retention, and no less than the run's lease (it outlives the run's items). */
+const runTtl = (x: Exec): number => Math.max(ttlIn(x.rt.ir.settings.runRetentionSeconds), x.lease);
 const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.run, end, now(), ttl);
 
-export async function startRun(x: Exec): Promise<void> {
-  await x.rt.store.startRun(x.run, now(), runTtl(x));
+/**
+ * Writes the RUNNING record. False when the run exists and began over a
+ * checkpoint retention ago: Lambda redelivers or retries the run's own start
+ * within a handoff, so this is another start of a run whose entry checkpoint
+ * may have expired, and it must not run the workflow again.
+ */
+export async function startRun(x: Exec): Promise<boolean> {
+  const r = await x.rt.store.startRun(x.run, now(), runTtl(x));
+  if (r.created) return true;
+  const started = Date.parse(r.startedAt ?? '');
+  return started >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
 }
 
 /** The run's result: inline while small (cheap status polls), else a reference kept alive as long as the record. */

@@ -6,6 +6,7 @@
 import { commit, fromCheckpoint } from './egress';
 import { collect } from './gc';
 import { leadingPasses } from './interpreter';
+import { expired } from './lease';
 import type { Json } from './ir';
 import type { Checkpoint } from './table';
 import type { Cleanup, Committed, Exec } from './types';
@@ -33,6 +34,16 @@ export interface StepWork {
 }
 
 /**
+ * An input is gone or collected. Inputs are collected only after the
+ * invocation that reads them committed, so if another execution of ours
+ * committed meanwhile, this one is stale; if none did, the input expired.
+ */
+async function staleOrExpired(x: Exec): Promise<'stale'> {
+  if (!(await x.rt.store.getCheckpoint(x.key))) throw expired(x, 'an input');
+  return 'stale';
+}
+
+/**
  * Runs one step. `plan` learns what the own checkpoint holds before any other
  * read, and returns the step's work, or its outcome when there is none left.
  */
@@ -42,6 +53,7 @@ export async function exactlyOnceStep(
 ): Promise<StepOutcome> {
   const own = await x.rt.store.getCheckpoint(x.key);
   const work = await plan(own);
+  if (work === 'stale') return staleOrExpired(x);
   if (typeof work === 'string') return work;
   // Tombstoned: we and every successor committed. Redo our cleanup in case our GC was cut short; it is idempotent.
   const stop = async (): Promise<StepOutcome> => {
@@ -58,7 +70,7 @@ export async function exactlyOnceStep(
     ck = fromCheckpoint(x.key, own);
   } else {
     const output = await work.computeOutput();
-    if (!output) return 'stale';
+    if (!output) return staleOrExpired(x);
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;
     ck = await commit(x, passes ? leadingPasses(x, output.value) : output.value, output.catchIndex);

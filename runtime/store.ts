@@ -3,7 +3,9 @@
  * are those of the table layout (table.ts). One implementation talks to
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
-import type { Checkpoint, HistoryItem, RunEnd, RunError, RunRef } from './table';
+import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunError, RunRef } from './table';
+
+export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
 
 export interface CheckpointStore {
   /** Consistent read of one checkpoint. */
@@ -17,17 +19,23 @@ export interface CheckpointStore {
   getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>>;
   /** Replace checkpoints by tombstones `{pk, t: 1, ttl}` (value dropped). */
   tombstone(keys: readonly string[], ttl: number): Promise<void>;
-  /** Raise a checkpoint's TTL (a run result referenced by the run record must outlive it). */
+  /** Raise an item's TTL to `ttl` if it exists and expires earlier; never creates or shortens. */
   extendTtl(key: string, ttl: number): Promise<void>;
   /** Create a fan-in shard expecting `expected` arrivals, keeping arrivals already recorded. */
   createShard(key: string, expected: number, ttl: number): Promise<void>;
   /** Idempotently add `element` to a shard; undefined when the shard no longer exists. */
-  addToShard(key: string, element: number): Promise<{ readonly count: number; readonly expected: number } | undefined>;
+  addToShard(key: string, element: number): Promise<{ readonly count: number; readonly expected: number; readonly ttl?: number } | undefined>;
+  /**
+   * Raise a shard's TTL to `ttl` (table.ts `shardRenewal`; with a claim, claiming
+   * its fan-in's renewal). Returns the arrivals when renewed; otherwise the
+   * shard's TTL, undefined when the shard does not exist.
+   */
+  renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal>;
   /** Consistent batch read of shards' arrival sets; absent shards are missing from the map. */
   getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
   deleteItems(keys: readonly string[]): Promise<void>;
-  /** Create the run record (RUNNING) unless it exists; true when created. */
-  startRun(run: RunRef, startedAt: string, ttl: number): Promise<boolean>;
+  /** Create the run record (RUNNING) unless it exists; when it exists, its `startedAt`. */
+  startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
   /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */

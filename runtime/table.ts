@@ -145,15 +145,18 @@ const update = (key: string, expression: string, values: Item, condition?: strin
   ExpressionAttributeValues: values,
 });
 
-/** Raise an item's TTL (a result the run record references must live as long as the record). */
-export const ttlExtension = (key: string, ttl: number): UpdateRequest => update(key, 'SET #ttl = :t', { ':t': N(ttl) }, PRESENT);
+/** Condition of a TTL renewal: the item exists and expires before `:t` (a renewal never shortens a TTL nor creates an item). */
+const EXPIRES_BEFORE = `${PRESENT} AND #ttl < :t`;
+
+/** Raise an item's TTL: what a run still needs (docs/architecture.md "Retention"), a result the run record references. */
+export const ttlExtension = (key: string, ttl: number): UpdateRequest => update(key, 'SET #ttl = :t', { ':t': N(ttl) }, EXPIRES_BEFORE);
 
 // ---------------------------------------------------------------- checkpoint `ckpt#<invocation>`
 
-/** A checkpoint as read: a committed value (`v`, and `c` when a catch rule produced it) or a tombstone (`t`). */
+/** A checkpoint as read: a committed value (`v`, and `c` when a catch rule produced it, with its TTL) or a tombstone (`t`). */
 export type Checkpoint =
   | { readonly tombstone: true }
-  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number };
+  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number; readonly ttl?: number };
 
 /** The commit: only the first writer's put succeeds. */
 export function checkpointPut(key: string, json: string, catchIndex: number | undefined, ttl: number): PutRequest {
@@ -169,19 +172,41 @@ export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined
   if (!item) return undefined;
   if (item.t) return { tombstone: true };
   const c = item.c?.N;
-  return { tombstone: false, json: item.v?.S ?? 'null', ...(c === undefined ? {} : { catchIndex: Number(c) }) };
+  const ttl = ttlOf(item);
+  return { tombstone: false, json: item.v?.S ?? 'null', ...(c === undefined ? {} : { catchIndex: Number(c) }), ...(ttl === undefined ? {} : { ttl }) };
 }
 
 // ---------------------------------------------------------------- fan-in shard `fanin#<join>#<level>#<shard>`
 
-/** A fan-in shard: the arrival codes recorded so far (`a`, a number set) and how many it expects (`n`). */
+/** A fan-in shard: the arrival codes recorded so far (`a`, a number set), how many it expects (`n`), its TTL. */
 export interface FanInShard {
   readonly arrivals: readonly number[];
   readonly expected: number;
+  readonly ttl?: number;
 }
 
-/** Creating a shard: an upsert, not a put, so an origin that runs again keeps arrivals already recorded. */
-export const shardCreation = (key: string, expected: number, ttl: number): UpdateRequest => update(key, 'SET n = :n, #ttl = :t', { ':n': N(expected), ':t': N(ttl) });
+/**
+ * Creating a shard: an upsert, not a put, so an origin that runs again keeps
+ * arrivals already recorded, and the TTL a renewal may have raised meanwhile.
+ */
+export const shardCreation = (key: string, expected: number, ttl: number): UpdateRequest =>
+  update(key, 'SET n = :n, #ttl = if_not_exists(#ttl, :t)', { ':n': N(expected), ':t': N(ttl) });
+
+/** Who claims a fan-in's renewal (an invocation's checkpoint key), and before when the root must expire for it to be due. */
+export interface RenewalClaim {
+  readonly by: string;
+  readonly due: number;
+}
+
+/**
+ * Renewing a shard's TTL to `:t`. With a claim, the renewal of the whole
+ * fan-in is claimed on its root shard: due when the root expires before
+ * `:due`, or claimed before by the same invocation (`rb`: a retry finishes what it began).
+ */
+export function shardRenewal(key: string, ttl: number, claim?: RenewalClaim): UpdateRequest {
+  if (!claim) return ttlExtension(key, ttl);
+  return update(key, 'SET #ttl = :t, rb = :by', { ':t': N(ttl), ':due': N(claim.due), ':by': S(claim.by) }, `${PRESENT} AND (#ttl < :due OR rb = :by)`);
+}
 
 /** True for a recorded UpdateExpression that creates a shard (sets its expected count). */
 export const isShardCreation = (updateExpression: unknown): boolean => typeof updateExpression === 'string' && updateExpression.startsWith('SET n = ');
@@ -192,7 +217,7 @@ export const shardArrival = (key: string, code: number): UpdateRequest => update
 /** `text` with the join names in shard keys replaced by `<join>`, so that texts of different runs compare. */
 export const maskShardJoins = (text: string): string => text.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#');
 
-export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS ?? []).map(Number), expected: Number(item.n?.N ?? 0) });
+export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS ?? []).map(Number), expected: Number(item.n?.N ?? 0), ttl: ttlOf(item) });
 
 // ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`
 
@@ -242,6 +267,9 @@ function errorAttribute(e: Required<RunError>): AttributeValue {
  */
 export const runRejection = (run: RunRef, error: Required<RunError>, at: string, ttl: number): PutRequest =>
   put({ ...newItem(runKey(run), ttl), status: S('FAILED'), startedAt: S(at), finishedAt: S(at), error: errorAttribute(error) }, ABSENT);
+
+/** When the run of a record began, as the entry wrote it (a record a terminal write created has none). */
+export const runStartedAt = (item: Item | undefined): string | undefined => (item ? str(item, 'startedAt') : undefined);
 
 /**
  * The final status, set once: unless the record has one already. A run whose

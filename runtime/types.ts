@@ -12,7 +12,7 @@ export interface LambdaContext {
   getRemainingTimeInMillis?(): number;
 }
 
-export type UserFunction = (...args: Json[]) => unknown;
+export type UserFunction = (...args: unknown[]) => unknown;
 
 /** Everything an execution needs besides its event. */
 export interface Runtime {
@@ -31,6 +31,8 @@ export interface Invocation {
   readonly input: InputRef;
   readonly parent?: string;
   readonly fold?: FoldState;
+  /** The envelope's lease (epoch seconds; docs/architecture.md "Retention"). */
+  readonly lease?: number;
   /** A start request: the entry writes the RUNNING run record. */
   readonly start: boolean;
 }
@@ -52,6 +54,8 @@ export interface Exec {
   /** This invocation's checkpoint key. */
   readonly key: string;
   readonly metrics: Partial<Record<MetricName, number>>;
+  /** Epoch seconds until which what the run will read again is kept; sent on in every envelope. */
+  lease: number;
   attempts: number;
   userMs: number;
 }
@@ -62,4 +66,6 @@ export interface Committed {
   readonly json: string;
   readonly value: Json;
   readonly catchIndex?: number;
+  /** The checkpoint's TTL, when known. */
+  readonly ttl?: number;
 }

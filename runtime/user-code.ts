@@ -7,7 +7,7 @@ import { boundedError, StatesError } from './errors';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from './retry';
-import type { Exec } from './types';
+import type { Exec, LambdaContext } from './types';
 
 /** Milliseconds left in this Lambda execution; unbounded when the context does not say. */
 export function remainingMs(x: Exec): number {
@@ -21,8 +21,12 @@ export function remainingMs(x: Exec): number {
  * after a retry gets at most what is left of the function's time, minus that
  * reserve, so that it still ends in States.Timeout rather than a killed function.
  * The result is normalised to JSON.
+ *
+ * The function gets copies of `inputs`, as every attempt gets the original
+ * input in Step Functions: what an attempt changes in them neither reaches a
+ * retry nor the input that ResultPath and catch rules merge into.
  */
-export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
+export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaContext): Promise<Json> {
   const fn = x.rt.fn;
   if (!fn) throw new Error(`node ${x.rt.ir.node}: no user function`);
   const deadline = Math.min(x.rt.ir.settings.timeoutSeconds * 1000, remainingMs(x) - RESERVE_MS);
@@ -30,7 +34,7 @@ export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = await Promise.race([
-      Promise.resolve().then(() => fn(...(args as Json[]))),
+      Promise.resolve().then(() => fn(...structuredClone(inputs), ...(ctx ? [ctx] : []))),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StatesError('States.Timeout', `node ${x.rt.ir.node}: handler timed out`)), deadline);
       }),

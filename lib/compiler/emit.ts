@@ -1,18 +1,20 @@
-import { IR_VERSION, type CatchRule, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
-import { resolveAsyncSettings, type AsyncSettings } from './function-settings';
-import { sameScopeEdges, type Graph, type Scope } from './graph';
+import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
+import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
 import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler } from './node-parts';
 
-/** Workflow-wide settings, with defaults applied (the per-node timeout is added per node). */
-export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds'>;
+/** Workflow-wide settings, with defaults applied (the per-node timeout, and the handoff bound over all nodes, are added when emitting). */
+export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds' | 'handoffSeconds'>;
 
 /** A node under construction. Instructions are computed later, from a work queue. */
 interface NodeBuilder {
   readonly name: string;
+  /** Where the node runs: its fan-out frames are those of the containers around this scope. */
+  readonly scope: Scope;
   readonly implicit: boolean;
   readonly handler: HandlerSpec;
   readonly fn: FunctionSpec;
@@ -80,8 +82,9 @@ export class Emitter {
     }
     const entry = this.startNodeFor(first);
     this.assignTails();
+    const handoffSeconds = this.handoffSeconds();
     const nodes: Record<string, CompiledNode> = {};
-    for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry);
+    for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry, handoffSeconds);
     const folds = [...this.nodes.values()].some((b) => b.handler.kind === 'fold');
     return { workflow: this.workflow, entry, nodes, warnings: [...warnings], loops: this.graph.hasLoop || folds };
   }
@@ -103,13 +106,13 @@ export class Emitter {
     const scope = this.scope(state);
     if (state.kind === 'pass') {
       const handler: HandlerSpec = state.props.result !== undefined ? { kind: 'pass', result: state.props.result } : { kind: 'pass' };
-      return this.add({ name: state.id, implicit: false, handler, fn: PASS_FUNCTION, io: ioSpec(state.props), instructions: [] }, (b) => {
+      return this.add({ name: state.id, scope, implicit: false, handler, fn: PASS_FUNCTION, io: ioSpec(state.props), instructions: [] }, (b) => {
         b.instructions = this.flowTo(b.name, state, state.nextState, scope);
       });
     }
     const handler: HandlerSpec = state.kind === 'fold' ? { kind: 'fold', export: exportOf(state), initial: state.props.initial } : userHandler(state);
     const io = state.kind === 'task' ? ioSpec(state.props) : undefined;
-    return this.add({ name: state.id, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
+    return this.add({ name: state.id, scope, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
       this.errorRules(b, state);
       b.instructions = this.flowTo(b.name, state, state.nextState, scope);
     });
@@ -142,12 +145,12 @@ export class Emitter {
         throw this.misplacedFold(state);
       case 'parallel':
       case 'map':
-        name = this.implicit(implicitName.origin(state.id), ioSpec(state.props, ['inputPath', 'parameters']), (b) => {
+        name = this.implicit(implicitName.origin(state.id), this.scope(state), ioSpec(state.props, ['inputPath', 'parameters']), (b) => {
           b.instructions = [this.fanOut(state)];
         });
         break;
       default:
-        name = this.implicit(implicitName.enter(state.id), undefined, (b) => {
+        name = this.implicit(implicitName.enter(state.id), this.scope(state), undefined, (b) => {
           b.instructions = this.enterState(b.name, state, this.scope(state), newInlining());
         });
     }
@@ -163,7 +166,7 @@ export class Emitter {
   private startNodeFor(first: string): string {
     const invoked = [...this.nodes.values()].some((b) => successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold').includes(first));
     if (!invoked) return first;
-    const start = this.implicit(implicitName.start(this.graph.start.id), undefined, (b) => {
+    const start = this.implicit(implicitName.start(this.graph.start.id), ROOT_SCOPE, undefined, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
     });
     this.drain();
@@ -180,7 +183,7 @@ export class Emitter {
     if (next?.kind === 'fold') name = this.nodeFor(next);
     else if ((next?.kind === 'task' || next?.kind === 'pass') && !io && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
     else {
-      name = this.implicit(implicitName.join(container.id), io, (b) => {
+      name = this.implicit(implicitName.join(container.id), this.scope(container), io, (b) => {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
       });
     }
@@ -188,8 +191,8 @@ export class Emitter {
     return name;
   }
 
-  private implicit(name: string, io: IoSpec | undefined, compute: (b: NodeBuilder) => void): string {
-    return this.add({ name, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, io, instructions: [] }, compute);
+  private implicit(name: string, scope: Scope, io: IoSpec | undefined, compute: (b: NodeBuilder) => void): string {
+    return this.add({ name, scope, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, io, instructions: [] }, compute);
   }
 
   /**
@@ -320,7 +323,30 @@ export class Emitter {
     return this.graph.scopeOf.get(state) as Scope;
   }
 
-  private finish(b: NodeBuilder, entry: boolean): CompiledNode {
+  /**
+   * The longest time from an execution's start to the start of one it
+   * invokes: the longest function timeout (the invoker may send last) plus the longest
+   * maximum event age (the invoked event may wait that long, retries included).
+   */
+  private handoffSeconds(): number {
+    let timeout = 0;
+    let eventAge = 0;
+    for (const b of this.nodes.values()) {
+      timeout = Math.max(timeout, functionTimeoutSeconds(b.fn.timeoutSeconds));
+      eventAge = Math.max(eventAge, resolveAsyncSettings(b.fn, this.asyncDefaults).maxEventAgeSeconds);
+    }
+    return timeout + eventAge;
+  }
+
+  /** The join of the container around `scope` (the last fan-out frame of the node's invocations), with its tails. */
+  private enclosingJoin(scope: Scope): EnclosingJoin | undefined {
+    if (!scope.container) return undefined;
+    const node = this.joinOf.get(scope.container) as string;
+    return { node, tails: (this.nodes.get(node) as NodeBuilder).join?.tails ?? [] };
+  }
+
+  private finish(b: NodeBuilder, entry: boolean, handoffSeconds: number): CompiledNode {
+    const enclosingJoin = this.enclosingJoin(b.scope);
     const ir: NodeIR = {
       version: IR_VERSION,
       workflow: this.workflow,
@@ -330,10 +356,11 @@ export class Emitter {
       ...(b.io ? { io: b.io } : {}),
       ...(b.join ? { join: b.join } : {}),
       ...(b.mapItems ? { mapItems: b.mapItems } : {}),
+      ...(enclosingJoin ? { enclosingJoin } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
       instructions: b.instructions,
-      settings: { ...this.settings, timeoutSeconds: b.fn.timeoutSeconds },
+      settings: { ...this.settings, timeoutSeconds: b.fn.timeoutSeconds, handoffSeconds },
       functionNames: {},
     };
     return {

@@ -77,14 +77,23 @@ export interface UnumWorkflowProps {
    */
   readonly maxEventAge?: Duration;
   /**
-   * How long checkpoints and tombstones live (DynamoDB TTL). Must be at least
-   * max event age + function timeout of every node, so a late duplicate
-   * delivery still finds its tombstone; shorter settings are rejected at synth.
+   * How long checkpoints and tombstones live (DynamoDB TTL) from their write.
+   * Must be at least the longest max event age plus the longest function
+   * timeout of the workflow's nodes, so a late duplicate delivery still finds
+   * its tombstone and an input outlives the wait for its reader; shorter
+   * settings are rejected at synth. What a run reads again later (fan-in
+   * state, branch outputs, fold items, the run record) is kept as long as the
+   * run lasts: the run renews it when less than twice that bound is left,
+   * about one write per kept item per `checkpointRetention` of run time
+   * (docs/architecture.md, "Retention").
    * @default Duration.days(7)
    */
   readonly checkpointRetention?: Duration;
   /**
-   * How long run records (status, result) live.
+   * How long run records (status, result) live after the run ends; a running
+   * run's record is kept while it runs. At least `checkpointRetention`
+   * (rejected at synth otherwise): a start repeated after the record expired
+   * must not find the run's checkpoints.
    * @default Duration.days(30)
    */
   readonly runRetention?: Duration;

@@ -32,7 +32,7 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { createWorkflowTable } from './table';
-import { retentionProblem } from './validation';
+import { retentionProblem, workflowRetentionProblem } from './validation';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
 
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
@@ -162,6 +162,9 @@ export class UnumWorkflow extends Construct {
       configureAsyncInvoke(nodeScope, 'AsyncInvoke', fn, settings, this.failureRecorder.functionArn).node.addDependency(role);
       functions[node] = fn;
     }
+    // Workflow-wide settings: every node's IR has the same retentions and handoff bound.
+    const retention = workflowRetentionProblem(this.compiled.nodes[this.compiled.entry].ir.settings);
+    if (retention) this.fail(undefined, retention);
     this.functions = functions;
     this.entryFunction = functions[this.compiled.entry];
 

@@ -16,3 +16,28 @@ export function retentionProblem(settings: Pick<NodeSettings, 'checkpointTtlSeco
     ` + timeout ${timeoutSeconds}s = ${needed}s; late duplicate deliveries would find no tombstone`
   );
 }
+
+/**
+ * Retention rules of the whole workflow. The run record must outlive the
+ * run's checkpoints: a start repeated after the record expired would
+ * otherwise find the run's tombstones, stop, and leave a RUNNING record that
+ * never finishes. And an input must outlive the longest handoff between any
+ * two functions (docs/architecture.md "Retention"), which the per-node rule
+ * above covers only when all nodes share a maximum event age.
+ */
+export function workflowRetentionProblem(settings: Pick<NodeSettings, 'checkpointTtlSeconds' | 'runRetentionSeconds' | 'handoffSeconds'>): string | undefined {
+  const { checkpointTtlSeconds, runRetentionSeconds, handoffSeconds } = settings;
+  if (runRetentionSeconds < checkpointTtlSeconds) {
+    return (
+      `runRetention ${runRetentionSeconds}s is shorter than checkpointRetention ${checkpointTtlSeconds}s;` +
+      ' a start repeated after the run record expired would find the run\'s checkpoints and leave a RUNNING record'
+    );
+  }
+  if (checkpointTtlSeconds < handoffSeconds) {
+    return (
+      `checkpointRetention ${checkpointTtlSeconds}s is shorter than the longest handoff between functions, ${handoffSeconds}s` +
+      ' (the longest maxEventAge plus the longest timeout); an input could expire before the function that reads it starts'
+    );
+  }
+  return undefined;
+}

@@ -7,6 +7,8 @@
  *    and finished (SUCCEEDED/FAILED) by exactly one successful write.
  * 2. Every invocation's successors got identical inputs from all its
  *    executions (and so a fan-in target is never invoked with two inputs).
+ *    The envelope's `lease` is no input: each execution sends the lease it
+ *    holds, and a retry may have renewed it (docs/architecture.md "Retention").
  * 3. The result equals the expected one: a fault-free run's, or, when user
  *    code is non-deterministic, what the committed (first-writer) checkpoint
  *    values imply.
@@ -98,7 +100,7 @@ export function successorInputViolations(calls: readonly CallRecord[]): string[]
     if (c.call.service !== 'lambda') continue;
     const key = `${c.call.label}`;
     const set = byTarget.get(key) ?? new Set<string>();
-    set.add(canonical(c.request));
+    set.add(inputOf(c.request));
     byTarget.set(key, set);
   }
   const out: string[] = [];
@@ -108,15 +110,17 @@ export function successorInputViolations(calls: readonly CallRecord[]): string[]
   return out;
 }
 
-/** JSON text with sorted keys, so key order does not count as a difference. */
-function canonical(text: string): string {
+/** An invoke's payload as compared: JSON with sorted keys (key order is no difference), without the envelope's lease. */
+function inputOf(text: string): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
     if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]));
     return v;
   };
   try {
-    return JSON.stringify(sort(JSON.parse(text)));
+    const event = JSON.parse(text) as { unum?: { lease?: unknown } } | null;
+    if (event?.unum) delete event.unum.lease;
+    return JSON.stringify(sort(event));
   } catch {
     return text;
   }

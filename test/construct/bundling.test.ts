@@ -19,7 +19,7 @@ const PASS_IR: NodeIR = {
   entry: true,
   handler: { kind: 'pass' },
   instructions: [{ op: 'succeed' }],
-  settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30 },
+  settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21630 },
   functionNames: {},
 };
 

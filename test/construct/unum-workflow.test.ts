@@ -450,6 +450,21 @@ describe('validation errors name the construct path, workflow and node', () => {
     ).toThrow("node 'C': checkpointRetention 1209s is shorter than maxEventAge 900s + timeout 310s = 1210s");
   });
 
+  test('run retention shorter than checkpoint retention; equal is accepted', () => {
+    expect(() => synthWorkflow({ definition: chain(), runRetention: Duration.seconds(3) })).toThrow(
+      "Test/Flow: workflow 'Flow': runRetention 3s is shorter than checkpointRetention 604800s",
+    );
+    expect(() => synthWorkflow({ definition: chain(), runRetention: Duration.days(7), checkpointRetention: Duration.days(7) })).not.toThrow();
+  });
+
+  test('checkpoint retention shorter than the longest max event age + the longest timeout of different nodes', () => {
+    // Each node alone fits in 1000 s (900 + 60 and 40 + 900, function timeouts), but C's input may wait 900 s after B's function ran 900 s.
+    const definition = chain({ b: { timeoutSeconds: 890, maxEventAgeSeconds: 60 }, c: { timeoutSeconds: 30, maxEventAgeSeconds: 900 } });
+    expect(() => synthWorkflow({ definition, checkpointRetention: Duration.seconds(1000), maxEventAge: Duration.seconds(60) })).toThrow(
+      "Test/Flow: workflow 'Flow': checkpointRetention 1000s is shorter than the longest handoff between functions, 1800s",
+    );
+  });
+
   test('retry attempts out of range', () => {
     expect(() => synthWorkflow({ definition: chain(), retryAttempts: 3 })).toThrow(
       "Test/Flow: workflow 'Flow', node 'A': retryAttempts must be an integer from 0 to 2",
@@ -529,15 +544,15 @@ describe('run history', () => {
   test('history: true reaches every IR and tells the failure recorder', () => {
     const app = new App();
     const stack = new Stack(app, STACK_NAME);
-    const workflow = new UnumWorkflow(stack, 'Flow', { definition: fanOut(), history: true, runRetention: Duration.days(3) });
-    for (const n of Object.values(workflow.compiled.nodes)) expect(n.ir.settings).toMatchObject({ history: true, runRetentionSeconds: 259200 });
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: fanOut(), history: true, runRetention: Duration.days(10) });
+    for (const n of Object.values(workflow.compiled.nodes)) expect(n.ir.settings).toMatchObject({ history: true, runRetentionSeconds: 864000 });
     const irs = stagedIr(app, workflow);
     expect(Object.keys(irs).sort()).toEqual(Object.keys(workflow.compiled.nodes).sort());
     for (const ir of Object.values(irs)) expect(ir.settings.history).toBe(true);
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `${STACK_NAME}-Flow-unum-failure`,
-      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_RUN_RETENTION: '259200', UNUM_HISTORY: 'true' } },
+      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_RUN_RETENTION: '864000', UNUM_HISTORY: 'true' } },
     });
     // The recorder appends with UpdateItem (counter) and PutItem (entry) on the table.
     const recorderRole = stack.resolve(((workflow.failureRecorder.role as iam.Role).node.defaultChild as iam.CfnRole).logicalId) as string;

@@ -1,7 +1,7 @@
 import type { NodeIR } from '../../runtime/ir';
 import { toDot, toMermaid, workflowGraph } from '../../lib/graph/mermaid';
 
-const settings = { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30 };
+const settings = { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21630 };
 const node = (n: string, instructions: NodeIR['instructions'], extra: Partial<NodeIR> = {}): NodeIR => ({
   version: 1, workflow: 'W', node: n, entry: false, handler: { kind: 'user', export: n }, instructions, settings, functionNames: {}, ...extra,
 });

@@ -16,13 +16,13 @@ test('a losing put returns the stored checkpoint from ALL_OLD, with no extra rea
   }) as never);
   try {
     expect(await store.putCheckpoint('ckpt#a', '{"x":1}', undefined, 100)).toBeUndefined();
-    expect(await store.putCheckpoint('ckpt#a', '{"x":2}', 3, 100)).toEqual({ tombstone: false, json: '{"x":1}' });
+    expect(await store.putCheckpoint('ckpt#a', '{"x":2}', 3, 100)).toEqual({ tombstone: false, json: '{"x":1}', ttl: 100 });
     expect(sent).toEqual(['PutItemCommand', 'PutItemCommand']);
   } finally {
     spy.mockRestore();
   }
   await store.putCheckpoint('ckpt#c', '"caught"', 1, 100);
-  expect(await store.getCheckpoint('ckpt#c')).toEqual({ tombstone: false, json: '"caught"', catchIndex: 1 });
+  expect(await store.getCheckpoint('ckpt#c')).toEqual({ tombstone: false, json: '"caught"', catchIndex: 1, ttl: 100 });
   await store.tombstone(['ckpt#a', 'ckpt#a'], 200);
   expect(await store.getCheckpoint('ckpt#a')).toEqual({ tombstone: true });
   expect(await store.putCheckpoint('ckpt#a', '1', undefined, 100)).toEqual({ tombstone: true });
@@ -44,10 +44,11 @@ test('batch reads and writes beyond 100 / 25 items', async () => {
 test('shards: upsert keeps arrivals, ADD is idempotent, a deleted shard refuses arrivals', async () => {
   const { store } = await db.table();
   await store.createShard('fanin#j#0#0', 3, 100);
-  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3 });
-  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3 });
-  await store.createShard('fanin#j#0#0', 3, 100);
-  expect(await store.addToShard('fanin#j#0#0', 7)).toEqual({ count: 2, expected: 3 });
+  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3, ttl: 100 });
+  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3, ttl: 100 });
+  // Created again by an origin that runs again: arrivals and TTL stay.
+  await store.createShard('fanin#j#0#0', 3, 50);
+  expect(await store.addToShard('fanin#j#0#0', 7)).toEqual({ count: 2, expected: 3, ttl: 100 });
   expect(await store.getShards(['fanin#j#0#0', 'fanin#j#0#1'])).toEqual(new Map([['fanin#j#0#0', [5, 7]]]));
   await store.deleteItems(['fanin#j#0#0']);
   expect(await store.addToShard('fanin#j#0#0', 9)).toBeUndefined();
@@ -57,8 +58,8 @@ test('shards: upsert keeps arrivals, ADD is idempotent, a deleted shard refuses 
 test('run record: created once, finished once', async () => {
   const { name, store } = await db.table();
   const w = { workflow: 'W', workflowId: 'w' };
-  expect(await store.startRun(w, '2026-01-01T00:00:00Z', 100)).toBe(true);
-  expect(await store.startRun(w, '2026-01-01T00:00:01Z', 100)).toBe(false);
+  expect(await store.startRun(w, '2026-01-01T00:00:00Z', 100)).toEqual({ created: true });
+  expect(await store.startRun(w, '2026-01-01T00:00:01Z', 100)).toEqual({ created: false, startedAt: '2026-01-01T00:00:00Z' });
   expect(await store.finishRun(w, { status: 'SUCCEEDED', result: '{"a":1}' }, 'now', 500)).toBe(true);
   expect(await store.finishRun(w, { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c' } }, 'later', 600)).toBe(false);
   const run = await db.run(name, 'w');
@@ -75,4 +76,33 @@ test('run record: created once, finished once', async () => {
   await store.putCheckpoint('ckpt#r', '1', undefined, 100);
   await store.extendTtl('ckpt#r', 999);
   expect((await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'ckpt#r' } } }))).Item?.ttl).toEqual({ N: '999' });
+});
+
+test('TTL renewals only raise TTLs of items that exist', async () => {
+  const { name, store } = await db.table();
+  const ttl = async (key: string) => (await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: key } }, ConsistentRead: true }))).Item?.ttl?.N;
+  await store.putCheckpoint('ckpt#r', '1', undefined, 500);
+  await store.extendTtl('ckpt#r', 400);
+  await store.extendTtl('ckpt#gone', 400);
+  expect([await ttl('ckpt#r'), await ttl('ckpt#gone')]).toEqual(['500', undefined]);
+  expect((await store.getCheckpoint('ckpt#r'))).toEqual({ tombstone: false, json: '1', ttl: 500 });
+
+  await store.createShard('fanin#j#0#0', 2, 100);
+  await store.addToShard('fanin#j#0#0', 5);
+  expect(await store.renewShard('fanin#j#0#0', 300)).toEqual({ renewed: true, arrivals: [5] });
+  expect(await store.renewShard('fanin#j#0#0', 200)).toEqual({ renewed: false, ttl: 300 });
+  expect(await store.renewShard('fanin#none', 300)).toEqual({ renewed: false });
+  expect(await ttl('fanin#none')).toBeUndefined();
+});
+
+test('a fan-in renewal is claimed once per lease, and again by the claimer', async () => {
+  const { store } = await db.table();
+  await store.createShard('fanin#j#0#0', 2, 100);
+  // Due: the root expires before 150.
+  expect(await store.renewShard('fanin#j#0#0', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: true, arrivals: [] });
+  // Not due for another invocation any more: it learns the TTL.
+  expect(await store.renewShard('fanin#j#0#0', 450, { by: 'ckpt#b', due: 160 })).toEqual({ renewed: false, ttl: 400 });
+  // The claimer's retry claims again and finishes the renewal.
+  expect(await store.renewShard('fanin#j#0#0', 410, { by: 'ckpt#a', due: 160 })).toEqual({ renewed: true, arrivals: [] });
+  expect(await store.renewShard('fanin#none', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: false });
 });

@@ -93,6 +93,12 @@ test('a node other than the entry accepts envelopes only', () => {
   expect(rejection(() => parseEvent({ unum: 'x' }, B, ctx)).message).toMatch(/unum must be an object/);
 });
 
+test("the lease and a frame's join parse", () => {
+  const frame = { index: 1, size: 3, kind: 'map', iteration: 0, origin: K, join: { node: 'J', tails: ['T1', 'T2'] } };
+  const unum = { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [frame], inputs: [{ ref: K }], lease: 1_900_000_000 };
+  expect(parseEvent({ unum }, B, ctx)).toMatchObject({ lease: 1_900_000_000, frames: [{ index: 1, join: { node: 'J', tails: ['T1', 'T2'] } }] });
+});
+
 test('the handler checks the IR version and the user export at creation', () => {
   expect(() => createHandler({}, { ir: { ...A, version: 2 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 2 of node A/);
   expect(() => createHandler({ other: () => 1 }, { ir: A, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/node A needs the function export "handler"/);

@@ -45,13 +45,13 @@ test('100,000 branches in random order with duplicates: only the last arrival co
   let completes = 0;
   for (let k = 0; k < N; k++) {
     const i = order[k];
-    const r = await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N));
+    const r = (await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N))).outcome;
     if (r === 'complete') {
       completes++;
       expect(k).toBe(N - 1);
     }
     // Every 1000th branch is retried at once: it never counts twice.
-    if (k % 1000 === 0 && k < N - 1) expect(await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N))).toBe('pending');
+    if (k % 1000 === 0 && k < N - 1) expect((await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N))).outcome).toBe('pending');
   }
   expect(completes).toBe(1);
   // ~1 write per branch, plus one per full shard on the upper levels.
@@ -61,7 +61,7 @@ test('100,000 branches in random order with duplicates: only the last arrival co
   expect(arrivals).toHaveLength(N);
   expect(arrivals![12345]).toEqual({ tail: 12345 % 3, iteration: 12345 % 2 });
   // A duplicate of the last branch re-completes (the join's checkpoint absorbs it).
-  expect(await recordArrival(store, 'join', N, order[N - 1], arrivalCode(order[N - 1], order[N - 1] % 3, order[N - 1] % 2, N))).toBe('complete');
+  expect((await recordArrival(store, 'join', N, order[N - 1], arrivalCode(order[N - 1], order[N - 1] % 3, order[N - 1] % 2, N))).outcome).toBe('complete');
 });
 
 test('a late arrival after the join deleted the shards is gone; creating again keeps arrivals', async () => {
@@ -70,8 +70,8 @@ test('a late arrival after the join deleted the shards is gone; creating again k
   await recordArrival(store, 'j', 3, 0, arrivalCode(0, 0, 0, 3));
   await createFanIn(store, 'j', 3, 0, 4);
   await recordArrival(store, 'j', 3, 1, arrivalCode(1, 0, 0, 3));
-  expect(await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).toBe('complete');
+  expect((await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).outcome).toBe('complete');
   await store.deleteItems(shardPlan('j', 3).map((p) => p.key));
-  expect(await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).toBe('gone');
+  expect((await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).outcome).toBe('gone');
   expect(await readArrivals(store, 'j', 3)).toBeUndefined();
 });

@@ -23,7 +23,10 @@ test('scalar invoke: successor envelope with parent, inline value', async () => 
   const invoker = new QueueInvoker();
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
   const key = checkpointKey(invocationName({ workflow: 's', workflowId: 'w' }, 'A', 0, []));
-  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 2, workflow: 's', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], parent: key } } }]);
+  // A new run's lease is the checkpoint retention (3600 s) from its start.
+  const lease = expect.any(Number) as unknown as number;
+  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 2, workflow: 's', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], parent: key, lease } } }]);
+  expect(invoker.sent[0].event.unum.lease! - Date.now() / 1000).toBeGreaterThan(3590);
   expect(store.runOf('w')).toMatchObject({ status: 'RUNNING' });
 });
 

@@ -54,7 +54,7 @@ test('a checkpoint decodes to the value and catch index it was put with; a tombs
       const { Item } = checkpointPut(checkpointKey(inv), json, catchIndex, ttl);
       expect(keyOf(Item)).toBe(checkpointKey(inv));
       expect(ttlOf(Item)).toBe(ttl);
-      expect(decodeCheckpoint(Item)).toEqual({ tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+      expect(decodeCheckpoint(Item)).toEqual({ tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }), ttl });
       const tombstone = tombstoneItem(checkpointKey(inv), ttl);
       expect(decodeCheckpoint(tombstone)).toEqual({ tombstone: true });
       expect(ttlOf(tombstone)).toBe(ttl);

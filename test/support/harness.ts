@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { CompiledWorkflow } from '../../lib/compiler';
 import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
+import type { CompiledWorkflow } from '../../lib/compiler';
 import type { CheckpointStore } from '../../runtime/store';
 import type { LambdaContext } from '../../runtime/types';
 
@@ -19,6 +19,7 @@ export const SETTINGS: NodeSettings = {
   checkpointTtlSeconds: 3600,
   runRetentionSeconds: 86400,
   timeoutSeconds: 30,
+  handoffSeconds: 90,
 };
 
 export type NodeSpec = Partial<Omit<NodeIR, 'instructions'>> & { instructions: readonly Instruction[]; fn?: (...args: never[]) => unknown };

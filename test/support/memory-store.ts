@@ -1,10 +1,20 @@
-/** An in-memory CheckpointStore with DynamoDB's semantics for what the runtime uses; counts calls. */
-import type { CheckpointStore } from '../../runtime/store';
-import { type Checkpoint, historyKey, type HistoryItem, parseKey, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
+/**
+ * An in-memory CheckpointStore with DynamoDB's semantics for what the runtime
+ * uses; counts calls. With `expires`, an item is deleted as soon as its TTL
+ * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
+ */
+import type { CheckpointStore, ShardRenewal } from '../../runtime/store';
+import { type Checkpoint, historyKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
+  constructor(private readonly options: { readonly expires?: boolean } = {}) {}
+
   readonly checkpoints = new Map<string, Checkpoint>();
-  readonly shards = new Map<string, { a: Set<number>; n: number }>();
+  readonly shards = new Map<string, { a: Set<number>; n: number; rb?: string }>();
+  /** Every item's TTL by key (checkpoints, shards, run records `runKey`). */
+  readonly ttls = new Map<string, number>();
+  /** Items deleted because their TTL passed (with `expires`), by key. */
+  readonly expired: string[] = [];
   /** Run records by key (`runKey`). */
   readonly runs = new Map<string, RunRecord>();
   /** Run history by counter key (`historyKey`): the counter, and entries by sequence number. */
@@ -16,6 +26,18 @@ export class MemoryStore implements CheckpointStore {
   private count(op: string, write = false): void {
     this.calls[op] = (this.calls[op] ?? 0) + 1;
     if (write) this.writes++;
+    if (this.options.expires) this.deleteExpired(Math.floor(Date.now() / 1000));
+  }
+
+  private deleteExpired(now: number): void {
+    for (const [key, ttl] of this.ttls) {
+      if (ttl >= now) continue;
+      this.ttls.delete(key);
+      this.checkpoints.delete(key);
+      this.shards.delete(key);
+      this.runs.delete(key);
+      this.expired.push(key);
+    }
   }
 
   async getCheckpoint(key: string): Promise<Checkpoint | undefined> {
@@ -23,11 +45,12 @@ export class MemoryStore implements CheckpointStore {
     return this.checkpoints.get(key);
   }
 
-  async putCheckpoint(key: string, json: string, catchIndex: number | undefined, _ttl: number): Promise<Checkpoint | undefined> {
+  async putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined> {
     this.count('putCheckpoint', true);
     const old = this.checkpoints.get(key);
-    if (old) return old;
+    if (old) return old.tombstone ? old : { ...old, ttl: this.ttls.get(key) };
     this.checkpoints.set(key, { tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+    this.ttls.set(key, ttl);
     this.count('committed');
     return undefined;
   }
@@ -42,28 +65,47 @@ export class MemoryStore implements CheckpointStore {
     return out;
   }
 
-  async tombstone(keys: readonly string[], _ttl: number): Promise<void> {
+  async tombstone(keys: readonly string[], ttl: number): Promise<void> {
     this.count('tombstone', true);
-    for (const k of keys) this.checkpoints.set(k, { tombstone: true });
+    for (const k of keys) {
+      this.checkpoints.set(k, { tombstone: true });
+      this.ttls.set(k, ttl);
+    }
   }
 
-  async extendTtl(_key: string, _ttl: number): Promise<void> {
+  async extendTtl(key: string, ttl: number): Promise<void> {
     this.count('extendTtl', true);
+    const old = this.ttls.get(key);
+    if (old !== undefined && old < ttl) this.ttls.set(key, ttl);
   }
 
-  async createShard(key: string, expected: number, _ttl: number): Promise<void> {
+  async createShard(key: string, expected: number, ttl: number): Promise<void> {
     this.count('createShard', true);
     const s = this.shards.get(key);
     if (s) s.n = expected;
-    else this.shards.set(key, { a: new Set(), n: expected });
+    else {
+      this.shards.set(key, { a: new Set(), n: expected });
+      this.ttls.set(key, ttl);
+    }
   }
 
-  async addToShard(key: string, element: number): Promise<{ count: number; expected: number } | undefined> {
+  async addToShard(key: string, element: number): Promise<{ count: number; expected: number; ttl?: number } | undefined> {
     this.count('addToShard', true);
     const s = this.shards.get(key);
     if (!s) return undefined;
     s.a.add(element);
-    return { count: s.a.size, expected: s.n };
+    return { count: s.a.size, expected: s.n, ttl: this.ttls.get(key) };
+  }
+
+  async renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal> {
+    this.count('renewShard', true);
+    const s = this.shards.get(key);
+    if (!s) return { renewed: false };
+    const old = this.ttls.get(key) ?? 0;
+    if (claim ? !(old < claim.due || s.rb === claim.by) : !(old < ttl)) return { renewed: false, ttl: old };
+    this.ttls.set(key, ttl);
+    if (claim) s.rb = claim.by;
+    return { renewed: true, arrivals: [...s.a] };
   }
 
   async getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>> {
@@ -78,21 +120,27 @@ export class MemoryStore implements CheckpointStore {
 
   async deleteItems(keys: readonly string[]): Promise<void> {
     this.count('deleteItems', true);
-    for (const k of keys) this.shards.delete(k);
+    for (const k of keys) {
+      this.shards.delete(k);
+      this.ttls.delete(k);
+    }
   }
 
-  async startRun(run: RunRef, startedAt: string, _ttl: number): Promise<boolean> {
+  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {
     this.count('startRun', true);
-    if (this.runs.has(runKey(run))) return false;
+    const existing = this.runs.get(runKey(run));
+    if (existing) return { created: false, startedAt: existing.startedAt };
     this.runs.set(runKey(run), { status: 'RUNNING', startedAt });
-    return true;
+    this.ttls.set(runKey(run), ttl);
+    return { created: true };
   }
 
-  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, _ttl: number): Promise<boolean> {
+  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
     this.count('finishRun', true);
     const r = this.runs.get(runKey(run));
     if (r && r.status !== 'RUNNING') return false;
     this.runs.set(runKey(run), { ...r, ...end, finishedAt });
+    this.ttls.set(runKey(run), ttl);
     return true;
   }
 

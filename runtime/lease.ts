@@ -1,0 +1,91 @@
+/**
+ * The run's lease (docs/architecture.md "Retention"): what a run will read
+ * again much later than it was written (its run record, the shards and
+ * arrived branches of the fan-ins it is inside, a fold's items) is kept
+ * however long the run lasts. Every envelope carries the lease, the time
+ * until which all of that is kept; an execution that finds less than two
+ * handoffs left renews it, so nothing happens in runs shorter than the
+ * checkpoint retention minus two handoffs.
+ */
+import { runtimeError } from './errors';
+import { decodeArrival, shardLevels, shardPlan, tailKey } from './fan-in';
+import { invocationName } from './naming';
+import { ttlIn } from './payload';
+import { forEachLimit } from './pool';
+import { historyKey, runKey } from './table';
+import type { Exec } from './types';
+
+/** Renew once less is left: the next execution may start one handoff later, and a renewal cut short is retried within one. */
+const margin = (x: Exec): number => 2 * x.rt.ir.settings.handoffSeconds;
+
+/** A renewed lease: the retention, counted from a point one margin ahead, so renewals come once per retention. */
+const freshLease = (x: Exec): number => ttlIn(x.rt.ir.settings.checkpointTtlSeconds + margin(x));
+
+/**
+ * A new run's lease: the retention (so items written in runs shorter than it
+ * live no longer than they would without a lease), but at least the margin,
+ * which the first renewal may take to land.
+ */
+export const startLease = (x: Exec): number => ttlIn(Math.max(x.rt.ir.settings.checkpointTtlSeconds, margin(x)));
+
+/** The TTL of an item this execution writes: the retention, and never before the lease ends. */
+export const itemTtl = (x: Exec): number => Math.max(ttlIn(x.rt.ir.settings.checkpointTtlSeconds), x.lease);
+
+/** An input missing although this invocation never committed: its TTL passed (the run outlived what its lease covers). */
+export const expired = (x: Exec, what: string): Error =>
+  runtimeError(`node ${x.rt.ir.node}: ${what} expired before it was read (checkpointRetention ${x.rt.ir.settings.checkpointTtlSeconds} s)`);
+
+const raiseAll = (x: Exec, keys: readonly string[], ttl: number): Promise<void> =>
+  forEachLimit(keys, x.rt.ir.settings.invokeConcurrency, (key) => x.rt.store.extendTtl(key, ttl));
+
+/**
+ * Renews the lease when it ends within the margin: the run record (and the
+ * history counter), the remaining fold items and every enclosing fan-in.
+ * Idempotent: TTLs only rise, and a fan-in claimed by another execution is
+ * left to it (its lease is taken instead).
+ */
+export async function keepLease(x: Exec): Promise<void> {
+  const due = ttlIn(margin(x));
+  if (x.lease > due) return;
+  const lease = freshLease(x);
+  const { frames, fold } = x.invocation;
+  const keys = [runKey(x.run)];
+  if (x.rt.ir.settings.history) keys.push(historyKey(x.run));
+  if (fold) keys.push(...fold.items.slice(fold.index));
+  await raiseAll(x, keys, lease);
+  let kept = lease;
+  for (let level = 0; level < frames.length; level++) kept = Math.min(kept, await renewFanIn(x, level, due, lease));
+  x.lease = kept;
+}
+
+/**
+ * Renews the fan-in of frame `level` until `lease`: its shards, and the
+ * checkpoints of the branches that arrived. One execution per lease does it,
+ * the one whose claim on the root shard finds it due; the others take the
+ * root's TTL as the fan-in's lease. The root is claimed first and renewed
+ * with the rest: each level-0 shard's renewal returns the arrivals it holds,
+ * and a branch that arrives after it sees the raised TTL and raises its own
+ * checkpoint's (interpreter.ts). A claimer that fails is retried by Lambda
+ * and finishes (the claim names its invocation); once its retries are
+ * exhausted the run is FAILED and needs nothing.
+ */
+async function renewFanIn(x: Exec, level: number, due: number, lease: number): Promise<number> {
+  const { size, iteration, join } = x.invocation.frames[level];
+  if (!join) throw runtimeError(`node ${x.rt.ir.node}: fan-out frame ${level} names no join`);
+  const outer = x.invocation.frames.slice(0, level);
+  const plan = shardPlan(invocationName(x.run, join.node, iteration, outer), size);
+  const { store } = x.rt;
+  const root = plan[plan.length - 1];
+  const claim = await store.renewShard(root.key, lease, { by: x.key, due });
+  // Not due: another execution renewed it (its TTL is the lease); absent: joined already, or expired (the arrival tells).
+  if (!claim.renewed) return claim.ttl ?? lease;
+  const codes: number[] = plan.length === 1 ? [...claim.arrivals] : [];
+  const level0 = shardLevels(size)[0];
+  await forEachLimit(plan.slice(0, -1), x.rt.ir.settings.invokeConcurrency, async (shard, i) => {
+    const r = await store.renewShard(shard.key, lease);
+    if (r.renewed && i < level0) codes.push(...r.arrivals);
+  });
+  const tails = codes.map((code) => tailKey(x.run, join.tails, outer, iteration, decodeArrival(code, size)));
+  await raiseAll(x, tails, lease);
+  return lease;
+}
