@@ -5,6 +5,7 @@
  * the runtime's transition log lines. Turned into the inputs of lib/cost/report.ts.
  */
 import type { Instruction, NodeIR } from '../../runtime/ir';
+import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
 import type { CallRecord } from '../local/traffic';
@@ -93,7 +94,8 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   let taskMs = 0;
   for (const e of firsts.values()) {
     const node = ir(e.functionName);
-    if (!node) continue; // the failure recorder is unum's own machinery
+    // The failure recorder and a start node are unum's own machinery, no state of the definition.
+    if (!node || isStartNode(node.node)) continue;
     transitions += 1 + choiceStates(node.instructions);
     if (node.handler.kind === 'pass') continue; // a Pass state runs no Lambda
     taskRequests++;

@@ -91,7 +91,7 @@ describe('client commands', () => {
 
   test('--name=value: the value reaches the command', async () => {
     const r = await unum(['start', '--entry-function=wf-Entry']);
-    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function and --table go together\n']);
+    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function, --table and --workflow go together\n']);
   });
 
   test('every documented option parses (the command then fails on the missing outputs file, exit 1)', async () => {

@@ -14,16 +14,16 @@ const rec = (identity: string, operation: string, label: string, request: unknow
 });
 
 const good: CallRecord[] = [
-  rec('A@start', 'PutItem', 'PutItem(run)', { Item: { pk: { S: 'run#w' } } }, 200),
+  rec('A@start', 'PutItem', 'PutItem(run)', { Item: { pk: { S: 'run#W#w' } } }, 200),
   rec('A@start', 'PutItem', 'PutItem(ckpt)', { Item: { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.5}' } } }, 200),
   rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.5 } }] } }, undefined, 'crash-after'),
   rec('A@start', 'PutItem', 'PutItem(ckpt)', { Item: { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.9}' } } }, 400, 'none', 2),
   rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { inputs: [{ value: { n: 0.5 } }], node: 'B' } }, 202, 'none', 2),
-  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#w' } } }, 200),
-  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#w' } } }, 400, 'none', 2),
+  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 200),
+  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 400, 'none', 2),
 ];
 const record = { workflowId: 'w', status: 'SUCCEEDED' as const, result: { n: 0.5 } };
-const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, t: { N: '1' }, ttl: { N: '1' } }];
+const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#W#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, t: { N: '1' }, ttl: { N: '1' } }];
 
 test('a correct run: one creation, one finish, identical successor inputs (key order ignored), first writer wins', () => {
   expect(runRecordWrites(good)).toEqual({ created: 1, finished: 1 });
@@ -36,7 +36,7 @@ test('a second result, diverging successor inputs, a wrong result and untimed le
   const bad = [
     ...good,
     rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.9 } }] } }, 202, 'none', 3),
-    rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#w' } } }, 200, 'none', 3),
+    rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 200, 'none', 3),
   ];
   const v = checkRun({ record, calls: bad, items: [...items, { pk: { S: 'fanin#j#0#0' } }], expectation: { kind: 'result', result: { n: 0.9 } } });
   expect(v).toEqual([
