@@ -24,6 +24,10 @@ const { fanOutSize: MAX_SIZE, depth: MAX_DEPTH, iteration: MAX_ITERATION } = ENV
 const MAX_EPOCH_SECONDS = 2 ** 32;
 const SIZE = `must be an integer in [1, ${MAX_SIZE}]`;
 const ITERATION = `must be an integer in [0, ${MAX_ITERATION}]`;
+const KEY = 'must be a checkpoint key';
+const START_REQUEST = 'a start request is exactly {input, workflowId?}';
+const thisFunctions = (what: string, expected: string, got: unknown): string => `must be this function's ${what} ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`;
+const notAccepted = (ir: NodeIR, why: string): string => `is not accepted: node ${ir.node} ${why}`;
 
 function check(ok: boolean, field: string, why: string): asserts ok {
   if (!ok) throw new UnumEventError(`malformed envelope: ${field} ${why}`);
@@ -36,7 +40,7 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
   check(isCount(f.index, MAX_SIZE) && f.index < f.size, `${at}.index`, 'must be an integer in [0, size)');
   check(f.kind === 'map' || f.kind === 'parallel', `${at}.kind`, "must be 'map' or 'parallel'");
   check(isCount(f.iteration, MAX_ITERATION), `${at}.iteration`, ITERATION);
-  check(isKey(f.origin), `${at}.origin`, 'must be a checkpoint key');
+  check(isKey(f.origin), `${at}.origin`, KEY);
   const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
   const j = f.join;
   if (j === undefined) return frame;
@@ -52,29 +56,29 @@ function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): Inp
   check(isObject(r) && Object.keys(r).length === 1, IN, ONE_OF);
   if ('value' in r) return { value: r.value as Json };
   if ('ref' in r) {
-    check(isKey(r.ref), `${IN}.ref`, 'must be a checkpoint key');
+    check(isKey(r.ref), `${IN}.ref`, KEY);
     return { ref: r.ref };
   }
   if ('mapItem' in r) {
     const m = r.mapItem;
     const top = frames.at(-1);
-    check(ir.mapItems !== undefined, `${IN}.mapItem`, `is not accepted: node ${ir.node} starts no item processor`);
+    check(ir.mapItems !== undefined, `${IN}.mapItem`, notAccepted(ir, 'starts no item processor'));
     check(isObject(m) && isKey(m.origin) && isCount(m.index, MAX_SIZE) && isNodeName(m.state), `${IN}.mapItem`, 'must be {origin: checkpoint key, index, state: node}');
     check(top?.kind === 'map' && top.index === m.index && top.origin === m.origin, `${IN}.mapItem`, "must name the index and origin of the top fan-out frame, a 'map' frame");
     return { mapItem: { origin: m.origin, index: m.index, state: m.state } };
   }
   const f = r.fanIn;
   check(isObject(f), IN, ONE_OF);
-  check(ir.join !== undefined, `${IN}.fanIn`, `is not accepted: node ${ir.node} is not a join`);
+  check(ir.join !== undefined, `${IN}.fanIn`, notAccepted(ir, 'is not a join'));
   check(typeof f.join === 'string' && isInvocationName(f.join), `${IN}.fanIn.join`, 'must be an invocation name');
   check(isCount(f.size, MAX_SIZE) && f.size > 0, `${IN}.fanIn.size`, SIZE);
-  check(isKey(f.origin), `${IN}.fanIn.origin`, 'must be a checkpoint key');
+  check(isKey(f.origin), `${IN}.fanIn.origin`, KEY);
   return { fanIn: { join: f.join, size: f.size, origin: f.origin } };
 }
 
 /** A fold step after the first: the first step gets the fan-in and sends `fold` on with index 1 and up. */
 function parseFold(f: unknown, ir: NodeIR): FoldState {
-  check(ir.handler.kind === 'fold', 'unum.fold', `is not accepted: node ${ir.node} is not a fold`);
+  check(ir.handler.kind === 'fold', 'unum.fold', notAccepted(ir, 'is not a fold'));
   check(isObject(f), 'unum.fold', 'must be an object');
   check(Array.isArray(f.items) && f.items.length <= MAX_SIZE && f.items.every(isKey), 'unum.fold.items', `must be an array of at most ${MAX_SIZE} checkpoint keys`);
   const items = f.items as string[];
@@ -84,13 +88,13 @@ function parseFold(f: unknown, ir: NodeIR): FoldState {
 
 function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
   check(u.v === ENVELOPE_VERSION, 'unum.v', `must be ${ENVELOPE_VERSION}`);
-  check(u.workflow === ir.workflow, 'unum.workflow', `must be this function's workflow ${JSON.stringify(ir.workflow)} (got ${JSON.stringify(u.workflow)})`);
+  check(u.workflow === ir.workflow, 'unum.workflow', thisFunctions('workflow', ir.workflow, u.workflow));
   check(isRunId(u.workflowId), 'unum.workflowId', `must match ${WORKFLOW_ID_PATTERN}`);
-  check(u.node === ir.node, 'unum.node', `must be this function's node ${JSON.stringify(ir.node)} (got ${JSON.stringify(u.node)})`);
+  check(u.node === ir.node, 'unum.node', thisFunctions('node', ir.node, u.node));
   check(isCount(u.iteration, MAX_ITERATION), 'unum.iteration', ITERATION);
   check(Array.isArray(u.fanOut) && u.fanOut.length <= MAX_DEPTH, 'unum.fanOut', `must be an array of at most ${MAX_DEPTH} frames`);
   check(Array.isArray(u.inputs) && u.inputs.length === 1, 'unum.inputs', 'must be an array of exactly one input');
-  check(u.parent === undefined || isKey(u.parent), 'unum.parent', 'must be a checkpoint key');
+  check(u.parent === undefined || isKey(u.parent), 'unum.parent', KEY);
   check(u.lease === undefined || isCount(u.lease, MAX_EPOCH_SECONDS), 'unum.lease', 'must be a non-negative integer (epoch seconds)');
   const frames = (u.fanOut as unknown[]).map(parseFrame);
   const input = parseInput((u.inputs as unknown[])[0], ir, frames);
@@ -135,8 +139,8 @@ export function parseStart(event: unknown, requestId: string): { workflowId: str
   if (request) {
     if (envelope) throw reject('the entry function accepts start requests only, not envelopes');
     const extra = Object.keys(request).filter((k) => k !== 'input' && k !== 'workflowId');
-    if (extra.length > 0) throw reject(`unexpected key ${JSON.stringify(extra[0])}: a start request is exactly {input, workflowId?}`);
-    if (!('input' in request)) throw reject('input is missing: a start request is exactly {input, workflowId?}');
+    if (extra.length > 0) throw reject(`unexpected key ${JSON.stringify(extra[0])}: ${START_REQUEST}`);
+    if (!('input' in request)) throw reject(`input is missing: ${START_REQUEST}`);
   }
   if (!isRunId(workflowId)) throw reject(`workflowId must match ${WORKFLOW_ID_PATTERN}`);
   const input = ((request ? request.input : event) ?? null) as Json;

@@ -28,3 +28,6 @@ export const implicitName = {
   /** The entry of a workflow whose first state has predecessors (a loop target): the entry accepts no envelopes. */
   start: (state: string): string => `${state}.Start`,
 };
+
+/** True for the node `implicitName.start` names: it stands for no state of the definition. */
+export const isStartNode = (node: string): boolean => node.endsWith('.Start');
