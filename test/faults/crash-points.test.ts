@@ -14,37 +14,20 @@
  * Singles and pairs are separate tests, each bounded only against a hang: a
  * loaded machine (20-30x) makes the larger ones take many minutes.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { enumerateCrashPoints, type EnumerationOptions } from '../../lib/local/campaign';
-import { LocalEngine } from '../../lib/local/engine';
-import { synthesize } from '../../lib/local/synth';
-import { FAULT_APP_DIR, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
+import { FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
+import { useFaultEngine } from './fault-engine';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const CHEAP_SHAPES = ['EdgeMaps', 'Parallel1', 'EndsInMap'];
 const TARGETS = [...FAULT_TARGETS, ...SHAPE_TARGETS.filter((t) => CHEAP_SHAPES.includes(t.workflow))];
-
-let engine: LocalEngine;
-let outDir: string;
-
-beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'));
-  await synthesize({ appDir: FAULT_APP_DIR, outDir });
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.0005, ttlIntervalMs: 60_000 });
-});
-
-afterAll(async () => {
-  await engine?.stop();
-  fs.rmSync(outDir, { recursive: true, force: true });
-});
+const faultEngine = useFaultEngine();
 
 describe.each(TARGETS.map((t) => [t.workflow, t] as const))('%s', (name, target) => {
   const enumerate = async (options: EnumerationOptions): Promise<void> => {
-    const s = await enumerateCrashPoints(engine, target, { ...options, setSize: 8, concurrency: 8 });
+    const s = await enumerateCrashPoints(faultEngine(), target, { ...options, setSize: 8, concurrency: 8 });
     const notes = [...s.notes].map(([n, k]) => `\n  note (${k}x): ${n}`).join('');
     process.stdout.write(`${name}: ${s.points} crash points (${s.singles} single runs); ${s.pairs} pairs of ${s.pairPoints} points in ${s.pairSchedules} runs; ${s.executions} executions, ${s.callFaults} crashes injected${notes}\n`);
     expect(s.failures.map((f) => `${f.what}: ${f.violations.join('; ')}`)).toEqual([]);

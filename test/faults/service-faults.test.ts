@@ -6,19 +6,12 @@
  * version) fails the execution and Lambda's retry finishes it, and the run
  * ends with the fault-free result.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { expectationFor } from '../../lib/local/campaign';
 import { checkedRun, referenceRun } from '../../lib/local/fault-run';
-import { LocalEngine } from '../../lib/local/engine';
 import { NO_EVENT_FAULT, type CallFault, type CallInfo, type EventFault, type ExecutionInfo, type FaultPlan } from '../../lib/local/fault-plan';
-import { synthesize } from '../../lib/local/synth';
 import type { CallRecord } from '../../lib/local/traffic';
-import { FAULT_APP_DIR, FAULT_TARGETS } from './app/targets';
-import { COMPONENT_TEST_TIMEOUT_MS } from '../support/load';
-
-jest.setTimeout(COMPONENT_TEST_TIMEOUT_MS);
+import { FAULT_TARGETS } from './app/targets';
+import { useFaultEngine } from './fault-engine';
 
 interface Scripted {
   readonly node: string;
@@ -51,21 +44,10 @@ class ScriptedPlan implements FaultPlan {
   }
 }
 
-let engine: LocalEngine;
-let outDir: string;
-
-beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'));
-  await synthesize({ appDir: FAULT_APP_DIR, outDir });
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.0005, ttlIntervalMs: 60_000 });
-});
-
-afterAll(async () => {
-  await engine?.stop();
-  fs.rmSync(outDir, { recursive: true, force: true });
-});
+const faultEngine = useFaultEngine();
 
 test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outage; the run keeps its result', async () => {
+  const engine = faultEngine();
   const chain = FAULT_TARGETS.find((t) => t.workflow === 'Chain3');
   if (!chain) throw new Error('no Chain3 target');
   const expectation = expectationFor(chain, await referenceRun(engine, 'Chain3', chain.input), engine);
