@@ -79,7 +79,7 @@ async function measureOurs(client: DynamoDBClient, table: string, n: number): Pr
   const m = new Meter(n);
   instrument(client, m.log);
   const store = new DynamoDbStore(table, client);
-  const join = invocationName(`bench-fanin-${n}`, 'Join', 0, []);
+  const join = invocationName({ workflow: 'bench', workflowId: `bench-fanin-${n}` }, 'Join', 0, []);
   await createFanIn(store, join, n, TTL(), CONCURRENCY);
   m.phase = 'branch';
   let completions = 0;

@@ -17,8 +17,9 @@ import { compileWorkflow } from '../lib/compiler';
 import { Definition, Map as MapState, Task } from '../lib/definition';
 import { DynamoDbStore } from '../runtime/dynamodb-store';
 import { createHandler } from '../runtime/handler';
-import type { Envelope, NodeIR } from '../runtime/ir';
+import { ENVELOPE_VERSION, type Envelope, type NodeIR } from '../runtime/ir';
 import { LambdaInvoker } from '../runtime/lambda-invoker';
+import { invocationName } from '../runtime/naming';
 import { forEachLimit } from '../runtime/pool';
 import { checkpointKey } from '../runtime/table';
 import { LOCAL_CREDENTIALS, REGION } from './resources';
@@ -64,8 +65,8 @@ async function startServer(latencyMs: number): Promise<{ endpoint: string; count
 function branchEvent(workflowId: string, i: number, size: number): Envelope {
   return {
     unum: {
-      v: 1, workflowId, node: 'Work', iteration: 0,
-      fanOut: [{ index: i, size, kind: 'map', iteration: 0, origin: checkpointKey('bench-origin') }],
+      v: ENVELOPE_VERSION, workflow: 'MapFanout', workflowId, node: 'Work', iteration: 0,
+      fanOut: [{ index: i, size, kind: 'map', iteration: 0, origin: checkpointKey(invocationName({ workflow: 'MapFanout', workflowId }, 'Split', 0, [])) }],
       inputs: [{ value: { item: i } }],
     },
   };

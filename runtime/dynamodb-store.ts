@@ -34,7 +34,10 @@ import {
   keyOf,
   type PutRequest,
   type RunEnd,
+  type RunError,
   runFinish,
+  runRejection,
+  type RunRef,
   runStart,
   shardArrival,
   shardCreation,
@@ -163,20 +166,24 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
-  async startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean> {
-    return wrote(this.put(runStart(workflowId, startedAt, ttl)));
+  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<boolean> {
+    return wrote(this.put(runStart(run, startedAt, ttl)));
   }
 
-  async finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean> {
-    return wrote(this.update(runFinish(workflowId, end, finishedAt, ttl)));
+  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
+    return wrote(this.update(runFinish(run, end, finishedAt, ttl)));
   }
 
-  async nextHistorySeq(workflowId: string, ttl: number): Promise<number> {
-    const r = await this.update(historyCount(workflowId, ttl), 'UPDATED_NEW');
+  async rejectRun(run: RunRef, error: Required<RunError>, at: string, ttl: number): Promise<boolean> {
+    return wrote(this.put(runRejection(run, error, at, ttl)));
+  }
+
+  async nextHistorySeq(run: RunRef, ttl: number): Promise<number> {
+    const r = await this.update(historyCount(run, ttl), 'UPDATED_NEW');
     return decodeHistoryCount(r.Attributes);
   }
 
-  async putHistoryEntry(workflowId: string, seq: number, entry: HistoryItem, ttl: number): Promise<void> {
-    await this.put(historyEntryPut(workflowId, seq, entry, ttl));
+  async putHistoryEntry(run: RunRef, seq: number, entry: HistoryItem, ttl: number): Promise<void> {
+    await this.put(historyEntryPut(run, seq, entry, ttl));
   }
 }

@@ -1,37 +1,47 @@
 /**
- * Turns a Lambda event into an Invocation: a start request (entry only) or an
- * envelope, validated field by field before anything is written, so a
- * malformed event can never leave a half-made checkpoint or run record.
+ * Turns a Lambda event into an Invocation, checked field by field against
+ * the bounds of ENVELOPE_BOUNDS before anything is read or written: the entry
+ * accepts start requests only, every other node envelopes of its own
+ * workflow only (docs/architecture.md "The envelope"). A start permission is
+ * permission to invoke the entry, so it can start runs and nothing else.
  */
-import { UnumEnvelopeError } from './errors';
-import { ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from './ir';
-import { isCheckpointKey } from './table';
+import { UnumEventError } from './errors';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from './ir';
+import { byteLength, MAX_VALUE_BYTES } from './payload';
+import { isCheckpointKey, isInvocationName } from './table';
 import type { Invocation, LambdaContext } from './types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isKey = (v: unknown): v is string => typeof v === 'string' && isCheckpointKey(v) && v.length <= 1024;
+const isCount = (v: unknown, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+const isKey = (v: unknown): v is string => typeof v === 'string' && isCheckpointKey(v);
+const isRunId = (v: unknown): v is string => typeof v === 'string' && WORKFLOW_ID_PATTERN.test(v);
+/** Node names: the compiler's charset (`.` in the nodes it adds), at most 64 characters and a suffix. */
+const isNodeName = (v: unknown): v is string => typeof v === 'string' && /^[A-Za-z0-9_.-]{1,80}$/.test(v);
+
+const { fanOutSize: MAX_SIZE, depth: MAX_DEPTH, iteration: MAX_ITERATION } = ENVELOPE_BOUNDS;
+const SIZE = `must be an integer in [1, ${MAX_SIZE}]`;
+const ITERATION = `must be an integer in [0, ${MAX_ITERATION}]`;
 
 function check(ok: boolean, field: string, why: string): asserts ok {
-  if (!ok) throw new UnumEnvelopeError(`malformed envelope: ${field} ${why}`);
+  if (!ok) throw new UnumEventError(`malformed envelope: ${field} ${why}`);
 }
 
 function parseFrame(f: unknown, i: number): FanOutFrame {
   const at = `unum.fanOut[${i}]`;
   check(isObject(f), at, 'must be an object');
-  check(isCount(f.size) && f.size > 0, `${at}.size`, 'must be a positive integer');
-  check(isCount(f.index) && f.index < f.size, `${at}.index`, 'must be an integer in [0, size)');
+  check(isCount(f.size, MAX_SIZE) && f.size > 0, `${at}.size`, SIZE);
+  check(isCount(f.index, MAX_SIZE) && f.index < f.size, `${at}.index`, 'must be an integer in [0, size)');
   check(f.kind === 'map' || f.kind === 'parallel', `${at}.kind`, "must be 'map' or 'parallel'");
-  check(isCount(f.iteration), `${at}.iteration`, 'must be a non-negative integer');
+  check(isCount(f.iteration, MAX_ITERATION), `${at}.iteration`, ITERATION);
   check(isKey(f.origin), `${at}.origin`, 'must be a checkpoint key');
   return { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
 }
 
 const IN = 'unum.inputs[0]';
 const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn';
-const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 256;
 
-function parseInput(r: unknown): InputRef {
+/** One input; a map item or a fan-in only where this node can take one, consistent with the frames. */
+function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): InputRef {
   check(isObject(r) && Object.keys(r).length === 1, IN, ONE_OF);
   if ('value' in r) return { value: r.value as Json };
   if ('ref' in r) {
@@ -40,36 +50,42 @@ function parseInput(r: unknown): InputRef {
   }
   if ('mapItem' in r) {
     const m = r.mapItem;
-    check(isObject(m) && isKey(m.origin) && isCount(m.index) && isName(m.state), `${IN}.mapItem`, 'must be {origin: checkpoint key, index, state: node}');
+    const top = frames.at(-1);
+    check(ir.mapItems !== undefined, `${IN}.mapItem`, `is not accepted: node ${ir.node} starts no item processor`);
+    check(isObject(m) && isKey(m.origin) && isCount(m.index, MAX_SIZE) && isNodeName(m.state), `${IN}.mapItem`, 'must be {origin: checkpoint key, index, state: node}');
+    check(top?.kind === 'map' && top.index === m.index && top.origin === m.origin, `${IN}.mapItem`, "must name the index and origin of the top fan-out frame, a 'map' frame");
     return { mapItem: { origin: m.origin, index: m.index, state: m.state } };
   }
   const f = r.fanIn;
   check(isObject(f), IN, ONE_OF);
-  check(isName(f.join), `${IN}.fanIn.join`, 'must be an invocation name');
-  check(isCount(f.size), `${IN}.fanIn.size`, 'must be a non-negative integer');
+  check(ir.join !== undefined, `${IN}.fanIn`, `is not accepted: node ${ir.node} is not a join`);
+  check(typeof f.join === 'string' && isInvocationName(f.join), `${IN}.fanIn.join`, 'must be an invocation name');
+  check(isCount(f.size, MAX_SIZE) && f.size > 0, `${IN}.fanIn.size`, SIZE);
   check(isKey(f.origin), `${IN}.fanIn.origin`, 'must be a checkpoint key');
   return { fanIn: { join: f.join, size: f.size, origin: f.origin } };
 }
 
-function parseFold(f: unknown): FoldState {
+/** A fold step after the first: the first step gets the fan-in and sends `fold` on with index 1 and up. */
+function parseFold(f: unknown, ir: NodeIR): FoldState {
+  check(ir.handler.kind === 'fold', 'unum.fold', `is not accepted: node ${ir.node} is not a fold`);
   check(isObject(f), 'unum.fold', 'must be an object');
-  check(Array.isArray(f.items) && f.items.every(isKey), 'unum.fold.items', 'must be an array of checkpoint keys');
+  check(Array.isArray(f.items) && f.items.length <= MAX_SIZE && f.items.every(isKey), 'unum.fold.items', `must be an array of at most ${MAX_SIZE} checkpoint keys`);
   const items = f.items as string[];
-  check(isCount(f.index) && f.index < items.length, 'unum.fold.index', 'must be an integer in [0, items.length)');
+  check(isCount(f.index, MAX_SIZE) && f.index > 0 && f.index < items.length, 'unum.fold.index', 'must be an integer in [1, items.length)');
   return { index: f.index, items };
 }
 
-function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
-  check(isObject(u), 'unum', 'must be an object');
+function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
   check(u.v === ENVELOPE_VERSION, 'unum.v', `must be ${ENVELOPE_VERSION}`);
-  check(typeof u.workflowId === 'string' && WORKFLOW_ID_PATTERN.test(u.workflowId), 'unum.workflowId', `must match ${WORKFLOW_ID_PATTERN}`);
+  check(u.workflow === ir.workflow, 'unum.workflow', `must be this function's workflow ${JSON.stringify(ir.workflow)} (got ${JSON.stringify(u.workflow)})`);
+  check(isRunId(u.workflowId), 'unum.workflowId', `must match ${WORKFLOW_ID_PATTERN}`);
   check(u.node === ir.node, 'unum.node', `must be this function's node ${JSON.stringify(ir.node)} (got ${JSON.stringify(u.node)})`);
-  check(isCount(u.iteration), 'unum.iteration', 'must be a non-negative integer');
-  check(Array.isArray(u.fanOut), 'unum.fanOut', 'must be an array');
+  check(isCount(u.iteration, MAX_ITERATION), 'unum.iteration', ITERATION);
+  check(Array.isArray(u.fanOut) && u.fanOut.length <= MAX_DEPTH, 'unum.fanOut', `must be an array of at most ${MAX_DEPTH} frames`);
   check(Array.isArray(u.inputs) && u.inputs.length === 1, 'unum.inputs', 'must be an array of exactly one input');
   check(u.parent === undefined || isKey(u.parent), 'unum.parent', 'must be a checkpoint key');
   const frames = (u.fanOut as unknown[]).map(parseFrame);
-  const input = parseInput((u.inputs as unknown[])[0]);
+  const input = parseInput((u.inputs as unknown[])[0], ir, frames);
   return {
     workflowId: u.workflowId,
     iteration: u.iteration,
@@ -77,22 +93,55 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
     input,
     start: false,
     ...(u.parent === undefined ? {} : { parent: u.parent as string }),
-    ...(u.fold === undefined ? {} : { fold: parseFold(u.fold) }),
+    ...(u.fold === undefined ? {} : { fold: parseFold(u.fold, ir) }),
   };
 }
 
+function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
+  check(isObject(u), 'unum', 'must be an object');
+  try {
+    return parseHeader(u, ir);
+  } catch (e) {
+    // Only this workflow's functions may invoke this one, so a malformed envelope naming a
+    // run of ours (or of no workflow: an older envelope version) is a run that cannot go on.
+    const ours = u.workflow === ir.workflow || u.workflow === undefined;
+    throw e instanceof UnumEventError && ours && isRunId(u.workflowId) ? new UnumEventError(e.message, u.workflowId) : e;
+  }
+}
+
 /**
- * An event with `unum` is an envelope. Otherwise it is a start request:
- * `{ input, workflowId? }` (only those keys) is explicit, anything else is the
- * raw input; the workflow id defaults to the Lambda request id, which Lambda
- * keeps across its async retries of one event.
+ * The entry's reading of an event: an explicit start request is exactly
+ * `{ input, workflowId? }`; an object with an `input`, `workflowId` or `unum`
+ * key that is not one is rejected, not taken for the raw input; any other
+ * event is the raw input. The run id defaults to the Lambda request id,
+ * which Lambda keeps across its async retries of one event. The input must
+ * fit in the entry's checkpoint.
  */
+export function parseStart(event: unknown, requestId: string): { workflowId: string; input: Json } {
+  const request = isObject(event) && ('input' in event || 'workflowId' in event || 'unum' in event) ? event : undefined;
+  const envelope = request !== undefined && 'unum' in request;
+  const workflowId = request?.workflowId === undefined ? requestId : request.workflowId;
+  // An envelope's run id is no run this request starts: it is not recorded.
+  const reject = (why: string): UnumEventError => new UnumEventError(`malformed start request: ${why}`, isRunId(workflowId) && !envelope ? workflowId : undefined);
+  if (request) {
+    if (envelope) throw reject('the entry function accepts start requests only, not envelopes');
+    const extra = Object.keys(request).filter((k) => k !== 'input' && k !== 'workflowId');
+    if (extra.length > 0) throw reject(`unexpected key ${JSON.stringify(extra[0])}: a start request is exactly {input, workflowId?}`);
+    if (!('input' in request)) throw reject('input is missing: a start request is exactly {input, workflowId?}');
+  }
+  if (!isRunId(workflowId)) throw reject(`workflowId must match ${WORKFLOW_ID_PATTERN}`);
+  const input = ((request ? request.input : event) ?? null) as Json;
+  const bytes = byteLength(JSON.stringify(input));
+  if (bytes > MAX_VALUE_BYTES) throw reject(`input of ${bytes} bytes exceeds the ${MAX_VALUE_BYTES} bytes the entry's checkpoint can hold`);
+  return { workflowId, input };
+}
+
+/** The entry takes start requests, every other node envelopes (with `unum`). */
 export function parseEvent(event: unknown, ir: NodeIR, context: LambdaContext): Invocation {
-  if (isObject(event) && 'unum' in event) return parseEnvelope(event.unum, ir);
-  if (!ir.entry) throw new UnumEnvelopeError(`malformed envelope: unum is missing and node ${ir.node} is not the entry`);
-  const explicit = isObject(event) && 'input' in event && Object.keys(event).every((k) => k === 'input' || k === 'workflowId');
-  const workflowId = explicit && event.workflowId !== undefined ? event.workflowId : context.awsRequestId;
-  check(typeof workflowId === 'string' && WORKFLOW_ID_PATTERN.test(workflowId), 'workflowId', `must match ${WORKFLOW_ID_PATTERN}`);
-  const input = (explicit ? event.input : (event ?? null)) as Json;
-  return { workflowId, iteration: 0, frames: [], input: { value: input }, start: true };
+  if (ir.entry) {
+    const { workflowId, input } = parseStart(event, context.awsRequestId);
+    return { workflowId, iteration: 0, frames: [], input: { value: input }, start: true };
+  }
+  check(isObject(event) && 'unum' in event, 'unum', `is missing: node ${ir.node} is not the entry and accepts envelopes only`);
+  return parseEnvelope(event.unum, ir);
 }

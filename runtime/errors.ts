@@ -17,9 +17,19 @@ export class UnumError extends Error {
   }
 }
 
-/** A malformed event; thrown before any write, so nothing is half-done. */
-export class UnumEnvelopeError extends UnumError {
-  override name = 'UnumEnvelopeError';
+/**
+ * A malformed event (envelope or start request), found before anything is
+ * read or written. `workflowId` is the run it belongs to, when the event
+ * names a valid one of this workflow: the handler records that run FAILED.
+ */
+export class UnumEventError extends UnumError {
+  override name = 'UnumEventError';
+  constructor(
+    message: string,
+    readonly workflowId?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */
@@ -38,3 +48,30 @@ export class StatesError extends UnumError {
 export const TERMINAL_ERRORS: ReadonlySet<string> = new Set(['States.Runtime', 'States.DataLimitExceeded']);
 
 export const runtimeError = (message: string): StatesError => new StatesError('States.Runtime', message);
+
+/**
+ * Step Functions' bounds on a failure (`ExecutionFailedEventDetails`): an
+ * error name of at most 256 characters and a cause of at most 32,768. Every
+ * error the table stores (run record, history, caught `{Error, Cause}`) is cut
+ * to them, so no message, however large, can push an item past DynamoDB's
+ * 400 KB and keep a run from its terminal record.
+ */
+export const ERROR_BOUNDS = { name: 256, cause: 32_768 } as const;
+
+/** `text` cut to at most `max` characters (UTF-16 code units), ending in a marker that tells the original length. */
+export function truncated(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = `... [truncated from ${text.length} characters]`;
+  let end = Math.max(0, max - marker.length);
+  // Never cut a surrogate pair in half: the result must stay valid UTF-16.
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end--;
+  return `${text.slice(0, end)}${marker}`.slice(0, max);
+}
+
+/** The error with its name and cause (and the node naming it, if any) within `ERROR_BOUNDS`. */
+export function boundedError<E extends { readonly error: string; readonly cause?: string; readonly node?: string }>(e: E): E {
+  const bounded: { error: string; cause?: string; node?: string } = { ...e, error: truncated(e.error, ERROR_BOUNDS.name) };
+  if (e.cause !== undefined) bounded.cause = truncated(e.cause, ERROR_BOUNDS.cause);
+  if (e.node !== undefined) bounded.node = truncated(e.node, ERROR_BOUNDS.name);
+  return bounded as E;
+}

@@ -49,8 +49,9 @@ export async function execute(rt: Runtime, invocation: Invocation, ctx: LambdaCo
   const { ir } = rt;
   const spec = ir.handler;
   const foldIndex = spec.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
-  const name = invocationName(invocation.workflowId, ir.node, invocation.iteration, invocation.frames, foldIndex);
-  const x: Exec = { rt, invocation, ctx, name, key: checkpointKey(name), metrics: {}, attempts: 0, userMs: 0 };
+  const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
+  const name = invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, attempts: 0, userMs: 0 };
   const report = (outcome: StepOutcome | 'error' | 'failed', error?: unknown): void => {
     if (x.userMs > 0) x.metrics.userCodeDuration = x.userMs;
     writeTransitionLog({

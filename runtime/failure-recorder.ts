@@ -3,17 +3,21 @@
  * gives up on an invocation (retries exhausted, event too old), it sets the
  * run record FAILED, so no run hangs silently. Optionally forwards the
  * destination record to the user's SQS queue (UNUM_FAILURE_QUEUE_URL) or SNS
- * topic (UNUM_FAILURE_TOPIC_ARN).
+ * topic (UNUM_FAILURE_TOPIC_ARN). When the recorder itself cannot write (a
+ * DynamoDB outage), it throws: after its own retries Lambda sends the record
+ * to the workflow's dead-letter queue, where `unum recover` finds it.
  */
 import { createRequire } from 'node:module';
 import { DynamoDbStore } from './dynamodb-store';
+import { parseStart } from './envelope';
 import { appendHistory } from './history';
 import { ENV, WORKFLOW_ID_PATTERN } from './ir';
+import { boundedError } from './errors';
 import { writeLogLine } from './log';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import type { CheckpointStore } from './store';
-import { historyItem } from './table';
+import { historyItem, type RunRef } from './table';
 
 /** Lambda's destination record for a failed async invocation. */
 export interface FailureRecord {
@@ -32,13 +36,22 @@ export interface FailureRecord {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The failed invocation's workflow id and node, as far as the record tells. */
-export function identify(record: FailureRecord): { workflowId?: string; node: string } {
+/** The run id a start request names (the Lambda request id without one); none for a malformed one, which names no run. */
+function startId(event: unknown, requestId: string): string | undefined {
+  try {
+    return parseStart(event, requestId).workflowId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failed invocation's workflow id and node, as far as the record tells, read as the handler reads the event. */
+export function identify(record: FailureRecord, workflow = process.env[ENV.workflow]): { workflowId?: string; node: string } {
   const req = record.requestPayload;
   const unum = isObject(req) && isObject(req.unum) ? req.unum : undefined;
-  const explicitStart = isObject(req) && !unum && 'input' in req && Object.keys(req).every((k) => k === 'input' || k === 'workflowId');
-  // A start request without an id ran under the Lambda request id.
-  const id = unum ? unum.workflowId : explicitStart && req.workflowId !== undefined ? req.workflowId : record.requestContext.requestId;
+  // An envelope of another workflow names none of this workflow's runs (none before version 2 named its workflow).
+  const ours = unum && (unum.workflow === undefined || unum.workflow === workflow);
+  const id = unum ? (ours ? unum.workflowId : undefined) : startId(req, record.requestContext.requestId);
   // Only the entry function receives events without an envelope.
   const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
   const node = typeof unum?.node === 'string' ? unum.node : (process.env[ENV.entryNode] ?? fnName);
@@ -55,23 +68,36 @@ async function sdk(name: string): Promise<Record<string, new (...args: unknown[]
   }
 }
 
+/** What the recorder knows of the workflow without its IR (the construct sets it in the environment). */
+export interface RecorderSettings {
+  /** The run retention: the TTL of the records the recorder writes. */
+  readonly runRetentionSeconds: number;
+  /** The workflow keeps a run history: append a `failed` entry. */
+  readonly history: boolean;
+}
+
+function settingsFromEnvironment(): RecorderSettings {
+  const seconds = Number(process.env[ENV.runRetention]);
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) {
+    throw new Error(`unum failure recorder: environment variable ${ENV.runRetention} must be the run retention in seconds, got '${process.env[ENV.runRetention] ?? ''}'`);
+  }
+  return { runRetentionSeconds: seconds, history: process.env[ENV.history] === 'true' };
+}
+
 /**
- * Appends the `failed` history entry of the invocation Lambda gave up on
- * (`UNUM_HISTORY` holds the run retention in seconds). The recorder has no IR:
- * the name is computed from the envelope, so a fold's first step (no `fold`
- * in its envelope, named with index 0) gets a name of its own here, which
- * only affects the reader's de-duplication.
+ * Appends the `failed` history entry of the invocation Lambda gave up on. The
+ * recorder has no IR: the name is computed from the envelope, so a fold's
+ * first step (no `fold` in its envelope, named with index 0) gets a name of
+ * its own here, which only affects the reader's de-duplication.
  */
-async function appendFailed(store: CheckpointStore, record: FailureRecord, workflowId: string, node: string, error: string, cause: string): Promise<void> {
-  const seconds = Number(process.env[ENV.history]);
-  if (!(seconds > 0)) return;
+async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { error: string; cause: string }, ttl: number): Promise<void> {
   const req = record.requestPayload;
   const u = isObject(req) && isObject(req.unum) ? req.unum : {};
   const iteration = typeof u.iteration === 'number' ? u.iteration : 0;
   const frames = (Array.isArray(u.fanOut) ? u.fanOut.filter(isObject) : []) as { iteration: number; index: number }[];
   const fold = isObject(u.fold) && typeof u.fold.index === 'number' ? u.fold.index : undefined;
-  const inv = invocationName(workflowId, node, iteration, frames, fold);
-  await appendHistory(store, workflowId, historyItem(node, inv, iteration, frames, 'failed', { error: { error, cause } }), ttlIn(seconds));
+  const inv = invocationName(run, node, iteration, frames, fold);
+  await appendHistory(store, run, historyItem(node, inv, iteration, frames, 'failed', { error }), ttl);
 }
 
 async function forward(record: FailureRecord): Promise<void> {
@@ -94,25 +120,41 @@ async function forward(record: FailureRecord): Promise<void> {
  * cause is their message (as when a catch rule catches them).
  */
 function causeOf(payload: NonNullable<FailureRecord['responsePayload']>): string {
-  return payload.errorType?.startsWith('States.') && payload.errorMessage !== undefined ? payload.errorMessage : JSON.stringify(payload);
+  // The fields are what the function's runtime reported, not necessarily strings.
+  const runtimeError = typeof payload.errorType === 'string' && payload.errorType.startsWith('States.') && payload.errorMessage !== undefined;
+  return runtimeError ? String(payload.errorMessage) : JSON.stringify(payload);
 }
 
-export function createFailureRecorder(store?: CheckpointStore): (record: FailureRecord) => Promise<void> {
+/**
+ * The recorder; `workflowName` defaults to UNUM_WORKFLOW, `store` to DynamoDB
+ * on UNUM_TABLE, `settings` to the environment the construct sets
+ * (`UNUM_RUN_RETENTION`, `UNUM_HISTORY`).
+ */
+export function createFailureRecorder(store?: CheckpointStore, workflowName?: string, settings?: RecorderSettings): (record: FailureRecord) => Promise<void> {
   return async (record) => {
-    const { workflowId, node } = identify(record);
+    const workflow = workflowName ?? process.env[ENV.workflow];
+    const { workflowId, node } = identify(record, workflow);
     const payload = record.responsePayload;
-    const error = payload?.errorType ?? record.requestContext.condition;
-    const cause = payload ? causeOf(payload) : `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`;
+    // Bounded here already (the table bounds what it stores), so the log line stays small too.
+    const { error, cause } = boundedError({
+      error: String(payload?.errorType ?? record.requestContext.condition),
+      cause: payload ? causeOf(payload) : `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`,
+    });
     if (workflowId) {
+      if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
       if (!store) {
         const table = process.env[ENV.table];
         if (!table) throw new Error(`unum failure recorder: environment variable ${ENV.table} is not set`);
         store = new DynamoDbStore(table);
       }
-      const set = await store.finishRun(workflowId, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString());
+      const { runRetentionSeconds, history } = settings ?? settingsFromEnvironment();
+      // Like the runtime's own final write: the record (possibly created here, when the entry never wrote it) expires.
+      const ttl = ttlIn(runRetentionSeconds);
+      const run = { workflow, workflowId };
+      const set = await store.finishRun(run, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString(), ttl);
       writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set });
       // After the run record: a malformed envelope must not keep the run from being marked FAILED.
-      await appendFailed(store, record, workflowId, node, error, cause);
+      if (history) await appendFailed(store, record, run, node, { error, cause }, ttl);
     } else {
       writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
     }

@@ -5,13 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDbStore } from './dynamodb-store';
-import { execute } from './execute';
 import { parseEvent } from './envelope';
+import { UnumEventError } from './errors';
+import { execute } from './execute';
 import { ENV, IR_FILE_NAME, IR_VERSION, type NodeIR } from './ir';
 import type { Invoker } from './invoker';
 import { LambdaInvoker } from './lambda-invoker';
+import { rejectEvent } from './rejection';
 import type { CheckpointStore } from './store';
-import type { LambdaContext, UserFunction } from './types';
+import type { Invocation, LambdaContext, UserFunction } from './types';
 
 export interface HandlerOptions {
   /** The node's IR; default: the file named by UNUM_IR_FILE, else `unum-ir.json` beside the bundle. */
@@ -42,16 +44,25 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
   }
   let store = options.store;
   let invoker = options.invoker;
-  return async (event, context) => {
-    // Parse before creating clients or writing anything: a malformed event leaves no trace.
-    const invocation = parseEvent(event, ir, context);
+  const storeOf = (): CheckpointStore => {
     if (!store) {
       const table = process.env[ENV.table];
       if (!table) throw new Error(`unum: environment variable ${ENV.table} is not set`);
       store = new DynamoDbStore(table);
     }
+    return store;
+  };
+  return async (event, context) => {
+    let invocation: Invocation;
+    try {
+      // Before any read or write: a malformed event touches nothing but its own run's record.
+      invocation = parseEvent(event, ir, context);
+    } catch (e) {
+      if (e instanceof UnumEventError) return rejectEvent(ir, storeOf, e);
+      throw e;
+    }
     invoker ??= new LambdaInvoker();
-    await execute({ ir, fn, store, invoker }, invocation, context);
+    await execute({ ir, fn, store: storeOf(), invoker }, invocation, context);
     return { workflowId: invocation.workflowId };
   };
 }

@@ -9,13 +9,13 @@ import type { Json } from './ir';
 import { evalPath } from './paths';
 import { ttlIn } from './payload';
 import type { CheckpointStore } from './store';
-import { historyItem, type HistoryItem, type HistoryOutcome, type Transition } from './table';
+import { historyItem, type HistoryItem, type HistoryOutcome, type RunRef, type Transition } from './table';
 import type { Committed, Exec } from './types';
 
 /** Two writes: the counter hands out `seq`, then the entry is put. Returns `seq`. */
-export async function appendHistory(store: CheckpointStore, workflowId: string, item: HistoryItem, ttl: number): Promise<number> {
-  const seq = await store.nextHistorySeq(workflowId, ttl);
-  await store.putHistoryEntry(workflowId, seq, item, ttl);
+export async function appendHistory(store: CheckpointStore, run: RunRef, item: HistoryItem, ttl: number): Promise<number> {
+  const seq = await store.nextHistorySeq(run, ttl);
+  await store.putHistoryEntry(run, seq, item, ttl);
   return seq;
 }
 
@@ -30,7 +30,7 @@ export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Tran
   // User-code time only when user code ran in this execution (not for a duplicate).
   const ms = x.rt.fn && x.attempts ? x.userMs : undefined;
   const item = historyItem(ir.node, x.name, x.invocation.iteration, x.invocation.frames, outcome, t, ms);
-  await appendHistory(x.rt.store, x.invocation.workflowId, item, ttlIn(ir.settings.runRetentionSeconds));
+  await appendHistory(x.rt.store, x.run, item, ttlIn(ir.settings.runRetentionSeconds));
 }
 
 /** The committed value's entry: `caught` (error read at the catch rule's ResultPath) or `committed`. */

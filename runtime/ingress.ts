@@ -27,11 +27,11 @@ export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string
   if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
   const arrivals = await readArrivals(x.rt.store, f.join, f.size);
   if (!arrivals) return undefined;
-  const { workflowId, iteration, frames } = x.invocation;
+  const { iteration, frames } = x.invocation;
   const keys = arrivals.map((a, index) => {
     const tail = tails[a.tail];
     if (tail === undefined) throw runtimeError(`node ${x.rt.ir.node}: unknown tail position ${a.tail}`);
-    return checkpointKey(invocationName(workflowId, tail, a.iteration, [...frames, { iteration, index }]));
+    return checkpointKey(invocationName(x.run, tail, a.iteration, [...frames, { iteration, index }]));
   });
   return { keys, cleanup: { tombstones: [...keys, f.origin], shards: shardKeys(f.join, f.size) } };
 }

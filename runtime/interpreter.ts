@@ -10,7 +10,7 @@ import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import type { Transition } from './table';
-import { ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
 import { mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
@@ -54,10 +54,10 @@ export function leadingPasses(x: Exec, value: Json): Json {
 }
 
 /** Sends one envelope to `node` (async Invoke). */
-export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflowId' | 'node'>): Promise<void> {
+export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node'>): Promise<void> {
   const functionName = x.rt.ir.functionNames[node];
   if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, workflowId: x.invocation.workflowId, node, ...header } });
+  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header } });
 }
 
 const concurrency = (x: Exec, bound?: number): number => (bound && bound > 0 ? bound : x.rt.ir.settings.invokeConcurrency);
@@ -81,7 +81,7 @@ async function fanOut(
   branch: (index: number) => { target: string; input: InputRef },
   bound?: number,
 ): Promise<PathState> {
-  const joinName = invocationName(x.invocation.workflowId, join, out.iteration, out.frames);
+  const joinName = invocationName(x.run, join, out.iteration, out.frames);
   await appendOnce(x, ck, state, { next, join: joinName, size });
   await createFanIn(x.rt.store, joinName, size, ttlIn(x.rt.ir.settings.checkpointTtlSeconds), concurrency(x));
   if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
@@ -117,7 +117,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       const list = mapItemList(x, invoke, ck.value);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
-        const join = invocationName(x.invocation.workflowId, invoke.join, out.iteration, out.frames);
+        const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
         return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
       const origin = x.rt.ir.node;
@@ -133,7 +133,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       if (!top) throw runtimeError(`node ${x.rt.ir.node}: fanIn without a fan-out frame`);
       const size = invoke.size === 'frame' ? top.size : invoke.size;
       const popped = out.frames.slice(0, -1);
-      const join = invocationName(x.invocation.workflowId, invoke.target, top.iteration, popped);
+      const join = invocationName(x.run, invoke.target, top.iteration, popped);
       // The code names this invocation's checkpoint: its own iteration, not the outgoing one.
       const code = arrivalCode(top.index, invoke.tail, x.invocation.iteration, size);
       // Before the arrival: once it is recorded the join may run and log first.
@@ -155,6 +155,8 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
     if (state === 'ended') break;
     switch (ins.op) {
       case 'incrIteration':
+        // Successors reject an envelope past the bound: end the run here, naming it.
+        if (out.iteration >= ENVELOPE_BOUNDS.iteration) throw runtimeError(`node ${x.rt.ir.node}: the loop reached its limit of ${ENVELOPE_BOUNDS.iteration} iterations`);
         out.iteration++;
         break;
       // 'pass': applied before the commit (leadingPasses).

@@ -223,7 +223,7 @@ export interface NodeSettings {
   readonly timeoutSeconds: number;
   /**
    * Keep an append-only log of the run's transitions in the table (items
-   * `hist#<workflowId>` and `hist#<workflowId>#<seq>`, format in docs/client.md),
+   * `hist#<workflow>#<workflowId>` and `hist#<workflow>#<workflowId>#<seq>`, format in docs/client.md),
    * retained as long as the run record (`runRetentionSeconds`). Absent = off.
    */
   readonly history?: boolean;
@@ -233,7 +233,11 @@ export interface NodeIR {
   readonly version: typeof IR_VERSION;
   readonly workflow: string;
   readonly node: string;
-  /** The node that starts a run (accepts start requests without an envelope). */
+  /**
+   * The node that starts a run. It accepts start requests only, never an
+   * envelope: the compiler gives a workflow whose first state has
+   * predecessors (a loop target) an implicit start node, so the entry has none.
+   */
   readonly entry: boolean;
   readonly handler: HandlerSpec;
   readonly io?: IoSpec;
@@ -257,8 +261,30 @@ export interface NodeIR {
 
 // ---------------------------------------------------------------- envelope
 
-/** Envelope format version. */
-export const ENVELOPE_VERSION = 1 as const;
+/** Envelope format version: 2 added `workflow`. */
+export const ENVELOPE_VERSION = 2 as const;
+
+/**
+ * Bounds every envelope field is checked against before anything is read or
+ * written (docs/architecture.md "The envelope"), each from a real limit.
+ */
+export const ENVELOPE_BOUNDS = {
+  /**
+   * Branches of one fan-out (frame and fan-in `size`, fold items). A Map's
+   * items come from its origin's checkpoint, at most 400 KB of JSON and at
+   * least 2 bytes an item, so about 204,000 items; a Parallel has one branch
+   * per state in the definition.
+   */
+  fanOutSize: 2 ** 18,
+  /** Nested fan-outs (Map/Parallel inside Map/Parallel); the compiler rejects deeper definitions. */
+  depth: 32,
+  /**
+   * Loop iterations (the envelope's and a frame's). With `fanOutSize`, it
+   * keeps every fan-in arrival code `(iteration * size + index) * 1024 + tail`
+   * below 2^53 (an exact number); a loop that would go past it fails the run.
+   */
+  iteration: 2 ** 25 - 1,
+} as const;
 
 /** One level of fan-out, pushed by the origin, popped by the branch tail's fanIn. */
 export interface FanOutFrame {
@@ -294,6 +320,8 @@ export interface FoldState {
 
 export interface EnvelopeHeader {
   readonly v: typeof ENVELOPE_VERSION;
+  /** The workflow that sent it: a function of another workflow (sharing the table) rejects it. */
+  readonly workflow: string;
   readonly workflowId: string;
   /** The node this envelope is addressed to. */
   readonly node: string;
@@ -311,18 +339,25 @@ export interface Envelope {
   readonly unum: EnvelopeHeader;
 }
 
-/** An explicit start request to the entry function. Any other event without `unum` is the raw input. */
+/**
+ * An explicit start request to the entry function: exactly these keys. Any
+ * other event is the raw input, except an object with an `input`,
+ * `workflowId` or `unum` key that is not exactly this: such an event is
+ * rejected (docs/architecture.md "The envelope").
+ */
 export interface StartRequest {
   readonly workflowId?: string;
   readonly input: Json;
 }
 
-/** Allowed workflow ids: 1-128 characters of this set. */
+/** Allowed workflow ids (run ids): 1-128 characters of this set. */
 export const WORKFLOW_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** Environment variables the construct sets on every workflow function. */
 export const ENV = {
   table: 'UNUM_TABLE',
+  /** Failure recorder: the workflow's name (its run records are keyed with it). */
+  workflow: 'UNUM_WORKFLOW',
   /** Optional override of the IR file path (default: `unum-ir.json` beside the bundle). */
   irFile: 'UNUM_IR_FILE',
   /** Failure recorder: the entry node, to which a failed event without an envelope was addressed. */
@@ -331,7 +366,9 @@ export const ENV = {
   failureQueueUrl: 'UNUM_FAILURE_QUEUE_URL',
   /** Failure recorder: optional SNS topic ARN to forward failure records to. */
   failureTopicArn: 'UNUM_FAILURE_TOPIC_ARN',
-  /** Failure recorder: set when the workflow keeps a run history; its value is the run retention in seconds. */
+  /** Failure recorder: the run retention in seconds, the TTL of the records it writes. */
+  runRetention: 'UNUM_RUN_RETENTION',
+  /** Failure recorder: `true` when the workflow keeps a run history. */
   history: 'UNUM_HISTORY',
 } as const;
 
@@ -346,4 +383,5 @@ export const METRICS = {
   fanInCompletions: 'FanInCompletions',
   failures: 'Failures',
   userCodeDuration: 'UserCodeDuration',
+  rejectedEvents: 'RejectedEvents',
 } as const;

@@ -2,9 +2,11 @@
  * Deterministic names of invocations (docs/architecture.md "Naming"); the
  * table keys derived from them are in table.ts. A name depends only on local information,
  * so every execution of an invocation, and every party that must find its
- * checkpoint (successors, joins), computes the same 43 characters.
+ * checkpoint (successors, joins), computes the same 43 characters. The
+ * workflow is part of it: workflows sharing a table never share a name.
  */
 import { createHash } from 'node:crypto';
+import type { RunRef } from './table';
 
 /** The parts of a fan-out frame that identify a branch (size/kind/origin follow from them). */
 export interface FramePosition {
@@ -13,12 +15,12 @@ export interface FramePosition {
 }
 
 export function invocationName(
-  workflowId: string,
+  run: RunRef,
   node: string,
   iteration: number,
   frames: readonly FramePosition[],
   foldIndex?: number,
 ): string {
-  const parts = [workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
+  const parts = [run.workflow, run.workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }

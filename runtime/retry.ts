@@ -7,12 +7,13 @@ import { StatesError, TERMINAL_ERRORS } from './errors';
 import type { CatchRule, RetryRule } from './ir';
 import { sleep } from './pool';
 
+// Always strings, whatever was thrown (a name or message set to a number, an object...): they are stored.
 export function errorName(e: unknown): string {
-  return e instanceof Error && e.name ? e.name : 'Error';
+  return e instanceof Error && e.name ? String(e.name) : 'Error';
 }
 
 export function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return String(e instanceof Error ? e.message : e);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The run record `run#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
+/** The run record `run#<workflow>#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
 import { appendTransition } from './history';
 import { byteLength, ttlIn } from './payload';
 import type { RunEnd } from './table';
@@ -7,10 +7,10 @@ import type { Committed, Exec } from './types';
 const now = (): string => new Date().toISOString();
 /** The run record (and a result it references) lives for the run retention. */
 const runTtl = (x: Exec): number => ttlIn(x.rt.ir.settings.runRetentionSeconds);
-const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.invocation.workflowId, end, now(), ttl);
+const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.run, end, now(), ttl);
 
 export async function startRun(x: Exec): Promise<void> {
-  await x.rt.store.startRun(x.invocation.workflowId, now(), runTtl(x));
+  await x.rt.store.startRun(x.run, now(), runTtl(x));
 }
 
 /** The run's result: inline while small (cheap status polls), else a reference kept alive as long as the record. */

@@ -3,7 +3,7 @@
  * are those of the table layout (table.ts). One implementation talks to
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
-import type { Checkpoint, HistoryItem, RunEnd } from './table';
+import type { Checkpoint, HistoryItem, RunEnd, RunError, RunRef } from './table';
 
 export interface CheckpointStore {
   /** Consistent read of one checkpoint. */
@@ -27,11 +27,13 @@ export interface CheckpointStore {
   getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
   deleteItems(keys: readonly string[]): Promise<void>;
   /** Create the run record (RUNNING) unless it exists; true when created. */
-  startRun(workflowId: string, startedAt: string, ttl: number): Promise<boolean>;
-  /** Set the run's final status unless it already has one; true when this call set it. */
-  finishRun(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): Promise<boolean>;
-  /** Run history counter `hist#<workflowId>`: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
-  nextHistorySeq(workflowId: string, ttl: number): Promise<number>;
-  /** Put history entry `hist#<workflowId>#<seq>` (unconditional: the key is new). */
-  putHistoryEntry(workflowId: string, seq: number, item: HistoryItem, ttl: number): Promise<void>;
+  startRun(run: RunRef, startedAt: string, ttl: number): Promise<boolean>;
+  /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
+  finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
+  /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */
+  rejectRun(run: RunRef, error: Required<RunError>, at: string, ttl: number): Promise<boolean>;
+  /** Run history counter: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
+  nextHistorySeq(run: RunRef, ttl: number): Promise<number>;
+  /** Put history entry `seq` (unconditional: the key is new). */
+  putHistoryEntry(run: RunRef, seq: number, item: HistoryItem, ttl: number): Promise<void>;
 }

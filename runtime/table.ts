@@ -11,6 +11,7 @@
  * and the stored value is byte-identical to what was committed.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { boundedError } from './errors';
 
 /** An item, a key, or the values of an expression, as DynamoDB carries them. */
 export type Item = Record<string, AttributeValue>;
@@ -33,24 +34,37 @@ function num(item: Item, name: string): number | undefined {
 
 // ---------------------------------------------------------------- keys
 
+/**
+ * A run: its workflow and its id there. Every key of a run's items carries
+ * both (invocation names hash them), so workflows sharing a table never read
+ * or write each other's items, even for runs of the same id.
+ */
+export interface RunRef {
+  readonly workflow: string;
+  readonly workflowId: string;
+}
+
 export const checkpointKey = (invocation: string): string => `ckpt#${invocation}`;
 
 export const shardKey = (joinInvocation: string, level: number, shard: number): string =>
   `fanin#${joinInvocation}#${level}#${shard}`;
 
-export const runKey = (workflowId: string): string => `run#${workflowId}`;
+export const runKey = (run: RunRef): string => `run#${run.workflow}#${run.workflowId}`;
 
 /** The run's history counter (no `seq`) or its entry `seq`. */
-export const historyKey = (workflowId: string, seq?: number): string => `hist#${workflowId}${seq === undefined ? '' : `#${seq}`}`;
+export const historyKey = (run: RunRef, seq?: number): string => `hist#${run.workflow}#${run.workflowId}${seq === undefined ? '' : `#${seq}`}`;
 
-export const isCheckpointKey = (key: string): boolean => key.startsWith('ckpt#');
+/** An invocation name (runtime/naming.ts): 43 base64url characters, the SHA-256 digest. */
+export const isInvocationName = (name: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(name);
 
-/** What a key names. Invocation names and workflow ids hold no `#`, so the parts split cleanly. */
+export const isCheckpointKey = (key: string): boolean => key.startsWith('ckpt#') && isInvocationName(key.slice(5));
+
+/** What a key names. Invocation names, workflow names and workflow ids hold no `#`, so the parts split cleanly. */
 export type TableKey =
   | { readonly kind: 'checkpoint'; readonly invocation: string }
   | { readonly kind: 'shard'; readonly join: string; readonly level: number; readonly shard: number }
-  | { readonly kind: 'run'; readonly workflowId: string }
-  | { readonly kind: 'history'; readonly workflowId: string; readonly seq?: number };
+  | ({ readonly kind: 'run' } & RunRef)
+  | ({ readonly kind: 'history'; readonly seq?: number } & RunRef);
 
 /** The key's parts; undefined for a key of no item of this layout. */
 export function parseKey(key: string): TableKey | undefined {
@@ -59,15 +73,18 @@ export function parseKey(key: string): TableKey | undefined {
   switch (hash < 0 ? '' : key.slice(0, hash)) {
     case 'ckpt':
       return { kind: 'checkpoint', invocation: rest };
-    case 'run':
-      return { kind: 'run', workflowId: rest };
+    case 'run': {
+      const [workflow, workflowId] = rest.split('#');
+      return workflowId === undefined ? undefined : { kind: 'run', workflow, workflowId };
+    }
     case 'fanin': {
       const [join, level, shard] = rest.split('#');
       return { kind: 'shard', join, level: Number(level), shard: Number(shard) };
     }
     case 'hist': {
-      const [workflowId, seq] = rest.split('#');
-      return { kind: 'history', workflowId, ...(seq === undefined ? {} : { seq: Number(seq) }) };
+      const [workflow, workflowId, seq] = rest.split('#');
+      if (workflowId === undefined) return undefined;
+      return { kind: 'history', workflow, workflowId, ...(seq === undefined ? {} : { seq: Number(seq) }) };
     }
     default:
       return undefined;
@@ -177,7 +194,7 @@ export const maskShardJoins = (text: string): string => text.replace(/fanin#[A-Z
 
 export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS ?? []).map(Number), expected: Number(item.n?.N ?? 0) });
 
-// ---------------------------------------------------------------- run record `run#<workflowId>`
+// ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`
 
 export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
 
@@ -210,14 +227,29 @@ export interface RunRecord {
 }
 
 /** The entry's RUNNING record: the first start wins. */
-export const runStart = (workflowId: string, startedAt: string, ttl: number): PutRequest =>
-  put({ ...newItem(runKey(workflowId), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
+export const runStart = (run: RunRef, startedAt: string, ttl: number): PutRequest =>
+  put({ ...newItem(runKey(run), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
+
+/** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
+function errorAttribute(e: Required<RunError>): AttributeValue {
+  const { node, error, cause } = boundedError(e);
+  return { M: { node: S(node), error: S(error), cause: S(cause) } };
+}
+
+/**
+ * A rejected start request's FAILED record (its error cut to `ERROR_BOUNDS`), only where the run has no record:
+ * a start request can name any run id, and must not end another caller's run.
+ */
+export const runRejection = (run: RunRef, error: Required<RunError>, at: string, ttl: number): PutRequest =>
+  put({ ...newItem(runKey(run), ttl), status: S('FAILED'), startedAt: S(at), finishedAt: S(at), error: errorAttribute(error) }, ABSENT);
 
 /**
  * The final status, set once: unless the record has one already. A run whose
- * record is missing (the entry's write lost to TTL or never made) may still finish once.
+ * record is missing (the entry's write lost to TTL or never made) may still
+ * finish once; the TTL is set either way, so that record expires too.
+ * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
-export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, ttl?: number): UpdateRequest {
+export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): UpdateRequest {
   const sets: string[] = [];
   const values: Item = { ':running': S('RUNNING') };
   const set = (name: string, value: AttributeValue): void => {
@@ -227,13 +259,11 @@ export function runFinish(workflowId: string, end: RunEnd, finishedAt: string, t
   };
   set('#s', S(end.status));
   set('finishedAt', S(finishedAt));
-  if (ttl !== undefined) set('#ttl', N(ttl));
-  if (end.status === 'FAILED') {
-    const { node, error, cause } = end.error;
-    set('#e', { M: { node: S(node), error: S(error), cause: S(cause) } });
-  } else if (end.result !== undefined) set('#r', S(end.result));
+  set('#ttl', N(ttl));
+  if (end.status === 'FAILED') set('#e', errorAttribute(end.error));
+  else if (end.result !== undefined) set('#r', S(end.result));
   else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
-  return update(runKey(workflowId), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
+  return update(runKey(run), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
 }
 
 /**
@@ -288,7 +318,7 @@ export function decodeRunRecord(item: Item): RunRecord {
   };
 }
 
-// ---------------------------------------------------------------- run history `hist#<workflowId>` and `hist#<workflowId>#<seq>`
+// ---------------------------------------------------------------- run history `hist#<workflow>#<workflowId>` and `hist#<workflow>#<workflowId>#<seq>`
 
 /*
  * Why a counter: the table has a partition key only, so items of one run can be
@@ -298,8 +328,8 @@ export function decodeRunRecord(item: Item): RunRecord {
  */
 
 /** The counter's update: `n` + 1 (returned), TTL set when the counter is new. */
-export const historyCount = (workflowId: string, ttl: number): UpdateRequest =>
-  update(historyKey(workflowId), 'ADD n :n SET #ttl = if_not_exists(#ttl, :t)', { ':n': N(1), ':t': N(ttl) });
+export const historyCount = (run: RunRef, ttl: number): UpdateRequest =>
+  update(historyKey(run), 'ADD n :n SET #ttl = if_not_exists(#ttl, :t)', { ':n': N(1), ':t': N(ttl) });
 
 /** The counter's `n`: the number of sequence numbers handed out (0 without a counter). */
 export const decodeHistoryCount = (item: Item | undefined): number => Number(item?.n?.N ?? 0);
@@ -362,7 +392,7 @@ export interface Transition {
   readonly error?: { readonly error: string; readonly cause?: string };
 }
 
-/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first). */
+/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first); an error is cut to `ERROR_BOUNDS`. */
 export function historyItem(
   node: string,
   inv: string,
@@ -384,13 +414,13 @@ export function historyItem(
     next: t.next && JSON.stringify(t.next),
     fanInJoin: t.join,
     fanInSize: t.size,
-    error: t.error && JSON.stringify(t.error),
+    error: t.error && JSON.stringify(boundedError(t.error)),
   };
 }
 
 /** Entry `seq` of a run; put without a condition: the key is new. */
-export function historyEntryPut(workflowId: string, seq: number, entry: HistoryItem, ttl: number): PutRequest {
-  const item = newItem(historyKey(workflowId, seq), ttl);
+export function historyEntryPut(run: RunRef, seq: number, entry: HistoryItem, ttl: number): PutRequest {
+  const item = newItem(historyKey(run, seq), ttl);
   for (const [k, v] of Object.entries(entry)) if (v !== undefined) item[k] = typeof v === 'number' ? N(v) : S(v);
   return put(item);
 }

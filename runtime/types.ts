@@ -3,6 +3,7 @@ import type { FanOutFrame, FoldState, InputRef, Json, NodeIR } from './ir';
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
 import type { CheckpointStore } from './store';
+import type { RunRef } from './table';
 
 /** The part of Lambda's context object the runtime uses. */
 export interface LambdaContext {
@@ -45,6 +46,8 @@ export interface Exec {
   readonly rt: Runtime;
   readonly invocation: Invocation;
   readonly ctx: LambdaContext;
+  /** This node's workflow and the invocation's run id: what the run's keys and names carry. */
+  readonly run: RunRef;
   readonly name: string;
   /** This invocation's checkpoint key. */
   readonly key: string;

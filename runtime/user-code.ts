@@ -3,7 +3,7 @@
  * a pass result), States.Timeout at the handler's timeout, retry rules, and
  * catch rules turning an error into `{Error, Cause}`.
  */
-import { StatesError } from './errors';
+import { boundedError, StatesError } from './errors';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from './retry';
@@ -44,7 +44,7 @@ export async function callUser(x: Exec, args: unknown[]): Promise<Json> {
 
 /**
  * Runs `attempt` under the node's retry rules. A matching catch rule makes the
- * value the node input with `{Error, Cause}` at the rule's ResultPath, and
+ * value the node input with `{Error, Cause}` (within `ERROR_BOUNDS`) at the rule's ResultPath, and
  * records the rule's index (committed with the checkpoint as `c`).
  */
 export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>): Promise<{ value: Json; catchIndex?: number }> {
@@ -63,6 +63,8 @@ export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>
     const catchIndex = findCatch(x.rt.ir.catch, name);
     if (catchIndex < 0) throw e;
     const rule = x.rt.ir.catch![catchIndex];
-    return { value: applyResultPath(rule.resultPath, input, { Error: name, Cause: errorCause(e) }), catchIndex };
+    // Bounded like every stored error: a huge message must not make the caught value too large to checkpoint.
+    const { error, cause } = boundedError({ error: name, cause: errorCause(e) });
+    return { value: applyResultPath(rule.resultPath, input, { Error: error, Cause: cause }), catchIndex };
   }
 }

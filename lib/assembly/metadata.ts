@@ -33,4 +33,10 @@ export interface WorkflowMetadata {
   readonly tableName: unknown;
   /** The on-failure destination function of every node. */
   readonly failureRecorder: { readonly functionName: string; readonly logicalId: string };
+  /**
+   * Logical id of the `AWS::SQS::Queue` behind the failure recorder
+   * (CloudFormation names it: its URL is the `DeadLetterQueueUrl` output);
+   * absent in assemblies synthesized before the queue existed.
+   */
+  readonly deadLetterQueueLogicalId?: string;
 }

@@ -11,6 +11,8 @@ export interface AssemblyWorkflow {
   readonly entryFunction: string;
   /** The table name when it is a literal; for a table the stack creates, CloudFormation names it at deploy. */
   readonly table: string | { readonly logicalId: string };
+  /** The dead-letter queue, which CloudFormation names at deploy (absent in assemblies of older versions). */
+  readonly deadLetterQueue?: { readonly logicalId: string };
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included, from its `unum:workflow` metadata. */
@@ -22,6 +24,7 @@ export function workflowsInAssembly(dir: string): AssemblyWorkflow[] {
       constructPath,
       entryFunction: metadata.nodes[metadata.entry].functionName,
       table: typeof metadata.tableName === 'string' ? metadata.tableName : { logicalId: metadata.tableLogicalId ?? '?' },
+      ...(metadata.deadLetterQueueLogicalId ? { deadLetterQueue: { logicalId: metadata.deadLetterQueueLogicalId } } : {}),
     })));
 }
 

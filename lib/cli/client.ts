@@ -1,17 +1,17 @@
 /**
- * `unum start|status|result|wait|inspect`: the client (lib/client) on the
- * command line. argv starts with the command name (bin/cli.ts passes it on).
+ * `unum start|status|result|wait|inspect|recover`: the client (lib/client) on
+ * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
- * Which workflow: `--entry-function F --table T`, or `--outputs file.json`
+ * Which workflow: `--entry-function F --table T --workflow W`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
 import { UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
-import { formatInspectReport, formatStatus } from '../client/format';
+import { formatInspectReport, formatRecoveryReport, formatStatus } from '../client/format';
 import { findAssemblyWorkflow } from '../client/stack';
-import { localName } from '../local/assembly';
+import { ACCOUNT, localName } from '../local/assembly';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = `usage:
@@ -20,8 +20,9 @@ const USAGE = `usage:
   unum result  <id> [--json] [workflow]
   unum wait    <id> [--timeout S] [--json] [workflow]
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
+  unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
 workflow:
-  --entry-function F --table T                     explicit
+  --entry-function F --table T --workflow W        explicit
   --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
   [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
 
@@ -47,6 +48,7 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['result', { values: [], flags: [] }],
   ['wait', { values: ['timeout'], flags: [] }],
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
+  ['recover', { values: ['dead-letter-queue'], flags: [] }],
 ]);
 
 function readJsonFile(file: string, what: string): unknown {
@@ -61,12 +63,12 @@ function readJsonFile(file: string, what: string): unknown {
 export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const entryFunction = options.get('entry-function');
   const table = options.get('table');
+  const workflow = options.get('workflow');
   if (entryFunction || table) {
-    if (!entryFunction || !table) throw new UnumClientError('--entry-function and --table go together');
-    return UnumClient.forWorkflow({ entryFunction, table });
+    if (!entryFunction || !table || !workflow) throw new UnumClientError('--entry-function, --table and --workflow go together');
+    return UnumClient.forWorkflow({ entryFunction, table, workflow });
   }
   const stack = options.get('stack');
-  const workflow = options.get('workflow');
   const outputsFile = options.get('outputs');
   if (outputsFile) {
     // `cdk deploy --outputs-file` writes { <stack>: { <key>: <value> } }.
@@ -78,8 +80,14 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const app = options.get('app') ?? 'cdk.out';
   const found = findAssemblyWorkflow(app, workflow, stack);
   if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
-    // Against the local engine, a table CloudFormation would name has the engine's name for it.
-    return UnumClient.forWorkflow({ entryFunction: found.entryFunction, table: localName(found.stack, found.table.logicalId) });
+    // Against the local engine, a table or queue CloudFormation would name has the engine's name for it.
+    const sqs = process.env.AWS_ENDPOINT_URL_SQS;
+    return UnumClient.forWorkflow({
+      entryFunction: found.entryFunction,
+      table: localName(found.stack, found.table.logicalId),
+      workflow: found.workflow,
+      ...(sqs && found.deadLetterQueue ? { deadLetterQueue: `${sqs}/${ACCOUNT}/${localName(found.stack, found.deadLetterQueue.logicalId)}` } : {}),
+    });
   }
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }
@@ -169,6 +177,13 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       const report = await clientFor(args.values).inspect(requireId(args, name), scan === undefined ? {} : { scan });
       io.stdout.write(`${json ? JSON.stringify(report) : formatInspectReport(report)}\n`);
       return 0;
+    }
+    case 'recover': {
+      const queue = args.values.get('dead-letter-queue');
+      const report = await clientFor(args.values).recover(queue ? { deadLetterQueue: queue } : {});
+      io.stdout.write(`${json ? JSON.stringify(report) : formatRecoveryReport(report)}\n`);
+      // A kept dead letter still needs someone: not a success.
+      return report.kept === 0 ? 0 : 1;
     }
     default:
       throw new UsageError(`unknown command '${name}'`);

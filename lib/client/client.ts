@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/ir';
-import { runKey } from '../../runtime/table';
+import { runKey, type RunRef } from '../../runtime/table';
 import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from './records';
+import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
 import { TableReader } from './table';
 import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 import { pollUntilFinished } from './wait';
@@ -23,6 +25,11 @@ export interface UnumSdkClients {
    * @default a new DynamoDBClient: region, credentials and `AWS_ENDPOINT_URL_DYNAMODB` from the environment
    */
   readonly dynamodb?: DynamoDBClient;
+  /**
+   * SQS client used by `recover` to read the dead-letter queue.
+   * @default a new SQSClient: region, credentials and `AWS_ENDPOINT_URL_SQS` from the environment
+   */
+  readonly sqs?: SQSClient;
 }
 
 /** Properties of `UnumClient.forWorkflow`. */
@@ -34,7 +41,8 @@ export interface CloudAssemblyOptions extends UnumSdkClients {
   readonly stack?: string;
   /**
    * The deployed stack's outputs (one stack of `cdk deploy --outputs-file`),
-   * needed when the stack creates the table: CloudFormation names it at deploy.
+   * needed when the stack creates the table, and for `recover`: CloudFormation
+   * names the table and the dead-letter queue at deploy.
    * @default none: the table name must be a literal in the assembly
    */
   readonly outputs?: Readonly<Record<string, string>>;
@@ -64,27 +72,36 @@ export class UnumClient {
   /**
    * A client for a workflow of a synthesized app (`cdk.out`), found by its
    * `unum:workflow` construct metadata (by workflow name or construct path).
+   * The stack outputs give what CloudFormation names at deploy: the table the
+   * stack creates, and the dead-letter queue (for `recover`).
    */
   static fromCloudAssembly(dir: string, workflow?: string, options: CloudAssemblyOptions = {}): UnumClient {
     const found = findAssemblyWorkflow(dir, workflow, options.stack);
-    const clients = { lambda: options.lambda, dynamodb: options.dynamodb };
-    if (typeof found.table === 'string') return new UnumClient({ entryFunction: found.entryFunction, table: found.table, ...clients });
-    if (!options.outputs) {
+    const clients = { lambda: options.lambda, dynamodb: options.dynamodb, sqs: options.sqs };
+    if (options.outputs) return new UnumClient({ ...locationFromOutputs(options.outputs, found.constructPath), ...clients });
+    if (typeof found.table !== 'string') {
       throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
     }
-    return new UnumClient({ ...locationFromOutputs(options.outputs, found.constructPath), ...clients });
+    return new UnumClient({ entryFunction: found.entryFunction, table: found.table, workflow: found.workflow, ...clients });
   }
 
   readonly entryFunction: string;
   readonly tableName: string;
+  readonly workflow: string;
+  /** URL of the workflow's dead-letter queue, when known. */
+  readonly deadLetterQueue?: string;
   private readonly lambda: LambdaClient;
   private readonly table: TableReader;
+  private sqsClient?: SQSClient;
 
   private constructor(props: UnumClientProps) {
     this.entryFunction = props.entryFunction;
     this.tableName = props.table;
+    this.workflow = props.workflow;
+    this.deadLetterQueue = props.deadLetterQueue;
     this.lambda = props.lambda ?? new LambdaClient({});
     this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
+    this.sqsClient = props.sqs;
   }
 
   /**
@@ -98,7 +115,7 @@ export class UnumClient {
     if (!WORKFLOW_ID_PATTERN.test(workflowId)) {
       throw new UnumClientError(`invalid workflow id '${workflowId}': expected ${WORKFLOW_ID_PATTERN}`);
     }
-    if (await this.table.get(runKey(workflowId))) return workflowId;
+    if (await this.table.get(runKey(this.run(workflowId)))) return workflowId;
     const request: StartRequest = { input, workflowId };
     try {
       await this.lambda.send(new InvokeCommand({
@@ -114,7 +131,7 @@ export class UnumClient {
 
   /** The run record's state. NOT_FOUND right after `start` only means the entry has not run yet. */
   async status(workflowId: string): Promise<RunStatus> {
-    return parseRunRecord(workflowId, await this.table.get(runKey(workflowId)));
+    return parseRunRecord(workflowId, await this.table.get(runKey(this.run(workflowId))));
   }
 
   /**
@@ -123,7 +140,7 @@ export class UnumClient {
    * `UnumRunNotFinishedError` for a RUNNING or unknown one.
    */
   async result(workflowId: string): Promise<Json> {
-    const run = await readRun(this.table, workflowId);
+    const run = await readRun(this.table, this.run(workflowId));
     if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
     if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
     return run.result as Json;
@@ -148,6 +165,33 @@ export class UnumClient {
 
   /** The run's progress as far as the table still holds it (see `InspectReport`). */
   async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
-    return inspectRun(this.table, workflowId, options);
+    return inspectRun(this.table, this.run(workflowId), options);
+  }
+
+  private run(workflowId: string): RunRef {
+    return { workflow: this.workflow, workflowId };
+  }
+
+  /**
+   * After an outage: replays every failure the failure recorder could not
+   * record (the workflow's dead-letter queue), once in effect, and reports
+   * what it did with each (docs/architecture.md, "Failure handling"). Runs
+   * that already have their terminal record are not replayed; messages that
+   * are not failure records are kept. Needs `grantRecover`.
+   */
+  async recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
+    const queueUrl = options.deadLetterQueue ?? this.deadLetterQueue;
+    if (!queueUrl) {
+      throw new UnumClientError('the dead-letter queue of this workflow is unknown: give its URL (stack output DeadLetterQueueUrl) as deadLetterQueue');
+    }
+    this.sqsClient ??= new SQSClient({});
+    return recoverDeadLetters({
+      workflow: this.workflow,
+      sqs: this.sqsClient,
+      lambda: this.lambda,
+      queueUrl,
+      status: (workflowId) => this.status(workflowId),
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 300,
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { UnumError } from '../../runtime/errors';
-import { causeSummary } from './format';
+import { causeSummary } from './cause';
 import type { RunError, RunState } from './types';
 
 /** Base class of every error the client throws on purpose (not SDK or network errors). */

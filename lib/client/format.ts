@@ -1,5 +1,7 @@
 /** Human-readable text for run statuses and inspect reports (the CLI's output without `--json`). */
+import { causeSummary } from './cause';
 import type { InspectReport } from './inspect';
+import type { RecoveryReport } from './recover';
 import type { RunStatus } from './types';
 
 /** Rows of cells as aligned columns; the first row is the header. */
@@ -25,21 +27,6 @@ export function formatStatus(s: RunStatus): string {
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
-}
-
-/**
- * A cause for one line: a handler's cause is Lambda's error document as JSON
- * (`{"errorType","errorMessage","trace"}`, as in Step Functions), shown by
- * its message; any other cause as it is.
- */
-export function causeSummary(cause: string): string {
-  try {
-    const doc = JSON.parse(cause) as { errorMessage?: unknown } | null;
-    if (typeof doc?.errorMessage === 'string') return doc.errorMessage;
-  } catch {
-    // Not JSON: a message of its own.
-  }
-  return cause;
 }
 
 /** Long invocation names shortened for tables: they are 43-character hashes. */
@@ -81,4 +68,14 @@ export function formatInspectReport(r: InspectReport): string {
     ].join('\n'));
   }
   return parts.join('\n\n');
+}
+
+/** What `recover` did: one row per dead letter, then the counts. */
+export function formatRecoveryReport(r: RecoveryReport): string {
+  const counts = `${r.replayed} replayed, ${r.finished} already finished, ${r.kept} kept in the queue`;
+  if (r.deadLetters.length === 0) return `no dead letters (${counts})`;
+  return `${table([
+    ['outcome', 'run', 'node', 'detail'],
+    ...r.deadLetters.map((d) => [d.outcome, d.workflowId ?? '-', d.node ?? '-', d.detail]),
+  ])}\n${counts}`;
 }

@@ -1,7 +1,8 @@
 /**
- * `unum-cdk/client`: start runs of a deployed (or locally running) workflow
- * and read their status, result and progress. Loads no aws-cdk-lib. Every
- * name here is deliberate: test/api/public-api.test.ts lists them.
+ * `unum-cdk/client`: start runs of a deployed (or locally running) workflow,
+ * read their status, result and progress, and recover dead letters after an
+ * outage. Loads no aws-cdk-lib. Every name here is deliberate:
+ * test/api/public-api.test.ts lists them.
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
@@ -9,6 +10,7 @@ export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitT
 export type { InspectOptions, RunError, RunOutcome, RunState, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 export type { FanInProgress, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';
+export type { DeadLetterOutcome, RecoveredDeadLetter, RecoverOptions, RecoveryReport } from './recover';
 export { WORKFLOW_ID_PATTERN } from '../../runtime/ir';
 export type { Json } from '../../runtime/ir';
 export { UnumError } from '../../runtime/errors';

@@ -11,6 +11,7 @@ import {
   parseKey,
   runKey,
   runStatusOf,
+  type RunRef,
   shardKey,
   SUMMARY_ATTRIBUTES,
 } from '../../runtime/table';
@@ -35,9 +36,9 @@ export interface TableSummary {
   readonly checkpoints: number;
   readonly tombstones: number;
   readonly fanIns: readonly FanInProgress[];
-  /** Number of run records in the table (any status). */
+  /** Number of run records in the table (any status, any workflow sharing it). */
   readonly runs: number;
-  /** Ids of runs whose record is RUNNING. */
+  /** Ids of this workflow's runs whose record is RUNNING. */
   readonly runsInFlight: readonly string[];
   /**
    * True when the inspected run has the only run record of the table, so the
@@ -59,12 +60,12 @@ export interface InspectReport {
   readonly table?: TableSummary;
 }
 
-export async function inspectRun(table: TableReader, workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
-  const run = parseRunRecord(workflowId, await table.get(runKey(workflowId)));
-  const history = await readHistory(table, workflowId);
+export async function inspectRun(table: TableReader, ref: RunRef, options: InspectOptions = {}): Promise<InspectReport> {
+  const run = parseRunRecord(ref.workflowId, await table.get(runKey(ref)));
+  const history = await readHistory(table, ref);
   const fanIns = history ? await fanInsOf(table, history) : [];
   const scan = options.scan ?? history === undefined;
-  const summary = scan ? await scanTable(table, workflowId) : undefined;
+  const summary = scan ? await scanTable(table, ref) : undefined;
   const failures = [
     ...(history ?? []).filter((e) => e.error).map((e) => ({ node: e.node, ...e.error!, caught: e.outcome === 'caught' })),
     // The failure recorder may write no history entry: the run record is the authority.
@@ -73,10 +74,10 @@ export async function inspectRun(table: TableReader, workflowId: string, options
   return { run, ...(history ? { history } : {}), fanIns, failures, ...(summary ? { table: summary } : {}) };
 }
 
-async function readHistory(table: TableReader, workflowId: string): Promise<HistoryEntry[] | undefined> {
-  const n = decodeHistoryCount(await table.get(historyKey(workflowId)));
+async function readHistory(table: TableReader, run: RunRef): Promise<HistoryEntry[] | undefined> {
+  const n = decodeHistoryCount(await table.get(historyKey(run)));
   if (n === 0) return undefined;
-  const keys = Array.from({ length: n }, (_, i) => historyKey(workflowId, i + 1));
+  const keys = Array.from({ length: n }, (_, i) => historyKey(run, i + 1));
   const items = await table.getMany(keys);
   // Sequence numbers whose append crashed after the counter update are gaps: skip them.
   const entries = keys.flatMap((k, i) => {
@@ -111,10 +112,10 @@ async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): P
   });
 }
 
-async function scanTable(table: TableReader, workflowId: string): Promise<TableSummary> {
+async function scanTable(table: TableReader, run: RunRef): Promise<TableSummary> {
   let checkpoints = 0;
   let tombstones = 0;
-  const runIds: string[] = [];
+  const runKeys: string[] = [];
   const runsInFlight: string[] = [];
   const joins = new Map<string, { arrived: number; expected: number }>();
   for await (const item of table.scan(SUMMARY_ATTRIBUTES)) {
@@ -122,8 +123,8 @@ async function scanTable(table: TableReader, workflowId: string): Promise<TableS
     if (key?.kind === 'checkpoint') {
       if (decodeCheckpoint(item)?.tombstone) tombstones++; else checkpoints++;
     } else if (key?.kind === 'run') {
-      runIds.push(key.workflowId);
-      if (runStatusOf(item) === 'RUNNING') runsInFlight.push(key.workflowId);
+      runKeys.push(keyOf(item) as string);
+      if (key.workflow === run.workflow && runStatusOf(item) === 'RUNNING') runsInFlight.push(key.workflowId);
     } else if (key?.kind === 'shard' && key.level === 0) {
       const shard = decodeShard(item);
       const j = joins.get(key.join) ?? { arrived: 0, expected: 0 };
@@ -137,8 +138,8 @@ async function scanTable(table: TableReader, workflowId: string): Promise<TableS
     checkpoints,
     tombstones,
     fanIns: [...joins].map(([join, j]) => ({ join, ...j, complete: false })),
-    runs: runIds.length,
+    runs: runKeys.length,
     runsInFlight,
-    attributable: runIds.length === 1 && runIds[0] === workflowId,
+    attributable: runKeys.length === 1 && runKeys[0] === runKey(run),
   };
 }

@@ -1,6 +1,6 @@
 /** The client's reading of run records; the layout they follow is runtime/table.ts. */
 import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord } from '../../runtime/table';
+import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord, type RunRef } from '../../runtime/table';
 import { UnumClientError } from './errors';
 import type { TableReader } from './table';
 import type { RunStatus } from './types';
@@ -41,8 +41,9 @@ async function resultOf(table: TableReader, workflowId: string, record: RunRecor
 }
 
 /** Reads the run record and, for a SUCCEEDED run, its result. */
-export async function readRun(table: TableReader, workflowId: string): Promise<RunStatusWithResult> {
-  const item = await table.get(runKey(workflowId));
+export async function readRun(table: TableReader, run: RunRef): Promise<RunStatusWithResult> {
+  const { workflowId } = run;
+  const item = await table.get(runKey(run));
   const record = item && decodeRunRecord(item);
   const status = runStatus(workflowId, record);
   return record?.status === 'SUCCEEDED' ? { ...status, result: await resultOf(table, workflowId, record) } : status;

@@ -11,7 +11,7 @@ import type { WorkflowLocation } from './types';
 export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
-const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName' } as const;
+const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl' } as const;
 
 /** The outputs prefix of a workflow: its construct path below the stack, non-alphanumerics removed. */
 function outputPrefix(constructPathBelowStack: string): string {
@@ -35,9 +35,13 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
     throw new UnumClientError(`stack outputs have ${prefixes.length === 0 ? 'no unum workflow' : `${what} (have: ${prefixes.join(', ')})`}`);
   }
   const prefix = matches[0];
-  const table = outputs[`${prefix}${OUTPUT.table}`];
-  if (table === undefined) throw new UnumClientError(`stack outputs have ${prefix}${OUTPUT.entryFunction} but no ${prefix}${OUTPUT.table}`);
-  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table };
+  const [table, name] = [OUTPUT.table, OUTPUT.workflow].map((suffix) => {
+    const value = outputs[`${prefix}${suffix}`];
+    if (value === undefined) throw new UnumClientError(`stack outputs have ${prefix}${OUTPUT.entryFunction} but no ${prefix}${suffix}`);
+    return value;
+  });
+  const deadLetterQueue = outputs[`${prefix}${OUTPUT.deadLetterQueue}`];
+  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table, workflow: name, ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }) };
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included. */

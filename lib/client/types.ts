@@ -9,6 +9,13 @@ export interface WorkflowLocation {
   readonly entryFunction: string;
   /** Name of the workflow's DynamoDB table. */
   readonly table: string;
+  /** The workflow's name (`workflowName`): the keys of its runs' records carry it, since workflows may share a table. */
+  readonly workflow: string;
+  /**
+   * URL of the workflow's dead-letter queue (stack output `DeadLetterQueueUrl`), for `recover`.
+   * @default none: `recover` needs it in its options
+   */
+  readonly deadLetterQueue?: string;
 }
 
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */

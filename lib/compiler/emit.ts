@@ -72,12 +72,13 @@ export class Emitter {
         this.incoming.set(to, { count: (seen?.count ?? 0) + 1, from });
       }
     }
-    const entry = this.entryNodeFor(this.graph.start);
+    const first = this.entryNodeFor(this.graph.start);
     this.drain();
     for (const state of this.graph.order) {
       if (state.kind === 'task' || state.kind === 'fold' || (state.kind === 'pass' && !this.folds(state))) this.nodeFor(state);
       this.drain();
     }
+    const entry = this.startNodeFor(first);
     this.assignTails();
     const nodes: Record<string, CompiledNode> = {};
     for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry);
@@ -152,6 +153,21 @@ export class Emitter {
     }
     this.entryOf.set(state, name);
     return name;
+  }
+
+  /**
+   * The entry function accepts start requests only (the start permission is
+   * permission to invoke it), so its node must have no predecessor: a first
+   * node that is a loop target is started by an implicit pass node.
+   */
+  private startNodeFor(first: string): string {
+    const invoked = [...this.nodes.values()].some((b) => successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold').includes(first));
+    if (!invoked) return first;
+    const start = this.implicit(implicitName.start(this.graph.start.id), undefined, (b) => {
+      b.instructions = [invoke({ kind: 'scalar', target: first })];
+    });
+    this.drain();
+    return start;
   }
 
   /** The node that receives a Parallel's / Map's outputs. */

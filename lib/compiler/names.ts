@@ -25,4 +25,6 @@ export const implicitName = {
   join: (state: string): string => `${state}.Join`,
   /** The function that evaluates a Choice / Succeed / Fail that is entered directly. */
   enter: (state: string): string => `${state}.Enter`,
+  /** The entry of a workflow whose first state has predecessors (a loop target): the entry accepts no envelopes. */
+  start: (state: string): string => `${state}.Start`,
 };

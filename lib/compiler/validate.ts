@@ -1,4 +1,4 @@
-import type { Condition as ConditionIr, Json } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS, type Condition as ConditionIr, type Json } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, MapState, Parallel, State } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import { evalPath } from '../../runtime/paths';
@@ -33,9 +33,9 @@ function stateProblems(state: AnyState, graph: Graph): Problem[] {
     case 'pass':
       return [...ioProblems(state.props), ...jsonField('result', state.props.result)];
     case 'parallel':
-      return parallelProblems(state);
+      return [...nestingProblems(state, graph), ...parallelProblems(state)];
     case 'map':
-      return mapProblems(state, graph);
+      return [...nestingProblems(state, graph), ...mapProblems(state, graph)];
     case 'choice':
       return choiceProblems(state);
     case 'fail':
@@ -83,6 +83,14 @@ function containerIoProblems(state: Parallel | MapState): Problem[] {
     out.push({ field: 'resultPath', message: `resultPath ${JSON.stringify(resultPath)} is not supported on a ${state.kind === 'map' ? 'Map' : 'Parallel'} (its join does not receive the state input); use '$' and merge in the next state` });
   }
   return out;
+}
+
+/** Each level of nested fan-out adds a frame to every envelope inside it; the runtime accepts ENVELOPE_BOUNDS.depth. */
+function nestingProblems(state: Parallel | MapState, graph: Graph): Problem[] {
+  let depth = 1;
+  for (let c = graph.scopeOf.get(state)?.container; c; c = graph.scopeOf.get(c)?.container) depth++;
+  if (depth <= ENVELOPE_BOUNDS.depth) return [];
+  return [{ field: 'id', message: `the ${state.kind === 'map' ? 'Map' : 'Parallel'} is nested ${depth} levels deep in Maps and Parallels; at most ${ENVELOPE_BOUNDS.depth} are supported` }];
 }
 
 function parallelProblems(state: Parallel): Problem[] {

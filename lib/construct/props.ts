@@ -47,8 +47,8 @@ export interface UnumWorkflowProps {
    */
   readonly table?: ITable;
   /**
-   * What happens to the table the construct creates, and to the log group,
-   * when they are removed from the stack.
+   * What happens to the table the construct creates, to the log group and to
+   * the dead-letter queue, when they are removed from the stack.
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;

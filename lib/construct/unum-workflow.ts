@@ -1,18 +1,19 @@
 import * as fs from 'fs';
-import { Annotations, CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, type CfnResource, Duration, Stack, Token } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { asyncSettingsProblem, functionTimeoutSeconds, MEMORY_MB, TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { asyncSettingsProblem, functionTimeoutSeconds, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
@@ -23,6 +24,7 @@ import {
   unbundledCode,
   type ResolvedBundling,
 } from './bundling';
+import { createDeadLetterQueue } from './dead-letters';
 import { UnumWorkflowError } from './errors';
 import { configureAsyncInvoke, forwardFailures } from './event-invoke';
 import { physicalFunctionName } from './function-names';
@@ -60,6 +62,12 @@ export class UnumWorkflow extends Construct {
   readonly functions: Readonly<Record<string, lambda.Function>>;
   /** The on-failure destination of every node: records failed runs. */
   readonly failureRecorder: lambda.Function;
+  /**
+   * The failure recorder's on-failure destination: failures it could not
+   * record (e.g. during a DynamoDB outage), kept 14 days for `unum recover`
+   * (`UnumClient.recover`). Alarm on `metricDeadLetters()`.
+   */
+  readonly deadLetterQueue: sqs.IQueue;
   /** The compiler's output: IR and settings of every node (without function names). */
   readonly compiled: CompiledWorkflow;
 
@@ -117,12 +125,14 @@ export class UnumWorkflow extends Construct {
     const bundling = resolveBundling(props);
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    this.claimTableName();
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
     });
     const common = { props, bundling, logGroup };
 
+    this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetters', props.removalPolicy);
     this.failureRecorder = this.createFailureRecorder(names, common);
 
     const nodesScope = new Construct(this, 'Nodes');
@@ -173,6 +183,22 @@ export class UnumWorkflow extends Construct {
     return this.table.grantReadData(grantee);
   }
 
+  /**
+   * Allow `grantee` to run `unum recover` (`UnumClient.recover`): receive and
+   * delete dead letters, read run records (`GetItem`) to skip finished runs,
+   * and invoke this workflow's functions to replay the events that failed.
+   */
+  grantRecover(grantee: iam.IGrantable): iam.Grant {
+    return this.deadLetterQueue
+      .grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage')
+      .combine(this.table.grant(grantee, 'dynamodb:GetItem'))
+      .combine(iam.Grant.addToPrincipal({
+        grantee,
+        actions: ['lambda:InvokeFunction'],
+        resourceArns: Object.values(this.functions).map((fn) => fn.functionArn),
+      }));
+  }
+
   /** A metric the runtime emits for this workflow (namespace `Unum`, dimension `Workflow`). Sum over 5 minutes unless overridden. */
   metric(metricName: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return workflowMetric(this.workflowName, metricName, props);
@@ -198,9 +224,27 @@ export class UnumWorkflow extends Construct {
     return this.metric(METRICS.fanInCompletions, props);
   }
 
+  /**
+   * Events the runtime rejected without a retry: malformed start requests or
+   * envelopes (each logged at ERROR with the reason; a run they name is
+   * recorded FAILED where docs/architecture.md "The envelope" says so).
+   */
+  metricRejectedEvents(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metric(METRICS.rejectedEvents, props);
+  }
+
   /** Time spent in user handlers, milliseconds. Average over 5 minutes unless overridden. */
   metricUserCodeDuration(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.metric(METRICS.userCodeDuration, { statistic: 'Average', ...props });
+  }
+
+  /**
+   * Dead letters waiting for `unum recover` (the queue's
+   * ApproximateNumberOfMessagesVisible). Anything above 0 means runs whose
+   * failure could not be recorded: alarm on it. Maximum over 5 minutes unless overridden.
+   */
+  metricDeadLetters(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...props });
   }
 
   private compile(props: UnumWorkflowProps): CompiledWorkflow {
@@ -269,10 +313,14 @@ export class UnumWorkflow extends Construct {
       code: this.failureRecorderCode(common.bundling),
       memorySize: MEMORY_MB.default,
       timeoutSeconds: TIMEOUT_SECONDS.default,
-      environment: { [ENV.entryNode]: this.compiled.entry, ...this.historyEnvironment() },
+      environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
       loop: false,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
+    // Lambda checks that the role may send to the destination when the config is created.
+    this.deadLetterQueue.grantSendMessages(role);
+    const recorderAsync = { retryAttempts: RETRY_ATTEMPTS.max, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.max };
+    configureAsyncInvoke(scope, 'AsyncInvoke', fn, recorderAsync, this.deadLetterQueue.queueArn).node.addDependency(role);
     return fn;
   }
 
@@ -282,10 +330,10 @@ export class UnumWorkflow extends Construct {
     return assetCode(assetFiles(bundle));
   }
 
-  /** The recorder has no IR: with history on, it gets the run retention (the entries' TTL) instead. */
-  private historyEnvironment(): Record<string, string> {
+  /** The recorder has no IR: it gets the run retention (the TTL of what it writes) and whether to append history. */
+  private recorderSettings(): Record<string, string> {
     const settings = this.compiled.nodes[this.compiled.entry].ir.settings;
-    return settings.history ? { [ENV.history]: String(settings.runRetentionSeconds) } : {};
+    return { [ENV.runRetention]: String(settings.runRetentionSeconds), ...(settings.history ? { [ENV.history]: 'true' } : {}) };
   }
 
   private createFunction(scope: Construct, id: string, options: FunctionOptions): lambda.Function {
@@ -325,6 +373,8 @@ export class UnumWorkflow extends Construct {
       ['EntryFunctionName', this.entryFunction.functionName, `Entry function of workflow ${this.workflowName}`],
       ['EntryFunctionArn', this.entryFunction.functionArn, `ARN of the entry function of workflow ${this.workflowName}`],
       ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
+      ['DeadLetterQueueUrl', this.deadLetterQueue.queueUrl, `Dead letters of workflow ${this.workflowName}, for unum recover`],
+      ['WorkflowName', this.workflowName, `Name of workflow ${this.workflowName}: its run records are keyed with it`],
     ];
     for (const [id, value, description] of outputs) {
       new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
@@ -351,7 +401,24 @@ export class UnumWorkflow extends Construct {
       tableLogicalId: tableResource?.logicalId,
       tableName: this.table.tableName,
       failureRecorder: { functionName: names.get(FAILURE_RECORDER_NAME) as string, logicalId: logicalId(this.failureRecorder) },
+      deadLetterQueueLogicalId: (this.deadLetterQueue.node.defaultChild as CfnResource).logicalId,
     };
+  }
+
+  /**
+   * Keys carry the workflow name, so workflows sharing a table must have
+   * different names: two of one app with the same name on the same table
+   * (the same construct, or the same literal table name) are refused here.
+   */
+  private claimTableName(): void {
+    const table = Token.isUnresolved(this.table.tableName) ? this.table.node.path : this.table.tableName;
+    const claims = (TABLE_CLAIMS.get(this.node.root) ?? TABLE_CLAIMS.set(this.node.root, new Map()).get(this.node.root)) as Map<string, string>;
+    const key = JSON.stringify([table, this.workflowName]);
+    const other = claims.get(key);
+    if (other !== undefined) {
+      this.fail(undefined, `shares its table with ${other}, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it`);
+    }
+    claims.set(key, this.node.path);
   }
 
   private guard<T>(node: string | undefined, what: string, action: () => T): T {
@@ -366,6 +433,9 @@ export class UnumWorkflow extends Construct {
     throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail, cause && { cause });
   }
 }
+
+/** Per app: the workflows by table and name (see `claimTableName`). */
+const TABLE_CLAIMS = new WeakMap<IConstruct, Map<string, string>>();
 
 /**
  * Newest Node.js runtime in aws-cdk-lib's list that Lambda supports; Lambda

@@ -4,6 +4,7 @@
  * (every call a function made, with request and response), user-code time from
  * the runtime's transition log lines. Turned into the inputs of lib/cost/report.ts.
  */
+import { implicitName } from '../compiler/names';
 import type { Instruction, NodeIR } from '../../runtime/ir';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
@@ -94,7 +95,8 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   for (const e of firsts.values()) {
     const node = ir(e.functionName);
     if (!node) continue; // the failure recorder is unum's own machinery
-    transitions += 1 + choiceStates(node.instructions);
+    // The start node of a workflow entered at a loop target is unum's own too: no Step Functions state.
+    transitions += (node.node.endsWith(implicitName.start('')) ? 0 : 1) + choiceStates(node.instructions);
     if (node.handler.kind === 'pass') continue; // a Pass state runs no Lambda
     taskRequests++;
     taskGbSeconds += lambdaGbSeconds(userMs(e), memory(e.functionName));

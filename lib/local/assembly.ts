@@ -16,12 +16,15 @@ import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-sett
 const DEFAULT_TIMEOUT_SECONDS = 3;
 const DEFAULT_MEMORY_MB = 128;
 
+/** An on-failure destination of this app: a function or a queue, by local name. */
+export type FailureDestination = { readonly function: string } | { readonly queue: string };
+
 export interface AsyncInvokeConfig {
   /** 0-2: how often Lambda runs a failed async event again. */
   readonly retryAttempts: number;
   readonly maxEventAgeSeconds: number;
-  /** Function name of the on-failure destination, if it is a function of this app. */
-  readonly onFailure?: string;
+  /** The on-failure destination, if it is a function or queue of this app. */
+  readonly onFailure?: FailureDestination;
 }
 
 export interface LocalFunction {
@@ -57,12 +60,16 @@ export interface LocalWorkflow {
   readonly tableName: string;
   /** The failure recorder the nodes' on-failure destinations point at. */
   readonly failureRecorder?: string;
+  /** The queue the failure recorder's own on-failure destination points at. */
+  readonly deadLetterQueue?: string;
 }
 
 export interface LocalApp {
   readonly dir: string;
   readonly functions: ReadonlyMap<string, LocalFunction>;
   readonly tables: readonly LocalTable[];
+  /** Names of the app's SQS queues. */
+  readonly queues: readonly string[];
   readonly workflows: ReadonlyMap<string, LocalWorkflow>;
   /**
    * Stacks whose workflows have no IR beside their functions: synthesized
@@ -77,10 +84,11 @@ export function readCloudAssembly(dir: string): LocalApp {
   const assembly = readAssembly(dir);
   const functions = new Map<string, LocalFunction>();
   const tables: LocalTable[] = [];
-  for (const stack of assembly.stacks) readStack(stack, functions, tables);
+  const queues: string[] = [];
+  for (const stack of assembly.stacks) readStack(stack, functions, tables, queues);
   const workflows = new Map<string, LocalWorkflow>();
   for (const [name, workflow] of assembly.workflows) workflows.set(name, localWorkflow(workflow, functions));
-  return { dir: assembly.dir, functions, tables, workflows, unbundledStacks: assembly.unbundledStacks };
+  return { dir: assembly.dir, functions, tables, queues, workflows, unbundledStacks: assembly.unbundledStacks };
 }
 
 function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<string, LocalFunction>): LocalWorkflow {
@@ -92,13 +100,16 @@ function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<str
   const entry = nodes[workflow.metadata.entry];
   const tableName = entry.environment[ENV.table];
   if (!tableName) throw new Error(`workflow '${name}': entry function ${entry.functionName} has no ${ENV.table}`);
+  const recorder = entry.async.onFailure && 'function' in entry.async.onFailure ? entry.async.onFailure.function : undefined;
+  const deadLetters = recorder === undefined ? undefined : functions.get(recorder)?.async.onFailure;
   return {
     name,
     entryNode: workflow.metadata.entry,
     entryFunction: entry.functionName,
     nodes,
     tableName,
-    ...(entry.async.onFailure ? { failureRecorder: entry.async.onFailure } : {}),
+    ...(recorder ? { failureRecorder: recorder } : {}),
+    ...(deadLetters && 'queue' in deadLetters ? { deadLetterQueue: deadLetters.queue } : {}),
   };
 }
 
@@ -122,15 +133,26 @@ export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
       workflows.set(k, v);
     }
   }
-  return { dir: apps[0]?.dir ?? '', functions, tables: apps.flatMap((a) => a.tables), workflows, unbundledStacks: apps.flatMap((a) => a.unbundledStacks) };
+  return {
+    dir: apps[0]?.dir ?? '',
+    functions,
+    tables: apps.flatMap((a) => a.tables),
+    queues: apps.flatMap((a) => a.queues),
+    workflows,
+    unbundledStacks: apps.flatMap((a) => a.unbundledStacks),
+  };
 }
 
-function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[]): void {
+function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[], queues: string[]): void {
   const { resources } = stack;
   const names = new Map<string, string>();
   for (const [id, r] of Object.entries(resources)) {
     if (r.Type === 'AWS::Lambda::Function') {
       names.set(id, localName(stack.name, id, r.Properties?.FunctionName));
+    } else if (r.Type === 'AWS::SQS::Queue') {
+      const name = localName(stack.name, id, r.Properties?.QueueName);
+      names.set(id, name);
+      queues.push(name);
     } else if (r.Type === 'AWS::DynamoDB::Table') {
       const name = localName(stack.name, id, r.Properties?.TableName);
       names.set(id, name);
@@ -146,7 +168,7 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
     const target = resolve(p.FunctionName);
     if (!target) continue;
     const destination = (p.DestinationConfig as { OnFailure?: { Destination?: unknown } } | undefined)?.OnFailure?.Destination;
-    const onFailure = destination === undefined ? undefined : functionNameOf(resolve(destination));
+    const onFailure = destination === undefined ? undefined : destinationOf(resolve(destination));
     asyncConfigs.set(target, {
       retryAttempts: typeof p.MaximumRetryAttempts === 'number' ? p.MaximumRetryAttempts : RETRY_ATTEMPTS.default,
       maxEventAgeSeconds: typeof p.MaximumEventAgeInSeconds === 'number' ? p.MaximumEventAgeInSeconds : MAX_EVENT_AGE_SECONDS.default,
@@ -177,9 +199,14 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
 }
 
 const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
+/** The account of the engine's ARNs and queue URLs. */
+export const ACCOUNT = '000000000000';
 
-/** The local value of a template expression: names for Refs, fake ARNs for GetAtt Arn. */
+/**
+ * The local value of a template expression: names for Refs, fake ARNs for
+ * GetAtt Arn. (A queue's Ref, its URL, is left unresolved: the engine's
+ * endpoint is not known yet, and the functions are not given one for SQS.)
+ */
 function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, TemplateResource>>, names: Map<string, string>): string | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -190,16 +217,21 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
     if (o.Ref === 'AWS::AccountId') return ACCOUNT;
     if (o.Ref === 'AWS::Partition') return 'aws';
     if (o.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
-    return names.get(o.Ref);
+    return resources[o.Ref]?.Type === 'AWS::SQS::Queue' ? undefined : names.get(o.Ref);
   }
   const getAtt = o['Fn::GetAtt'];
   if (Array.isArray(getAtt) && getAtt[1] === 'Arn') {
     const id = String(getAtt[0]);
     const name = names.get(id);
     if (name === undefined) return undefined;
-    return resources[id]?.Type === 'AWS::Lambda::Function'
-      ? functionArn(name)
-      : `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}`;
+    switch (resources[id]?.Type) {
+      case 'AWS::Lambda::Function':
+        return functionArn(name);
+      case 'AWS::SQS::Queue':
+        return `arn:aws:sqs:${REGION}:${ACCOUNT}:${name}`;
+      default:
+        return `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}`;
+    }
   }
   const join = o['Fn::Join'];
   if (Array.isArray(join) && Array.isArray(join[1])) {
@@ -220,7 +252,10 @@ export function parseFunctionRef(ref: string): { name: string; qualifier?: strin
   return { name: m[1] as string, ...(m[2] ? { qualifier: m[2] } : {}) };
 }
 
-function functionNameOf(ref: string | undefined): string | undefined {
+/** A destination ARN (or function name) as a function or queue of this app. */
+function destinationOf(ref: string | undefined): FailureDestination | undefined {
   if (ref === undefined) return undefined;
-  return ref.includes(':lambda:') || ref.includes(':function:') ? parseFunctionRef(ref).name : ref;
+  const queue = /^arn:[^:]+:sqs:[^:]*:[^:]*:(.+)$/.exec(ref);
+  if (queue) return { queue: queue[1] as string };
+  return { function: ref.includes(':lambda:') || ref.includes(':function:') ? parseFunctionRef(ref).name : ref };
 }

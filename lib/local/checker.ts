@@ -11,14 +11,17 @@
  *    code is non-deterministic, what the committed (first-writer) checkpoint
  *    values imply.
  * 4. No coordination state is left but TTL-bound records: every remaining
- *    item the run wrote has a TTL (fan-in shards left are reported as notes).
+ *    item the run wrote has a TTL (fan-in shards left are reported as notes),
+ *    and so has every item of the workflow's table, scanned after the run:
+ *    writes the traffic does not attribute to the run (a failure recorder
+ *    without a valid run id, another run's) are checked too.
  * 5. A late duplicate produced no second result (checked by the caller
  *    comparing the record before and after, plus check 1 again).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, isShardCreation, type Item, keyOf, parseKey, ttlOf } from '../../runtime/table';
+import { decodeCheckpoint, isShardCreation, type Item, keyOf, parseKey, TABLE, ttlOf } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import type { CallRecord } from './traffic';
@@ -125,12 +128,22 @@ export async function readItems(client: DynamoDBClient, tableName: string, keys:
 }
 
 /**
- * Invariant 4 on the items left of the run: everything left must be bound by
- * TTL. A fan-in shard with a TTL breaks no invariant (TTL is its backstop) but
- * is reported by `leftoverNotes`: the join normally deletes it.
+ * Invariant 4 on the items left: everything left must be bound by TTL. A
+ * fan-in shard with a TTL breaks no invariant (TTL is its backstop) but is
+ * reported by `leftoverNotes`: the join normally deletes it.
  */
 export function leftoverViolations(items: readonly Item[]): string[] {
-  return items.filter((item) => ttlOf(item) === undefined).map((item) => `invariant 4: ${keyOf(item) ?? '?'} was left without a TTL`);
+  const keys = new Set(items.filter((item) => ttlOf(item) === undefined).map((item) => keyOf(item) ?? '?'));
+  return [...keys].map((key) => `invariant 4: ${key} was left without a TTL`);
+}
+
+/** Every item of the table without a TTL (a consistent scan, projected on key and TTL). */
+export async function itemsWithoutTtl(client: DynamoDBClient, tableName: string): Promise<Item[]> {
+  const out: Item[] = [];
+  for await (const item of new TableReader(client, tableName).scan([TABLE.partitionKey, TABLE.ttlAttribute])) {
+    if (ttlOf(item) === undefined) out.push(item);
+  }
+  return out;
 }
 
 /** Fan-in shards left to their TTL, with what the traffic says about why. */
@@ -147,7 +160,10 @@ export function leftoverNotes(items: readonly Item[], calls: readonly CallRecord
 export interface CheckInput {
   readonly record: RunStatusWithResult;
   readonly calls: readonly CallRecord[];
+  /** The items the run wrote, as they are now. */
   readonly items: readonly Item[];
+  /** The items of the table without a TTL (`itemsWithoutTtl`, after the run). */
+  readonly untimed: readonly Item[];
   readonly expectation: Expectation;
 }
 
@@ -168,6 +184,6 @@ export function checkRun(input: CheckInput): string[] {
     const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
     if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
   }
-  out.push(...leftoverViolations(input.items));
+  out.push(...leftoverViolations([...input.items, ...input.untimed]));
   return out;
 }

@@ -2,7 +2,7 @@
  * The Lambda side of the local engine: the semantics of the Invoke API for the
  * app's functions. `Event` invocations are queued and run with Lambda's async
  * behaviour (retries after 1 and 2 minutes, maximum event age, on-failure
- * destination records), the retry delays multiplied by `timeScale`;
+ * destination records to a function or a queue), the retry delays multiplied by `timeScale`;
  * `RequestResponse` runs once and reports the result or the function error as
  * Lambda does. HTTP is the fault proxy's job; this class is called in-process.
  */
@@ -34,6 +34,8 @@ export interface InvokeResponse {
 export interface EmulatorOptions {
   /** Multiplies Lambda's async retry delays (1 min, 2 min): 1 = real time. Event age counts those delays unscaled. */
   readonly timeScale: number;
+  /** Where an on-failure destination that is a queue receives its record. */
+  readonly sendToQueue?: (queue: string, body: string) => void;
   /** The fault plan of a run (none: no faults). */
   readonly planFor?: (workflowId: string | undefined) => FaultPlan | undefined;
 }
@@ -229,7 +231,7 @@ export class LambdaEmulator {
     return outcome;
   }
 
-  /** Sends Lambda's on-failure destination record to the configured function. */
+  /** Sends Lambda's on-failure destination record to the configured function or queue. */
   private destination(event: AsyncEvent, condition: 'RetriesExhausted' | 'EventAgeExceeded'): void {
     const target = event.fn.async.onFailure;
     const error = event.lastError ?? { errorType: 'EventAgeExceeded', errorMessage: 'Event age exceeded before delivery', trace: [] };
@@ -246,7 +248,11 @@ export class LambdaEmulator {
       responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
       responsePayload: { errorType: error.errorType, errorMessage: error.errorMessage, trace: error.trace },
     };
-    const fn = target === undefined ? undefined : this.functions.get(target);
+    if (target && 'queue' in target) {
+      this.options.sendToQueue?.(target.queue, JSON.stringify(record));
+      return;
+    }
+    const fn = target && this.functions.get(target.function);
     if (fn) this.accept(fn, JSON.stringify(record));
   }
 }

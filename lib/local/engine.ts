@@ -12,12 +12,13 @@ import { noWorkflowError } from '../assembly';
 import { readRun, type RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { pollUntilFinished } from '../client/wait';
-import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { ACCOUNT, readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
 import { FaultProxy } from './fault-proxy';
 import { FunctionRunner } from './function-runner';
+import { SqsEmulator } from './sqs-emulator';
 import { synthesize } from './synth';
 import { createWorkflowTable } from './table';
 import { Traffic } from './traffic';
@@ -61,6 +62,7 @@ interface Started {
   readonly emulator: LambdaEmulator;
   readonly proxy: FaultProxy;
   readonly reaper: TtlReaper;
+  readonly sqs: SqsEmulator;
 }
 
 /**
@@ -112,7 +114,7 @@ export class LocalEngine {
     return wf;
   }
 
-  /** The Lambda Invoke endpoint (also DynamoDB's, through the proxy), for SDK clients outside the engine. */
+  /** The Lambda Invoke endpoint (also DynamoDB's and SQS's, through the proxy), for SDK clients outside the engine. */
   get lambdaEndpoint(): string {
     return this.started.proxy.endpoint;
   }
@@ -124,13 +126,14 @@ export class LocalEngine {
 
   /**
    * The settings that point the AWS SDK (`UnumClient`, the `unum` commands,
-   * your scripts) at this engine: both endpoints, the region, and placeholder
+   * your scripts) at this engine: its endpoints, the region, and placeholder
    * credentials (the engine checks none, but the SDK wants some).
    */
   get environment(): Readonly<Record<string, string>> {
     return {
       AWS_ENDPOINT_URL_LAMBDA: this.lambdaEndpoint,
       AWS_ENDPOINT_URL_DYNAMODB: this.lambdaEndpoint,
+      AWS_ENDPOINT_URL_SQS: this.lambdaEndpoint,
       AWS_REGION: this.options.region ?? 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -145,6 +148,18 @@ export class LocalEngine {
   /** @internal */
   get emulator(): LambdaEmulator {
     return this.started.emulator;
+  }
+
+  /** The URL of the workflow's dead-letter queue at the engine's SQS endpoint (`lambdaEndpoint`). */
+  deadLetterQueueUrl(workflow: string): string {
+    const queue = this.workflow(workflow).deadLetterQueue;
+    if (!queue) throw new UnumLocalError(`workflow '${workflow}' has no dead-letter queue (synthesized by an older unum-cdk?)`);
+    return `${this.started.proxy.endpoint}/${ACCOUNT}/${queue}`;
+  }
+
+  /** Starts (false) or ends (true) a DynamoDB outage: meanwhile every DynamoDB call of a function fails to connect. @internal */
+  setDynamoDbReachable(reachable: boolean): void {
+    this.started.proxy.dynamoDbReachable = reachable;
   }
 
   /** Injects faults into the run's executions and events (set before `startRun`). @internal */
@@ -170,7 +185,8 @@ export class LocalEngine {
   /** @internal */
   async readRun(a: string, b?: string): Promise<RunStatusWithResult> {
     const workflowId = b ?? a;
-    return readRun(this.reader(b === undefined ? await this.tableOf(a) : this.workflow(a).tableName), workflowId);
+    const wf = b === undefined ? await this.workflowOf(a) : this.workflow(a);
+    return readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId });
   }
 
   /** Polls the run record until the run SUCCEEDED or FAILED. @internal */
@@ -179,10 +195,10 @@ export class LocalEngine {
   waitForRun(workflow: string, workflowId: string, options?: WaitOptions): Promise<RunStatusWithResult>;
   /** @internal */
   async waitForRun(a: string, b?: string | WaitOptions, c?: WaitOptions): Promise<RunStatusWithResult> {
-    const [table, workflowId, options] = typeof b === 'string' ? [this.workflow(a).tableName, b, c] : [await this.tableOf(a), a, b];
-    const reader = this.reader(table);
+    const [wf, workflowId, options] = typeof b === 'string' ? [this.workflow(a), b, c] : [await this.workflowOf(a), a, b];
+    const reader = this.reader(wf.tableName);
     // Polls every 20-250 ms: everything runs on this machine.
-    return pollUntilFinished(workflowId, () => readRun(reader, workflowId), {
+    return pollUntilFinished(workflowId, () => readRun(reader, { workflow: wf.name, workflowId }), {
       timeoutMs: options?.timeoutMs ?? 60_000,
       pollIntervalMs: 20,
       maxPollIntervalMs: 250,
@@ -194,12 +210,12 @@ export class LocalEngine {
     return new TableReader(this.started.client, tableName);
   }
 
-  /** The table of a run: known for runs started here, else the workflow table that has its record. */
-  private async tableOf(workflowId: string): Promise<string> {
+  /** The workflow of a run: known for runs started here, else the first workflow that has its record. */
+  private async workflowOf(workflowId: string): Promise<LocalWorkflow> {
     const known = this.runs.get(workflowId);
-    if (known) return this.workflow(known).tableName;
+    if (known) return this.workflow(known);
     for (const wf of this.workflows) {
-      if ((await readRun(this.reader(wf.tableName), workflowId)).status !== 'NOT_FOUND') return wf.tableName;
+      if ((await readRun(this.reader(wf.tableName), { workflow: wf.name, workflowId })).status !== 'NOT_FOUND') return wf;
     }
     throw new UnumLocalError(`no run '${workflowId}' in any workflow table`);
   }
@@ -223,6 +239,7 @@ export class LocalEngine {
     if (!parts) return;
     this.parts = undefined;
     parts.emulator.stop();
+    parts.sqs.stop();
     await parts.reaper.stop();
     await parts.runner.close();
     await parts.proxy.stop();
@@ -261,12 +278,19 @@ export class LocalEngine {
         ...(this.options.onLog ? { onLog: this.options.onLog } : {}),
       });
       stops.push(() => runner.close());
-      const emulator = new LambdaEmulator(this.app.functions, runner, { timeScale: this.options.timeScale ?? 0.001, planFor });
+      const sqs = new SqsEmulator(this.app.queues);
+      stops.push(() => sqs.stop());
+      const emulator = new LambdaEmulator(this.app.functions, runner, {
+        timeScale: this.options.timeScale ?? 0.001,
+        planFor,
+        sendToQueue: (queue, body) => sqs.send(queue, body),
+      });
       stops.push(() => emulator.stop());
       const proxy = new FaultProxy({
         dynamoEndpoint: dynamo.endpoint,
         emulator,
         runner,
+        sqs,
         traffic: this.traffic,
         planFor,
         timeoutHoldMs: this.options.timeoutHoldMs ?? 20,
@@ -275,7 +299,7 @@ export class LocalEngine {
       stops.push(() => proxy.stop());
       const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
       reaper.start();
-      this.parts = { dynamo, client, runner, emulator, proxy, reaper };
+      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs };
     } catch (err) {
       for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
       throw err;

@@ -8,7 +8,10 @@
  * would (throttling, a 500, a reset connection), and otherwise forwards
  * DynamoDB calls to DynamoDB Local and Invoke calls to the Lambda emulator. Calls
  * without a sandbox prefix (the engine's own clients, `unum local run`) pass
- * through unfaulted: this is also the emulator's public Invoke endpoint.
+ * through unfaulted: this is also the emulator's public Invoke endpoint, and
+ * the SQS endpoint of the app's queues (never faulted). During a DynamoDB
+ * outage (`dynamoDbReachable = false`) every DynamoDB call of a sandbox has
+ * its connection dropped, as if the service could not be reached.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -19,12 +22,14 @@ import type { CallFault, CallInfo, ExecutionInfo, FaultPlan } from './fault-plan
 import type { InvokeRequest, LambdaEmulator } from './emulator';
 import type { FunctionRunner } from './function-runner';
 import { serviceErrorReply } from './service-errors';
+import type { SqsEmulator } from './sqs-emulator';
 import type { Traffic } from './traffic';
 
 export interface FaultProxyOptions {
   readonly dynamoEndpoint: string;
   readonly emulator: LambdaEmulator;
   readonly runner: FunctionRunner;
+  readonly sqs: SqsEmulator;
   readonly traffic: Traffic;
   readonly planFor: (workflowId: string | undefined) => FaultPlan | undefined;
   /** How long a call hangs before a `timeout` fault kills its execution. */
@@ -46,6 +51,8 @@ export class FaultProxy {
   /** Per execution: calls so far, by label. Weak: an execution's info is dropped when it ends. */
   private readonly callCounts = new WeakMap<ExecutionInfo, { index: number; labels: Map<string, number> }>();
   private url = '';
+  /** False during a DynamoDB outage: the functions' DynamoDB calls fail to connect. */
+  dynamoDbReachable = true;
 
   constructor(private readonly options: FaultProxyOptions) {
     this.server = http.createServer((req, res) => {
@@ -83,10 +90,19 @@ export class FaultProxy {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const body = await readBody(req);
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (target.startsWith('AmazonSQS.')) {
+      send(res, await this.options.sqs.handle(target, body));
+      return;
+    }
     const sandbox = SANDBOX_PREFIX.exec(url.pathname);
     const pathname = sandbox ? (sandbox[2] as string) : url.pathname;
     if (!sandbox) {
       send(res, await this.forward(req, pathname, url, body));
+      return;
+    }
+    if (!this.dynamoDbReachable && target) {
+      req.socket.destroy();
       return;
     }
     const executionId = this.options.runner.executionOf(sandbox[1] as string);

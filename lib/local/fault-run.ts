@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
 import type { RunStatusWithResult } from '../client/records';
-import { checkRun, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
+import { checkRun, itemsWithoutTtl, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
 import type { CrashPoint } from './schedule';
@@ -68,8 +68,10 @@ export async function checkedRun(
       if (!isDeepStrictEqual(after, record)) violations.push(`invariant 5: a late duplicate changed the run record: ${JSON.stringify(record)} -> ${JSON.stringify(after)}`);
     }
     const calls = engine.traffic.of(workflowId);
-    const items = await readItems(engine.dynamo, engine.workflow(workflow).tableName, writtenKeys(calls));
-    violations.push(...checkRun({ record, calls, items, expectation }));
+    const { tableName } = engine.workflow(workflow);
+    const items = await readItems(engine.dynamo, tableName, writtenKeys(calls));
+    const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
+    violations.push(...checkRun({ record, calls, items, untimed, expectation }));
     notes.push(...leftoverNotes(items, calls));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);

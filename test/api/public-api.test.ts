@@ -59,8 +59,9 @@ test('each entry exports exactly these names', () => {
       'UnumWorkflowProps: interface', 'compileWorkflow: function', 'fromAsl: function',
     ],
     'unum-cdk/client': [
-      'CloudAssemblyOptions: interface', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type', 'InspectOptions: interface',
-      'InspectReport: interface', 'Json: type', 'RunError: interface', 'RunOutcome: interface', 'RunState: type', 'RunStatus: interface',
+      'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
+      'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'RecoverOptions: interface', 'RecoveredDeadLetter: interface',
+      'RecoveryReport: interface', 'RunError: interface', 'RunOutcome: interface', 'RunState: type', 'RunStatus: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
       'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface',
       'UnumWaitTimeoutError: class', 'WORKFLOW_ID_PATTERN: const', 'WaitOptions: interface', 'WorkflowLocation: interface',

@@ -91,7 +91,7 @@ describe('client commands', () => {
 
   test('--name=value: the value reaches the command', async () => {
     const r = await unum(['start', '--entry-function=wf-Entry']);
-    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function and --table go together\n']);
+    expect([r.code, r.err]).toEqual([1, 'unum: --entry-function, --table and --workflow go together\n']);
   });
 
   test('every documented option parses (the command then fails on the missing outputs file, exit 1)', async () => {
@@ -163,7 +163,7 @@ describe('the unum entry point', () => {
     const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'unum.js')], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     const commands = [...r.stderr.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'graph', 'cost', 'compile-asl']);
+    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'graph', 'cost', 'compile-asl']);
   });
 
   test('a bad command line exits 2 in a command that throws its usage error (local, graph)', () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { run, type CliIo } from '../../lib/cli/client';
-import { createTable, LocalDynamo, RuntimeWriter, startDynamo } from './support/dynamodb';
+import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 import { LambdaStub, startLambdaStub } from './support/lambda-stub';
 
 let dynamo: LocalDynamo;
@@ -45,7 +45,7 @@ async function unum(argv: string[], stdin = ''): Promise<{ code: number; out: st
     stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
     readStdin: () => stdin,
   };
-  const code = await run([...argv, '--entry-function', 'wf-Entry', '--table', table], io);
+  const code = await run([...argv, '--entry-function', 'wf-Entry', '--table', table, '--workflow', WORKFLOW], io);
   return { code, out, err };
 }
 
@@ -101,6 +101,9 @@ test('inspect prints history and fan-in progress; --json gives the report', asyn
 
 test('usage errors exit 2; bad input and bad ids exit 1 with a message', async () => {
   expect((await unum(['status'])).code).toBe(2);
+  let err = '';
+  const io = { stdout: process.stdout, stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'], readStdin: () => '' };
+  expect([await run(['status', 'x', '--entry-function', 'wf-Entry', '--table', table], io), err]).toEqual([1, 'unum: --entry-function, --table and --workflow go together\n']);
   expect((await unum(['start', '--id', 'a b'])).err).toMatch(/invalid workflow id 'a b'/);
   expect((await unum(['start', '--input', '-'], '{oops')).err).toMatch(/input \(stdin\) is not JSON/);
   const help = await unum(['status', '--help']);

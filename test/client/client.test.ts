@@ -1,5 +1,5 @@
 import { UnumClient, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError, UnumClientError } from '../../lib/client';
-import { createTable, LocalDynamo, RuntimeWriter, startDynamo } from './support/dynamodb';
+import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 import { LambdaStub, startLambdaStub } from './support/lambda-stub';
 import { RUN_WAIT_MS } from '../support/load';
 
@@ -22,7 +22,7 @@ afterAll(async () => {
 beforeEach(async () => {
   table = await createTable(dynamo.client);
   writer = new RuntimeWriter(dynamo.client, table);
-  client = UnumClient.forWorkflow({ entryFunction: 'wf-Entry', table, lambda: lambda.client, dynamodb: dynamo.client });
+  client = UnumClient.forWorkflow({ entryFunction: 'wf-Entry', table, workflow: WORKFLOW, lambda: lambda.client, dynamodb: dynamo.client });
   // Like the runtime's entry: the first start of an id writes RUNNING, later ones are duplicates.
   onStart = (req) => writer.startRun(req.workflowId).catch(() => undefined);
   lambda.invocations.length = 0;
@@ -65,7 +65,7 @@ describe('start', () => {
   });
 
   test('names the function and the run when the invoke fails', async () => {
-    const missing = UnumClient.forWorkflow({ entryFunction: 'nope', table, lambda: lambda.client, dynamodb: dynamo.client });
+    const missing = UnumClient.forWorkflow({ entryFunction: 'nope', table, workflow: WORKFLOW, lambda: lambda.client, dynamodb: dynamo.client });
     await expect(missing.start(1, { workflowId: 'r1' })).rejects.toThrow(/starting run r1: invoking nope failed/);
   });
 });
@@ -126,7 +126,7 @@ describe('status and result', () => {
 
   test('an error stored as a JSON string and epoch-millisecond times are read too', async () => {
     await writer.put({
-      pk: { S: 'run#s' }, status: { S: 'FAILED' }, startedAt: { N: '1763769600000' }, finishedAt: { N: '1763769601' },
+      pk: { S: 'run#wf#s' }, status: { S: 'FAILED' }, startedAt: { N: '1763769600000' }, finishedAt: { N: '1763769601' },
       error: { S: JSON.stringify({ node: 'A', error: 'States.NoChoiceMatched' }) },
     });
     expect(await client.status('s')).toEqual({

@@ -1,5 +1,6 @@
 /** Human-readable output: a handler's cause (Lambda's JSON error document) is shown by its message in one-line places. */
-import { causeSummary, formatInspectReport } from '../../lib/client/format';
+import { causeSummary } from '../../lib/client/cause';
+import { formatInspectReport } from '../../lib/client/format';
 
 const lambdaCause = JSON.stringify({ errorType: 'CardDeclined', errorMessage: 'no funds', trace: ['CardDeclined: no funds', '    at charge (index.js:1:1)'] });
 

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UnumClient } from '../../lib/client';
-import { createTable, LocalDynamo, RuntimeWriter, startDynamo } from './support/dynamodb';
+import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 
 let dynamo: LocalDynamo;
 let writer: RuntimeWriter;
@@ -12,7 +12,7 @@ beforeEach(async () => {
   const table = await createTable(dynamo.client);
   writer = new RuntimeWriter(dynamo.client, table);
   // inspect never invokes: no Lambda client is needed.
-  client = UnumClient.forWorkflow({ entryFunction: 'unused', table, dynamodb: dynamo.client });
+  client = UnumClient.forWorkflow({ entryFunction: 'unused', table, workflow: WORKFLOW, dynamodb: dynamo.client });
 });
 
 const S = (s: string): AttributeValue => ({ S: s });
@@ -67,8 +67,8 @@ describe('inspect with a history log', () => {
   test('skips sequence gaps (append crashed after the counter update) and reports the run error', async () => {
     await writer.startRun('g');
     await writer.history('g', entry('A', 'a'));
-    await writer.put({ pk: S('hist#g'), n: N(3) }); // seq 2 was handed out but never written
-    await writer.put({ pk: S('hist#g#3'), ...entry('B', 'b', { outcome: S('committed') }) });
+    await writer.put({ pk: S('hist#wf#g'), n: N(3) }); // seq 2 was handed out but never written
+    await writer.put({ pk: S('hist#wf#g#3'), ...entry('B', 'b', { outcome: S('committed') }) });
     await writer.fail('g', { node: 'C', error: 'Lambda.Unhandled', cause: 'retries exhausted' });
     const report = await client.inspect('g');
     expect(report.history!.map((e) => e.seq)).toEqual([1, 3]);

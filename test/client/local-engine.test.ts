@@ -28,6 +28,7 @@ beforeAll(async () => {
   client = UnumClient.forWorkflow({
     entryFunction: wf.entryFunction,
     table: wf.tableName,
+    workflow: wf.name,
     lambda: new LambdaClient({ endpoint: engine.lambdaEndpoint, region: 'us-east-1', credentials }),
     dynamodb: new DynamoDBClient({ endpoint: engine.dynamoEndpoint, region: 'us-east-1', credentials }),
   });
@@ -117,8 +118,9 @@ test('unum cost measures runs on the local engine and prices them', async () => 
     progress.mockRestore();
   }
   const report = JSON.parse(out);
-  // 6 -> 3 -> 10 -> 5 -> 16 -> 8 -> 4 -> 2 -> 1: 8 Step invocations + Finish, no faults, no retries.
-  expect(report.perRun.unum.lambdaRequests).toBe(9);
+  // 6 -> 3 -> 10 -> 5 -> 16 -> 8 -> 4 -> 2 -> 1: 8 Step invocations + Finish, no faults, no retries,
+  // + the start node (Step is a loop target, and the entry accepts start requests only).
+  expect(report.perRun.unum.lambdaRequests).toBe(10);
   expect(report.perRun.stepFunctions).toMatchObject({ taskRequests: 9, stateTransitions: 9 + 8 }); // + one Choice per Step
   // Every invocation checkpoints (1 WRU each, small values) and the entry writes the run record.
   expect(report.perRun.unum.writeUnits).toBeGreaterThanOrEqual(10);

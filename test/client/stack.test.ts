@@ -9,18 +9,22 @@ const outputs = {
   TextPipelineEntryFunctionName: 'UnumExamples-TextPipeline-Normalize',
   TextPipelineEntryFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:UnumExamples-TextPipeline-Normalize',
   TextPipelineTableName: 'UnumExamples-TextPipelineTable28CEC0EB-1ABC',
+  TextPipelineWorkflowName: 'TextPipeline',
   CollatzEntryFunctionName: 'UnumExamples-Collatz-Step',
   CollatzTableName: 'UnumExamples-CollatzTable60E6786E-2DEF',
+  CollatzWorkflowName: 'Collatz',
 };
 
 describe('stack outputs', () => {
   test('finds a workflow by its construct id, case-insensitively', () => {
-    expect(locationFromOutputs(outputs, 'collatz')).toEqual({ entryFunction: 'UnumExamples-Collatz-Step', table: 'UnumExamples-CollatzTable60E6786E-2DEF' });
+    expect(locationFromOutputs(outputs, 'collatz')).toEqual({ entryFunction: 'UnumExamples-Collatz-Step', table: 'UnumExamples-CollatzTable60E6786E-2DEF', workflow: 'Collatz' });
     expect(UnumClient.fromStackOutputs(outputs, 'TextPipeline').tableName).toBe('UnumExamples-TextPipelineTable28CEC0EB-1ABC');
   });
 
   test('a single workflow needs no name; several do; unknown names list the known ones', () => {
-    expect(locationFromOutputs({ AEntryFunctionName: 'f', ATableName: 't' })).toEqual({ entryFunction: 'f', table: 't' });
+    expect(locationFromOutputs({ AEntryFunctionName: 'f', ATableName: 't', AWorkflowName: 'w' })).toEqual({ entryFunction: 'f', table: 't', workflow: 'w' });
+    // The keys of run records carry the workflow name: outputs without it are not enough.
+    expect(() => locationFromOutputs({ AEntryFunctionName: 'f', ATableName: 't' })).toThrow('stack outputs have AEntryFunctionName but no AWorkflowName');
     expect(() => locationFromOutputs(outputs)).toThrow('stack outputs have several workflows: name one (have: TextPipeline, Collatz)');
     expect(() => locationFromOutputs(outputs, 'Nope')).toThrow("no workflow 'Nope' (have: TextPipeline, Collatz)");
     expect(() => locationFromOutputs({})).toThrow('stack outputs have no unum workflow');
@@ -71,6 +75,6 @@ describe('cloud assembly', () => {
     expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'Other' }).tableName).toBe('fixed-table');
     expect(() => UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples' })).toThrow(/named by CloudFormation at deploy/);
     const client = UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', outputs });
-    expect([client.entryFunction, client.tableName]).toEqual(['UnumExamples-Collatz-Step', 'UnumExamples-CollatzTable60E6786E-2DEF']);
+    expect([client.entryFunction, client.tableName, client.workflow]).toEqual(['UnumExamples-Collatz-Step', 'UnumExamples-CollatzTable60E6786E-2DEF', 'Collatz']);
   });
 });

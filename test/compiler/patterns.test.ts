@@ -284,7 +284,25 @@ describe('loop', () => {
     const c = compile(head.next(task('Mid')).next(new Choice('Again').when(Condition.numberLessThan('$.i', 10), head).otherwise(task('Out'))));
     expect(instructions(c, 'Head')).toEqual([scalar('Mid')]);
     expect(instructions(c, 'Mid')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 10 }, then: [INCR, scalar('Head')] }], otherwise: [scalar('Out')] }]);
-    expect(c.entry).toBe('Head');
+    // The first state is a loop target: an implicit start node is the entry, which no node invokes.
+    expect(c.entry).toBe('Head.Start');
+    expect(instructions(c, 'Head.Start')).toEqual([scalar('Head')]);
+    expect([ir(c, 'Head.Start').entry, ir(c, 'Head').entry, c.nodes['Head.Start'].implicit]).toEqual([true, false, true]);
+  });
+
+  it('the entry is never a successor: a loop back to the first state gets a start node, other workflows none', () => {
+    const loops = [
+      () => { const h = task('H'); return h.next(new Choice('C').when(Condition.isPresent('$.x'), h).otherwise(new Succeed('Done'))); },
+      () => { const m = new MapState('M', { inputPath: '$.m' }).itemProcessor(task('I')); return m.next(task('After')).next(new Choice('C').when(Condition.isPresent('$.x'), m).otherwise(new Succeed('Done'))); },
+      () => { const p = new Pass('P'); return p.next(task('T')).next(new Choice('C').when(Condition.isPresent('$.x'), p).otherwise(new Succeed('Done'))); },
+    ];
+    const entries = loops.map((build) => {
+      const c = compile(build());
+      expect(Object.values(c.nodes).some((n) => n.successors.includes(c.entry))).toBe(false);
+      return c.entry;
+    });
+    expect(entries).toEqual(['H.Start', 'M.Start', 'P.Start']);
+    expect(compile(task('A').next(task('B'))).entry).toBe('A');
   });
 
   it('a loop around a Parallel: the back edge re-runs the fan-out one iteration later', () => {

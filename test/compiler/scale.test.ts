@@ -1,6 +1,7 @@
 import { benchCompile } from '../../bench/compile';
 import { compileWorkflow } from '../../lib/compiler';
 import { Chain, Choice, Condition, MapState, Parallel, Pass, Succeed, type IChainable } from '../../lib/definition';
+import { ENVELOPE_BOUNDS } from '../../runtime/ir';
 import { task } from './helpers';
 
 // Not timed (timing belongs to `npm run bench`): these prove that large
@@ -26,10 +27,16 @@ describe('large definitions', () => {
     expect(Object.keys(compiled.nodes)).toHaveLength(1 + 2500 * 4);
   });
 
-  it('10,000 nested Maps', () => {
-    let inner: IChainable = task('Leaf');
-    for (let i = 0; i < 10_000; i++) inner = new MapState(`M${i}`).itemProcessor(inner);
-    const compiled = compileWorkflow('Deep', inner);
-    expect(compiled.entry).toBe('M9999.Origin');
+  it('10,000 nested Maps: walked without deep recursion, refused past the envelope\'s nesting bound', () => {
+    const nested = (depth: number): IChainable => {
+      let inner: IChainable = task('Leaf');
+      for (let i = 0; i < depth; i++) inner = new MapState(`M${i}`).itemProcessor(inner);
+      return inner;
+    };
+    expect(compileWorkflow('Deep', nested(ENVELOPE_BOUNDS.depth)).entry).toBe(`M${ENVELOPE_BOUNDS.depth - 1}.Origin`);
+    // The outermost Map is M9999: the one 33 levels deep is M9967.
+    expect(() => compileWorkflow('Deep', nested(10_000))).toThrow(
+      `Workflow 'Deep', node 'M${10_000 - ENVELOPE_BOUNDS.depth - 1}', field 'id': the Map is nested ${ENVELOPE_BOUNDS.depth + 1} levels deep in Maps and Parallels; at most ${ENVELOPE_BOUNDS.depth} are supported`,
+    );
   });
 });

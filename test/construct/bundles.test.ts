@@ -15,6 +15,7 @@ import { App } from 'aws-cdk-lib';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/table';
+import { keyItem, runKey } from '../../runtime/table';
 import { ExamplesStack } from '../../examples/app';
 import * as textHandlers from '../../examples/text-pipeline/handlers';
 
@@ -111,11 +112,11 @@ async function run(workflow: string, workflowId: string, input: unknown): Promis
     const next = invocations.shift() as { functionName: string; payload: unknown };
     await call(next.functionName, next.payload, `${workflowId}-${step}`);
   }
-  return runRecord(workflowId);
+  return runRecord(workflow, workflowId);
 }
 
-async function runRecord(workflowId: string): Promise<Record<string, unknown>> {
-  const { Item } = await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: `run#${workflowId}` } }, ConsistentRead: true }));
+async function runRecord(workflow: string, workflowId: string): Promise<Record<string, unknown>> {
+  const { Item } = await client.send(new GetItemCommand({ TableName: TABLE, Key: keyItem(runKey({ workflow, workflowId })), ConsistentRead: true }));
   return Item ? Object.fromEntries(Object.entries(Item).map(([k, v]) => [k, v.S ?? v.N ?? v])) : {};
 }
 
@@ -165,7 +166,7 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
   // A run that is RUNNING (its entry ran), then a node whose retries are exhausted.
   invocations.length = 0;
   await call(meta.nodes[meta.entry].functionName, { workflowId: 'wc-fail', input: examples('wordcount') }, 'wc-fail-start');
-  expect((await runRecord('wc-fail')).status).toBe('RUNNING');
+  expect((await runRecord('WordCount', 'wc-fail')).status).toBe('RUNNING');
   const failed = invocations[0];
   await call(
     meta.failureRecorder.functionName,
@@ -182,7 +183,7 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
     },
     'recorder-1',
   );
-  const record = await runRecord('wc-fail');
+  const record = await runRecord('WordCount', 'wc-fail');
   expect(record.status).toBe('FAILED');
   expect(failed.functionName).toBe(meta.nodes.CountChunk.functionName);
   // The cause is Lambda's error document, as Step Functions reports a failed Lambda task.

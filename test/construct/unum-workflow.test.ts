@@ -11,10 +11,11 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Choice, Condition, Definition, Parallel, Task } from '../../lib/definition';
 import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
+import { physicalFunctionName } from '../../lib/construct/function-names';
 import { chain, fanOut, fold, HANDLERS, loop } from './fixtures/workflows';
 import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
-const fnName = (node: string): string => `${STACK_NAME}-Flow-${node}`;
+const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
 /** The policy statements attached to the role of one node. */
 function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
@@ -34,11 +35,12 @@ function invokeResources(statements: Array<Record<string, unknown>>): unknown[] 
 describe('UnumWorkflow resources', () => {
   const { workflow, template } = synthWorkflow({ definition: chain() });
 
-  test('one function per node plus the failure recorder, one table, one log group', () => {
+  test('one function per node plus the failure recorder, one table, one log group, one dead-letter queue', () => {
     const nodes = Object.keys(workflow.compiled.nodes);
     expect(nodes).toEqual(['A', 'B', 'C']);
     template.resourceCountIs('AWS::Lambda::Function', nodes.length + 1);
-    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', nodes.length);
+    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', nodes.length + 1);
+    template.resourceCountIs('AWS::SQS::Queue', 1);
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.resourceCountIs('AWS::Logs::LogGroup', 1);
     template.resourceCountIs('AWS::IAM::Role', nodes.length + 1);
@@ -86,6 +88,39 @@ describe('UnumWorkflow resources', () => {
     });
   });
 
+  test('dead letters: the recorder retries twice for up to 6 hours, then sends to a 14-day, encrypted, TLS-only, retained queue', () => {
+    const queueId = Stack.of(workflow).resolve((workflow.deadLetterQueue.node.defaultChild as sqs.CfnQueue).logicalId) as string;
+    template.hasResource('AWS::SQS::Queue', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true },
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: { Statement: [Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: Match.stringLikeRegexp('^FlowFailureRecorderFunction') },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 21600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    // The recorder alone may send; no node may touch the queue.
+    const senders = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes(queueId));
+    expect(senders.map((p) => p.Properties.Roles)).toEqual([[{ Ref: Stack.of(workflow).resolve(((workflow.failureRecorder.role as iam.Role).node.defaultChild as iam.CfnRole).logicalId) }]]);
+    const metric = workflow.metricDeadLetters();
+    expect([metric.namespace, metric.metricName, metric.statistic]).toEqual(['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'Maximum']);
+  });
+
+  test('the failure recorder gets the run retention, the TTL of what it writes', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${STACK_NAME}-Flow-unum-failure`,
+      Environment: { Variables: { UNUM_RUN_RETENTION: String(30 * 24 * 3600), UNUM_HISTORY: Match.absent() } },
+    });
+  });
+
   test('IAM: each function invokes exactly its successors, by ARN from the deterministic name', () => {
     const recorderArn = Stack.of(workflow).resolve(workflow.failureRecorder.functionArn);
     expect(invokeResources(statementsOf(template, workflow, 'A'))).toEqual([lambdaArn(fnName('B')), recorderArn]);
@@ -111,6 +146,7 @@ describe('UnumWorkflow resources', () => {
     template.hasOutput('FlowEntryFunctionName', { Value: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') } });
     template.hasOutput('FlowEntryFunctionArn', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FlowNodesAFunction'), 'Arn'] } });
     template.hasOutput('FlowTableName', { Value: { Ref: Match.stringLikeRegexp('^FlowTable') } });
+    template.hasOutput('FlowDeadLetterQueueUrl', { Value: { Ref: Match.stringLikeRegexp('^FlowDeadLetters') } });
   });
 
   test('public surface', () => {
@@ -125,6 +161,7 @@ describe('UnumWorkflow resources', () => {
     expect(workflow.metricDuplicateExecutions().metricName).toBe('DuplicateExecutions');
     expect(workflow.metricFanInCompletions().metricName).toBe('FanInCompletions');
     expect(workflow.metricUserCodeDuration().statistic).toBe('Average');
+    expect(workflow.metricRejectedEvents().metricName).toBe('RejectedEvents');
     expect(workflow.metric('Custom', { period: Duration.minutes(1) }).period.toSeconds()).toBe(60);
   });
 });
@@ -190,6 +227,26 @@ describe('UnumWorkflow settings', () => {
     expect(workflow.table).toBe(table);
   });
 
+  test('workflows sharing a table: each keys its runs with its own name; two of the same name are refused', () => {
+    const app = new App();
+    const owner = new Stack(app, STACK_NAME);
+    const shared = new dynamodb.Table(owner, 'Shared', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, timeToLiveAttribute: 'ttl' });
+    new UnumWorkflow(owner, 'Orders', { definition: chain(), table: shared });
+    new UnumWorkflow(owner, 'Refunds', { definition: chain(), table: shared });
+    const template = Template.fromStack(owner);
+    for (const name of ['Orders', 'Refunds']) {
+      template.hasOutput(`${name}WorkflowName`, { Value: name });
+      template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: physicalFunctionName(STACK_NAME, name, 'unum-failure'), Environment: { Variables: Match.objectLike({ UNUM_WORKFLOW: name }) } });
+    }
+    // In another stack of the app, by construct or by literal name: the same table.
+    const other = new Stack(app, 'Other');
+    expect(() => new UnumWorkflow(other, 'Orders', { definition: chain(), table: shared })).toThrow(
+      "Other/Orders: workflow 'Orders': shares its table with Test/Orders, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it",
+    );
+    new UnumWorkflow(other, 'Byname', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'Named', 'my-table'), workflowName: 'Same' });
+    expect(() => new UnumWorkflow(other, 'Again', { definition: chain(), table: dynamodb.Table.fromTableName(other, 'NamedAgain', 'my-table'), workflowName: 'Same' })).toThrow(/shares its table with Other\/Byname/);
+  });
+
   test('source maps and bundling options', () => {
     const { template } = synthWorkflow({ definition: chain(), bundling: { sourceMap: true } });
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -249,6 +306,32 @@ describe('UnumWorkflow settings', () => {
         ]),
       },
     });
+  });
+
+  test('grantRecover: receive and delete dead letters, read run records, invoke the workflow functions; nothing else', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantRecover(role);
+    const template = Template.fromStack(stack);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Operator') }] } }));
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+    expect(statements).toEqual([
+      { Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], Effect: 'Allow', Resource: stack.resolve(workflow.deadLetterQueue.queueArn) },
+      { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
+    ]);
+  });
+
+  test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: loop() });
+    const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantStart(role);
+    expect(workflow.entryFunction).toBe(workflow.functions['A.Start']);
+    const grants = Template.fromStack(stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Client') }] } });
+    const statements = Object.values(grants).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: stack.resolve(workflow.entryFunction.functionArn) }]);
   });
 
   test('long names are shortened with a hash to 64 characters', () => {
@@ -424,6 +507,7 @@ describe('cloud assembly metadata for the local engine', () => {
     }
     expect(data.nodes.A.successors).toEqual(['B', 'C']);
     expect(template.Resources[data.failureRecorder.logicalId].Properties.FunctionName).toBe(`${STACK_NAME}-Flow-unum-failure`);
+    expect(template.Resources[data.deadLetterQueueLogicalId as string].Type).toBe('AWS::SQS::Queue');
   });
 });
 
@@ -442,7 +526,7 @@ describe('run history', () => {
     );
   }
 
-  test('history: true reaches every IR and gives the failure recorder the run retention', () => {
+  test('history: true reaches every IR and tells the failure recorder', () => {
     const app = new App();
     const stack = new Stack(app, STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: fanOut(), history: true, runRetention: Duration.days(3) });
@@ -453,7 +537,7 @@ describe('run history', () => {
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `${STACK_NAME}-Flow-unum-failure`,
-      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_HISTORY: '259200' } },
+      Environment: { Variables: { UNUM_ENTRY_NODE: 'A', UNUM_RUN_RETENTION: '259200', UNUM_HISTORY: 'true' } },
     });
     // The recorder appends with UpdateItem (counter) and PutItem (entry) on the table.
     const recorderRole = stack.resolve(((workflow.failureRecorder.role as iam.Role).node.defaultChild as iam.CfnRole).logicalId) as string;

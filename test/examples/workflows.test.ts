@@ -33,7 +33,7 @@ afterAll(async () => {
 test('Collatz of 6: the result, and one Step execution per iteration', async () => {
   const run = await engine.run('Collatz', { n: 6 }, { timeoutMs: RUN_WAIT_MS });
   expect(run).toMatchObject({ status: 'SUCCEEDED', result: { start: 6, steps: 8, peak: 16 } });
-  expect(run.timeline.map((e) => e.node)).toEqual([...Array<string>(8).fill('Step'), 'Finish']);
+  expect(run.timeline.map((e) => e.node)).toEqual(['Step.Start', ...Array<string>(8).fill('Step'), 'Finish']);
   expect(run.timeline.every((e) => e.outcome === 'ok' && e.attempt === 1 && !e.duplicate)).toBe(true);
 });
 

@@ -1,16 +1,18 @@
 import * as path from 'path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { readCloudAssembly } from '../../lib/local/assembly';
 import { LambdaEmulator } from '../../lib/local/emulator';
 import type { FaultPlan } from '../../lib/local/fault-plan';
 import { FaultProxy } from '../../lib/local/fault-proxy';
 import { FunctionRunner } from '../../lib/local/function-runner';
+import { SqsEmulator } from '../../lib/local/sqs-emulator';
 import { Traffic } from '../../lib/local/traffic';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'emulator-app');
 
 describe('cloud assembly reader', () => {
-  test('finds functions, resolves env refs, reads async-invoke configs', () => {
+  test('finds functions, queues, resolves env refs, reads async-invoke configs', () => {
     const app = readCloudAssembly(FIXTURE);
     const fail = app.functions.get('emu-fail');
     expect(fail).toMatchObject({
@@ -18,12 +20,19 @@ describe('cloud assembly reader', () => {
       timeoutSeconds: 3,
       memoryMb: 256,
       environment: { UNUM_TABLE: 'EmuStack-Table' },
-      async: { retryAttempts: 2, maxEventAgeSeconds: 21600, onFailure: 'emu-recorder' },
+      async: { retryAttempts: 2, maxEventAgeSeconds: 21600, onFailure: { function: 'emu-recorder' } },
       assetDir: path.join(FIXTURE, 'asset.fns'),
     });
     expect(app.functions.get('emu-recorder')?.async).toEqual({ retryAttempts: 2, maxEventAgeSeconds: 21600 });
     expect(app.functions.get('emu-young')?.async).toMatchObject({ maxEventAgeSeconds: 60 });
     expect(app.tables).toEqual([{ stack: 'EmuStack', logicalId: 'Table', tableName: 'EmuStack-Table', ttlAttribute: 'ttl' }]);
+    expect(app.queues).toEqual(['EmuStack-DeadLetters']);
+    // A queue's URL is not known before the engine listens: its Ref is left out of the environment.
+    expect(app.functions.get('emu-lost')).toMatchObject({
+      environment: { UNUM_TABLE: 'EmuStack-Table' },
+      async: { retryAttempts: 1, onFailure: { queue: 'EmuStack-DeadLetters' } },
+    });
+    expect(app.functions.get('emu-lost')?.environment).not.toHaveProperty('QUEUE_URL');
     expect(app.workflows.size).toBe(0);
   });
 });
@@ -38,19 +47,28 @@ describe('Lambda Invoke emulator', () => {
   };
   let endpoint = '';
   const runner = new FunctionRunner({ get endpoint() { return endpoint; }, region: 'us-east-1', onLog: (line) => logs.push(line) });
-  const emulator = new LambdaEmulator(readCloudAssembly(FIXTURE).functions, runner, { timeScale: 0.0005, planFor: () => plan });
-  const proxy = new FaultProxy({ dynamoEndpoint: 'http://127.0.0.1:9', emulator, runner, traffic: new Traffic(), planFor: () => undefined, timeoutHoldMs: 1 });
+  const app = readCloudAssembly(FIXTURE);
+  const queues = new SqsEmulator(app.queues);
+  const emulator = new LambdaEmulator(app.functions, runner, { timeScale: 0.0005, planFor: () => plan, sendToQueue: (q, body) => queues.send(q, body) });
+  const proxy = new FaultProxy({ dynamoEndpoint: 'http://127.0.0.1:9', emulator, runner, sqs: queues, traffic: new Traffic(), planFor: () => undefined, timeoutHoldMs: 1 });
   let lambda: LambdaClient;
+  let sqs: SQSClient;
+  let queueUrl: string;
 
   beforeAll(async () => {
     endpoint = await proxy.start();
-    lambda = new LambdaClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 });
+    const client = { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 };
+    lambda = new LambdaClient(client);
+    sqs = new SQSClient(client);
+    queueUrl = `${endpoint}/000000000000/EmuStack-DeadLetters`;
   });
   afterAll(async () => {
     emulator.stop();
+    queues.stop();
     await runner.close();
     await proxy.stop();
     lambda.destroy();
+    sqs.destroy();
   });
 
   const invoke = (FunctionName: string, payload: unknown, extra: Partial<{ InvocationType: 'Event' | 'DryRun'; Qualifier: string }> = {}) =>
@@ -132,5 +150,39 @@ describe('Lambda Invoke emulator', () => {
     } finally {
       delayEvents = 0;
     }
+  });
+
+  test('an on-failure destination that is a queue gets the destination record, read through the SQS API', async () => {
+    await invoke('emu-lost', { workflowId: 'wf-lost', input: 1 }, { InvocationType: 'Event' });
+    await emulator.pending.idle('wf-lost');
+    expect(emulator.timeline.of('wf-lost').map((e) => e.attempt)).toEqual([1, 2]);
+    const counts = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
+    expect(counts.Attributes).toEqual({ ApproximateNumberOfMessages: '1', ApproximateNumberOfMessagesNotVisible: '0' });
+    // The SDK checks each body against its MD5OfBody.
+    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }));
+    expect(received.Messages).toHaveLength(1);
+    expect(JSON.parse(received.Messages?.[0]?.Body ?? '')).toMatchObject({
+      requestContext: { condition: 'RetriesExhausted', approximateInvokeCount: 2, functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:emu-lost:$LATEST' },
+      requestPayload: { workflowId: 'wf-lost', input: 1 },
+      responsePayload: { errorType: 'BoomError', errorMessage: 'boom' },
+    });
+    // Received and not deleted: invisible until the visibility timeout ends.
+    expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages).toBeUndefined();
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: received.Messages?.[0]?.ReceiptHandle }));
+    expect((await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }))).Attributes).toEqual({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
+  });
+
+  test('SQS: a long poll returns a message sent while it waits; visibility timeouts end; errors are SQS errors', async () => {
+    const polling = sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 20, VisibilityTimeout: 0 }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'hello' }));
+    const [message] = (await polling).Messages ?? [];
+    expect(message?.Body).toBe('hello');
+    // Visibility timeout 0: visible again at once, with a new receipt handle.
+    const again = (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages?.[0];
+    expect(again?.MessageId).toBe(message?.MessageId);
+    expect(again?.ReceiptHandle).not.toBe(message?.ReceiptHandle);
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: again?.ReceiptHandle }));
+    await expect(sqs.send(new ReceiveMessageCommand({ QueueUrl: `${endpoint}/000000000000/nope` }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: 'forged' }))).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
   });
 });

@@ -56,15 +56,22 @@ test('shards: upsert keeps arrivals, ADD is idempotent, a deleted shard refuses 
 
 test('run record: created once, finished once', async () => {
   const { name, store } = await db.table();
-  expect(await store.startRun('w', '2026-01-01T00:00:00Z', 100)).toBe(true);
-  expect(await store.startRun('w', '2026-01-01T00:00:01Z', 100)).toBe(false);
-  expect(await store.finishRun('w', { status: 'SUCCEEDED', result: '{"a":1}' }, 'now', 500)).toBe(true);
-  expect(await store.finishRun('w', { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c' } }, 'later')).toBe(false);
+  const w = { workflow: 'W', workflowId: 'w' };
+  expect(await store.startRun(w, '2026-01-01T00:00:00Z', 100)).toBe(true);
+  expect(await store.startRun(w, '2026-01-01T00:00:01Z', 100)).toBe(false);
+  expect(await store.finishRun(w, { status: 'SUCCEEDED', result: '{"a":1}' }, 'now', 500)).toBe(true);
+  expect(await store.finishRun(w, { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c' } }, 'later', 600)).toBe(false);
   const run = await db.run(name, 'w');
   expect(run).toMatchObject({ status: { S: 'SUCCEEDED' }, result: { S: '{"a":1}' }, startedAt: { S: '2026-01-01T00:00:00Z' }, finishedAt: { S: 'now' }, ttl: { N: '500' } });
   // A run whose record is missing can still finish once.
-  expect(await store.finishRun('x', { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c' } }, 'now')).toBe(true);
-  expect((await db.run(name, 'x'))?.error?.M).toEqual({ node: { S: 'n' }, error: { S: 'E' }, cause: { S: 'c' } });
+  expect(await store.finishRun({ workflow: 'W', workflowId: 'x' }, { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c' } }, 'now', 700)).toBe(true);
+  expect(await db.run(name, 'x')).toMatchObject({ error: { M: { node: { S: 'n' }, error: { S: 'E' }, cause: { S: 'c' } } }, ttl: { N: '700' } });
+  // A rejected start request never touches an existing record, and records a new one FAILED.
+  const rejected = { node: 'n', error: 'UnumEventError', cause: 'malformed start request' };
+  expect(await store.rejectRun(w, rejected, 'now', 100)).toBe(false);
+  expect((await db.run(name, 'w'))?.status).toEqual({ S: 'SUCCEEDED' });
+  expect(await store.rejectRun({ workflow: 'W', workflowId: 'y' }, rejected, 'now', 100)).toBe(true);
+  expect(await db.run(name, 'y')).toMatchObject({ status: { S: 'FAILED' }, error: { M: { cause: { S: 'malformed start request' } } }, ttl: { N: '100' } });
   await store.putCheckpoint('ckpt#r', '1', undefined, 100);
   await store.extendTtl('ckpt#r', 999);
   expect((await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'ckpt#r' } } }))).Item?.ttl).toEqual({ N: '999' });

@@ -1,7 +1,13 @@
+/**
+ * Reading events (runtime/envelope.ts): what a start request is, and what an
+ * envelope parses to. Forged envelopes, field by field, are in
+ * forged-events.int.test.ts.
+ */
 import { createHandler } from '../../runtime/handler';
-import { parseEvent } from '../../runtime/envelope';
-import { UnumEnvelopeError } from '../../runtime/errors';
-import type { NodeIR } from '../../runtime/ir';
+import { parseEvent, parseStart } from '../../runtime/envelope';
+import { UnumEventError } from '../../runtime/errors';
+import { ENVELOPE_VERSION, type NodeIR } from '../../runtime/ir';
+import { MAX_VALUE_BYTES } from '../../runtime/payload';
 import { defineWorkflow, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 
@@ -14,35 +20,64 @@ const B = nodes.B.ir;
 const ctx = { awsRequestId: 'req-1' };
 const K = `ckpt#${'a'.repeat(43)}`;
 
-const good = () => ({
-  unum: {
-    v: 1,
+/** The UnumEventError `read` throws. */
+function rejection(read: () => unknown): UnumEventError {
+  try {
+    read();
+  } catch (e) {
+    if (e instanceof UnumEventError) return e;
+    throw e;
+  }
+  throw new Error('the event was accepted');
+}
+
+test('start requests: exactly {input, workflowId?}, or any other event as the raw input', () => {
+  expect(parseEvent({ input: { a: 1 }, workflowId: 'w-9' }, A, ctx)).toEqual({ workflowId: 'w-9', iteration: 0, frames: [], input: { value: { a: 1 } }, start: true });
+  expect(parseEvent({ input: 5 }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: 5 } });
+  expect(parseEvent({ input: null }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: null } });
+  // Raw input: no `input`, `workflowId` or `unum` key; the run id is the request id.
+  expect(parseEvent({ a: 7, Input: 1 }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: { a: 7, Input: 1 } } });
+  expect(parseEvent([1, 2], A, ctx)).toMatchObject({ input: { value: [1, 2] } });
+  expect(parseEvent('text', A, ctx)).toMatchObject({ input: { value: 'text' } });
+  expect(parseEvent(undefined, A, ctx)).toMatchObject({ input: { value: null } });
+});
+
+test.each([
+  ['an extra key', { workflowId: 'w-1', input: 1, traceId: 't' }, 'w-1', /unexpected key "traceId"/],
+  ['no input', { workflowId: 'w-1' }, 'w-1', /input is missing/],
+  ['an extra key and no id', { input: 1, other: 2 }, 'req-1', /unexpected key "other"/],
+  ['an id with #', { workflowId: 'a#b', input: 1 }, undefined, /workflowId must match/],
+  ['an id with /', { workflowId: 'a/b', input: 1 }, undefined, /workflowId must match/],
+  ['a unicode id', { workflowId: 'ü', input: 1 }, undefined, /workflowId must match/],
+  ['an empty id', { workflowId: '', input: 1 }, undefined, /workflowId must match/],
+  ['an id of 129 characters', { workflowId: 'x'.repeat(129), input: 1 }, undefined, /workflowId must match/],
+  ['a null id', { workflowId: null, input: 1 }, undefined, /workflowId must match/],
+  ['an envelope', { unum: { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w-1', node: 'A' } }, undefined, /accepts start requests only/],
+  ['an input the entry cannot checkpoint', { workflowId: 'w-1', input: 'x'.repeat(MAX_VALUE_BYTES) }, 'w-1', /input of \d+ bytes exceeds/],
+])('a start request with %s is rejected, naming its run only when the id is valid', (_, event, workflowId, reason) => {
+  const e = rejection(() => parseEvent(event, A, ctx));
+  expect(e.message).toMatch(/^malformed start request: /);
+  expect(e.message).toMatch(reason);
+  expect(e.workflowId).toBe(workflowId);
+});
+
+test('parseStart is what the failure recorder reads a failed start with: the same rule', () => {
+  expect(parseStart({ input: 2 }, 'req-9')).toEqual({ workflowId: 'req-9', input: 2 });
+  expect(() => parseStart({ workflowId: 'w', input: 2, x: 1 }, 'req-9')).toThrow(UnumEventError);
+});
+
+test('a valid envelope parses', () => {
+  const unum = {
+    v: ENVELOPE_VERSION,
+    workflow: 'env',
     workflowId: 'w1',
     node: 'B',
     iteration: 2,
     fanOut: [{ index: 1, size: 3, kind: 'map', iteration: 0, origin: K }],
     inputs: [{ ref: K }],
     parent: K,
-  },
-});
-
-test('a map item by reference parses', () => {
-  const e = good();
-  (e.unum as { inputs: unknown[] }).inputs = [{ mapItem: { origin: K, index: 4, state: 'O' } }];
-  expect(parseEvent(e, B, ctx).input).toEqual({ mapItem: { origin: K, index: 4, state: 'O' } });
-});
-
-test('start requests: explicit, raw, and id from the request id', () => {
-  expect(parseEvent({ input: { a: 1 }, workflowId: 'w-9' }, A, ctx)).toEqual({ workflowId: 'w-9', iteration: 0, frames: [], input: { value: { a: 1 } }, start: true });
-  expect(parseEvent({ input: 5 }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: 5 } });
-  // Other keys beside input: the whole event is the raw input.
-  expect(parseEvent({ input: 5, other: 1 }, A, ctx)).toMatchObject({ workflowId: 'req-1', input: { value: { input: 5, other: 1 } } });
-  expect(parseEvent([1, 2], A, ctx)).toMatchObject({ input: { value: [1, 2] } });
-  expect(parseEvent(undefined, A, ctx)).toMatchObject({ input: { value: null } });
-});
-
-test('a valid envelope parses', () => {
-  expect(parseEvent(good(), B, ctx)).toEqual({
+  };
+  expect(parseEvent({ unum }, B, ctx)).toEqual({
     workflowId: 'w1',
     iteration: 2,
     frames: [{ index: 1, size: 3, kind: 'map', iteration: 0, origin: K }],
@@ -52,45 +87,10 @@ test('a valid envelope parses', () => {
   });
 });
 
-type Mutation = [string, (e: ReturnType<typeof good>['unum'] & Record<string, unknown>) => void, RegExp];
-const mutations: Mutation[] = [
-  ['version', (u) => (u.v = 2 as never), /unum\.v/],
-  ['workflow id', (u) => (u.workflowId = 'has space'), /unum\.workflowId/],
-  ['workflow id too long', (u) => (u.workflowId = 'x'.repeat(129)), /unum\.workflowId/],
-  ['node', (u) => (u.node = 'A'), /unum\.node/],
-  ['iteration', (u) => (u.iteration = -1), /unum\.iteration/],
-  ['fractional iteration', (u) => (u.iteration = 1.5), /unum\.iteration/],
-  ['fanOut type', (u) => (u.fanOut = {} as never), /unum\.fanOut/],
-  ['frame index', (u) => (u.fanOut[0].index = 3), /unum\.fanOut\[0\]\.index/],
-  ['frame kind', (u) => (u.fanOut[0].kind = 'x'), /unum\.fanOut\[0\]\.kind/],
-  ['frame origin', (u) => (u.fanOut[0].origin = 'nope'), /unum\.fanOut\[0\]\.origin/],
-  ['no inputs', (u) => (u.inputs = []), /unum\.inputs/],
-  ['two inputs', (u) => (u.inputs = [{ ref: K }, { ref: K }]), /unum\.inputs/],
-  ['ambiguous input', (u) => (u.inputs = [{ ref: K, value: 1 } as never]), /unum\.inputs\[0\]/],
-  ['bad ref', (u) => (u.inputs = [{ ref: 'run#x' }]), /unum\.inputs\[0\]\.ref/],
-  ['bad mapItem origin', (u) => (u.inputs = [{ mapItem: { origin: 'x', index: 0, state: 'O' } } as never]), /unum\.inputs\[0\]\.mapItem/],
-  ['bad mapItem index', (u) => (u.inputs = [{ mapItem: { origin: K, index: -1, state: 'O' } } as never]), /unum\.inputs\[0\]\.mapItem/],
-  ['bad mapItem state', (u) => (u.inputs = [{ mapItem: { origin: K, index: 0, state: '' } } as never]), /unum\.inputs\[0\]\.mapItem/],
-  ['bad fanIn', (u) => (u.inputs = [{ fanIn: { join: 'j', size: -1, origin: K } } as never]), /fanIn\.size/],
-  ['parent', (u) => (u.parent = 5 as never), /unum\.parent/],
-  ['fold index', (u) => (u.fold = { index: 1, items: [K] }), /unum\.fold\.index/],
-];
-
-test.each(mutations)('malformed envelope (%s) is rejected naming the field, before any write', async (_, mutate, field) => {
-  const e = good();
-  mutate(e.unum as never);
-  expect(() => parseEvent(e, B, ctx)).toThrow(field);
-  const store = new MemoryStore();
-  const invoker = new QueueInvoker();
-  const h = createHandler(nodes.B.module, { ir: B, store, invoker });
-  await expect(h(e, ctx)).rejects.toThrow(UnumEnvelopeError);
-  expect(store.calls).toEqual({});
-  expect(invoker.sent).toEqual([]);
-});
-
-test('an event without unum on a non-entry node is rejected', () => {
-  expect(() => parseEvent({ a: 1 }, B, ctx)).toThrow(/not the entry/);
-  expect(() => parseEvent({ unum: 'x' }, B, ctx)).toThrow(/unum must be an object/);
+test('a node other than the entry accepts envelopes only', () => {
+  expect(rejection(() => parseEvent({ a: 1 }, B, ctx)).message).toMatch(/unum is missing: node B is not the entry/);
+  expect(rejection(() => parseEvent({ input: 1, workflowId: 'w' }, B, ctx)).workflowId).toBeUndefined();
+  expect(rejection(() => parseEvent({ unum: 'x' }, B, ctx)).message).toMatch(/unum must be an object/);
 });
 
 test('the handler checks the IR version and the user export at creation', () => {

@@ -9,7 +9,11 @@ afterEach(() => {
   delete process.env.UNUM_ENTRY_NODE;
   delete process.env.UNUM_FAILURE_QUEUE_URL;
   delete process.env.UNUM_FAILURE_TOPIC_ARN;
+  delete process.env.UNUM_RUN_RETENTION;
+  delete process.env.UNUM_WORKFLOW;
 });
+
+const SETTINGS = { runRetentionSeconds: 86400, history: false };
 
 const record = (requestPayload: unknown, responsePayload: FailureRecord['responsePayload'] = { errorType: 'TypeError', errorMessage: 'bad' }): FailureRecord => ({
   version: '1.0',
@@ -22,48 +26,68 @@ const record = (requestPayload: unknown, responsePayload: FailureRecord['respons
 
 test('identifies workflow and node from an envelope, a start request, or the request id', () => {
   process.env.UNUM_ENTRY_NODE = 'Entry';
-  expect(identify(record({ unum: { workflowId: 'w1', node: 'B' } }))).toEqual({ workflowId: 'w1', node: 'B' });
-  expect(identify(record({ workflowId: 'w2', input: 1 }))).toEqual({ workflowId: 'w2', node: 'Entry' });
-  expect(identify(record({ input: 1 }))).toEqual({ workflowId: 'req-42', node: 'Entry' });
-  expect(identify(record({ anything: 1 }))).toEqual({ workflowId: 'req-42', node: 'Entry' });
-  expect(identify(record({ unum: { workflowId: 'bad id', node: 'B' } }))).toEqual({ node: 'B' });
+  expect(identify(record({ unum: { workflow: 'W', workflowId: 'w1', node: 'B' } }), 'W')).toEqual({ workflowId: 'w1', node: 'B' });
+  expect(identify(record({ unum: { workflowId: 'w1', node: 'B' } }), 'W')).toEqual({ workflowId: 'w1', node: 'B' });
+  expect(identify(record({ workflowId: 'w2', input: 1 }), 'W')).toEqual({ workflowId: 'w2', node: 'Entry' });
+  expect(identify(record({ input: 1 }), 'W')).toEqual({ workflowId: 'req-42', node: 'Entry' });
+  expect(identify(record({ anything: 1 }), 'W')).toEqual({ workflowId: 'req-42', node: 'Entry' });
+  expect(identify(record({ unum: { workflowId: 'bad id', node: 'B' } }), 'W')).toEqual({ node: 'B' });
+});
+
+test('a malformed start request or another workflow\'s envelope names no run, as the handler reads them', () => {
+  process.env.UNUM_ENTRY_NODE = 'Entry';
+  // Start-like but not exactly {input, workflowId?}: the handler rejected it, so it started no run to fail.
+  expect(identify(record({ workflowId: 'victim', input: 1, traceId: 't' }), 'W')).toEqual({ node: 'Entry' });
+  expect(identify(record({ workflowId: 'victim' }), 'W')).toEqual({ node: 'Entry' });
+  expect(identify(record({ unum: { workflow: 'Other', workflowId: 'victim', node: 'B' } }), 'W')).toEqual({ node: 'B' });
 });
 
 test('sets the run FAILED with node, error and cause, only if it is still running', async () => {
   const store = new MemoryStore();
-  await store.startRun('w1', 't', 0);
-  const rec = createFailureRecorder(store);
-  await rec(record({ unum: { workflowId: 'w1', node: 'B' } }));
+  await store.startRun({ workflow: 'W', workflowId: 'w1' }, 't', 0);
+  const rec = createFailureRecorder(store, 'W', SETTINGS);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w1', node: 'B' } }));
   // The cause is Lambda's error document as JSON, as Step Functions reports a failed Lambda task.
-  expect(store.runs.get('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: '{"errorType":"TypeError","errorMessage":"bad"}' } });
-  await store.startRun('w2', 't', 0);
-  await store.finishRun('w2', { status: 'SUCCEEDED', result: '1' }, 't');
-  await rec(record({ unum: { workflowId: 'w2', node: 'B' } }));
-  expect(store.runs.get('w2')).toMatchObject({ status: 'SUCCEEDED' });
+  expect(store.runOf('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: '{"errorType":"TypeError","errorMessage":"bad"}' } });
+  await store.startRun({ workflow: 'W', workflowId: 'w2' }, 't', 0);
+  await store.finishRun({ workflow: 'W', workflowId: 'w2' }, { status: 'SUCCEEDED', result: '1' }, 't', 0);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w2', node: 'B' } }));
+  expect(store.runOf('w2')).toMatchObject({ status: 'SUCCEEDED' });
 });
 
 test('the cause is the whole error document of the handler; a States.* error of the runtime keeps its message', async () => {
   const store = new MemoryStore();
-  const rec = createFailureRecorder(store);
+  const rec = createFailureRecorder(store, 'W', SETTINGS);
   const trace = ['CardDeclined: no funds', '    at charge (/var/task/index.js:3:9)'];
-  await store.startRun('w5', 't', 0);
-  await rec(record({ unum: { workflowId: 'w5', node: 'B' } }, { errorType: 'CardDeclined', errorMessage: 'no funds', trace }));
-  expect(JSON.parse(store.runs.get('w5')?.error?.cause ?? '')).toEqual({ errorType: 'CardDeclined', errorMessage: 'no funds', trace });
-  await store.startRun('w6', 't', 0);
-  await rec(record({ unum: { workflowId: 'w6', node: 'B' } }, { errorType: 'States.Timeout', errorMessage: 'node B: handler timed out' }));
-  expect(store.runs.get('w6')).toMatchObject({ error: { error: 'States.Timeout', cause: 'node B: handler timed out' } });
+  await store.startRun({ workflow: 'W', workflowId: 'w5' }, 't', 0);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w5', node: 'B' } }, { errorType: 'CardDeclined', errorMessage: 'no funds', trace }));
+  expect(JSON.parse(store.runOf('w5')?.error?.cause ?? '')).toEqual({ errorType: 'CardDeclined', errorMessage: 'no funds', trace });
+  await store.startRun({ workflow: 'W', workflowId: 'w6' }, 't', 0);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w6', node: 'B' } }, { errorType: 'States.Timeout', errorMessage: 'node B: handler timed out' }));
+  expect(store.runOf('w6')).toMatchObject({ error: { error: 'States.Timeout', cause: 'node B: handler timed out' } });
 });
 
 test('without a response payload the condition is the error (event too old)', async () => {
   const store = new MemoryStore();
   const r = { ...record({ unum: { workflowId: 'w3', node: 'C' } }, null), requestContext: { ...record(null).requestContext, condition: 'EventAgeExceeded' } };
-  await createFailureRecorder(store)(r);
-  expect(store.runs.get('w3')).toMatchObject({ status: 'FAILED', error: { node: 'C', error: 'EventAgeExceeded', cause: expect.stringMatching(/Lambda gave up/) } });
+  await createFailureRecorder(store, 'W', SETTINGS)(r);
+  expect(store.runOf('w3')).toMatchObject({ status: 'FAILED', error: { node: 'C', error: 'EventAgeExceeded', cause: expect.stringMatching(/Lambda gave up/) } });
 });
 
-test('forwarding to a queue without the SQS client fails with a clear error after recording', async () => {
-  process.env.UNUM_FAILURE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/1/q';
+test('forwarding to a topic without the SNS client fails with a clear error after recording', async () => {
+  process.env.UNUM_FAILURE_TOPIC_ARN = 'arn:aws:sns:us-east-1:1:t';
   const store = new MemoryStore();
-  await expect(createFailureRecorder(store)(record({ unum: { workflowId: 'w4', node: 'B' } }))).rejects.toThrow(/@aws-sdk\/client-sqs is not available/);
-  expect(store.runs.get('w4')).toMatchObject({ status: 'FAILED' });
+  await expect(createFailureRecorder(store, 'W', SETTINGS)(record({ unum: { workflowId: 'w4', node: 'B' } }))).rejects.toThrow(/@aws-sdk\/client-sns is not available/);
+  expect(store.runOf('w4')).toMatchObject({ status: 'FAILED' });
+});
+
+test('without settings the recorder reads the workflow and the run retention from its environment, and names a missing one', async () => {
+  const store = new MemoryStore();
+  await expect(createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }))).rejects.toThrow(/UNUM_WORKFLOW is not set/);
+  process.env.UNUM_WORKFLOW = 'W';
+  await expect(createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }))).rejects.toThrow(/UNUM_RUN_RETENTION must be the run retention in seconds, got ''/);
+  expect(store.runOf('w7')).toBeUndefined();
+  process.env.UNUM_RUN_RETENTION = '3600';
+  await createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }));
+  expect(store.runOf('w7')).toMatchObject({ status: 'FAILED' });
 });

@@ -122,7 +122,7 @@ const identity = (e: Envelope): string => JSON.stringify([e.unum.node, e.unum.it
 
 test.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: one correct result, identical inputs, only tombstones left', async (seed) => {
   const { memory, sent } = await runWithFaults(seed, seed % 2 === 0);
-  const run = memory.runs.get(`run-${seed}`)!;
+  const run = memory.runOf(`run-${seed}`)!;
   expect(run.status).toBe('SUCCEEDED');
   const result = JSON.parse(run.result!);
   if (seed % 2 === 0) expect(result).toEqual({ a: 56, b: 110, k: 3 });
@@ -139,7 +139,7 @@ test.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: one correct res
 test.each(Array.from({ length: 30 }, (_, i) => i + 1))('seed %i with history: every invocation logged once, after its predecessors', async (seed) => {
   const { memory, sent } = await runWithFaults(seed, true, true);
   const workflowId = `run-${seed}`;
-  expect(memory.runs.get(workflowId)?.status).toBe('SUCCEEDED');
+  expect(memory.runOf(workflowId)?.status).toBe('SUCCEEDED');
   const entries = dedupeHistory(
     memory.historyOf(workflowId).map(({ seq: n, ...item }) =>
       decodeHistoryEntry(n, Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))) as HistoryEntry,
@@ -155,7 +155,7 @@ test.each(Array.from({ length: 30 }, (_, i) => i + 1))('seed %i with history: ev
   const fold = new Set(['F']);
   for (const e of sent) {
     const u = e.unum;
-    const own = checkpointKey(invocationName(u.workflowId, u.node, u.iteration, u.fanOut, fold.has(u.node) ? (u.fold?.index ?? 0) : undefined));
+    const own = checkpointKey(invocationName(u, u.node, u.iteration, u.fanOut, fold.has(u.node) ? (u.fold?.index ?? 0) : undefined));
     const before = u.parent ?? ('fanIn' in u.inputs[0] ? u.inputs[0].fanIn.origin : u.fanOut[u.fanOut.length - 1]?.origin);
     if (before) expect([before, seqOf.get(before)! < seqOf.get(own)!]).toEqual([before, true]);
   }

@@ -18,7 +18,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   jest.restoreAllMocks();
-  delete process.env.UNUM_HISTORY;
 });
 
 const HISTORY = { history: true };
@@ -50,13 +49,13 @@ test('a chain: one entry per transition, in order, as docs/client.md specifies',
   );
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start(1));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
   const raw = store.historyOf('w');
   expect(raw.map((e) => e.seq)).toEqual([1, 2, 3]);
   expect(raw[0]).toEqual({
     seq: 1,
     node: 'A',
-    inv: invocationName('w', 'A', 0, []),
+    inv: invocationName({ workflow: 'chain', workflowId: 'w' }, 'A', 0, []),
     iteration: 0,
     indexes: '[]',
     at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -66,7 +65,7 @@ test('a chain: one entry per transition, in order, as docs/client.md specifies',
   });
   // A pass node has no user-code time; C runs one iteration later.
   expect(raw[1]).not.toHaveProperty('durationMs');
-  expect(raw[2]).toMatchObject({ node: 'C', iteration: 1, inv: invocationName('w', 'C', 1, []) });
+  expect(raw[2]).toMatchObject({ node: 'C', iteration: 1, inv: invocationName({ workflow: 'chain', workflowId: 'w' }, 'C', 1, []) });
   expect(raw[2]).not.toHaveProperty('next');
   expect(brief(readable(store))).toEqual([
     ['A', 'committed', [], ['B']],
@@ -81,7 +80,7 @@ test('without the setting nothing is written', async () => {
   const nodes = defineWorkflow('off', { A: { fn: (x: number) => x, instructions: [seq('B')] }, B: { instructions: [succeed] } });
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start(1));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
   expect(store.history.size).toBe(0);
   expect(store.calls.nextHistorySeq).toBeUndefined();
 });
@@ -98,7 +97,7 @@ test('map with duplicate deliveries: duplicates appended again, the reader keeps
   );
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start([1, 2, 3, 4, 5]), { deliveries: 2 });
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '30' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '30' });
   const all = store.historyOf('w');
   // Every delivery after the first found the checkpoint (at ingress or at egress) and appended again.
   expect(all.length).toBeGreaterThan(7);
@@ -106,14 +105,14 @@ test('map with duplicate deliveries: duplicates appended again, the reader keeps
   const entries = readable(store);
   expect(entries).toHaveLength(7);
   const [origin, ...rest] = entries;
-  const join = invocationName('w', 'J', 0, []);
+  const join = invocationName({ workflow: 'map', workflowId: 'w' }, 'J', 0, []);
   expect(origin).toMatchObject({ node: 'O', outcome: 'committed', next: ['M'], fanIn: { join, size: 5 } });
   const branches = rest.slice(0, 5);
   expect(branches.map((e) => e.node)).toEqual(['M', 'M', 'M', 'M', 'M']);
   expect(branches.map((e) => e.indexes[0]).sort()).toEqual([0, 1, 2, 3, 4]);
   for (const b of branches) {
     expect(b).toMatchObject({ next: ['J'], iteration: 0 });
-    expect(b.invocation).toBe(invocationName('w', 'M', 0, [{ iteration: 0, index: b.indexes[0] }]));
+    expect(b.invocation).toBe(invocationName({ workflow: 'map', workflowId: 'w' }, 'M', 0, [{ iteration: 0, index: b.indexes[0] }]));
   }
   // The join is logged after every branch (its input exists only once all arrived).
   expect(entries[6]).toMatchObject({ node: 'J', outcome: 'committed', invocation: join, indexes: [] });
@@ -135,10 +134,10 @@ test('an empty map logs its join with size 0; a parallel logs its targets', asyn
   );
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start([]));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '[[],[]]' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '[[],[]]' });
   const entries = readable(store);
-  expect(entries[0]).toMatchObject({ node: 'O', next: ['P'], fanIn: { join: invocationName('w', 'P', 0, []), size: 0 } });
-  expect(entries[1]).toMatchObject({ node: 'P', next: ['X', 'Y'], fanIn: { join: invocationName('w', 'J', 0, []), size: 2 } });
+  expect(entries[0]).toMatchObject({ node: 'O', next: ['P'], fanIn: { join: invocationName({ workflow: 'empty', workflowId: 'w' }, 'P', 0, []), size: 0 } });
+  expect(entries[1]).toMatchObject({ node: 'P', next: ['X', 'Y'], fanIn: { join: invocationName({ workflow: 'empty', workflowId: 'w' }, 'J', 0, []), size: 2 } });
   expect(brief(entries.slice(2, 4)).sort()).toEqual([
     ['X', 'committed', [0], ['J']],
     ['Y', 'committed', [1], ['J']],
@@ -212,7 +211,7 @@ test('fail, an unmatched choice and a terminal error append `failed` entries (an
   for (const [input, error] of cases) {
     const store = new MemoryStore();
     await new Driver(store, nodes).run(start(input));
-    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED' });
+    expect(store.runOf('w')).toMatchObject({ status: 'FAILED' });
     const entries = readable(store);
     expect(brief(entries)).toEqual([['A', 'failed', [], null]]);
     expect(entries[0].error).toEqual(error);
@@ -231,12 +230,12 @@ test('fold steps log the next step; the last step its successor', async () => {
   );
   const store = new MemoryStore();
   await new Driver(store, nodes).run(start([1, 2, 3]));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '6' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '6' });
   const folds = readable(store).filter((e) => e.node === 'F');
   expect(folds.map((e) => [e.invocation, e.next ?? null])).toEqual([
-    [invocationName('w', 'F', 0, [], 0), ['F']],
-    [invocationName('w', 'F', 0, [], 1), ['F']],
-    [invocationName('w', 'F', 0, [], 2), null],
+    [invocationName({ workflow: 'fold', workflowId: 'w' }, 'F', 0, [], 0), ['F']],
+    [invocationName({ workflow: 'fold', workflowId: 'w' }, 'F', 0, [], 1), ['F']],
+    [invocationName({ workflow: 'fold', workflowId: 'w' }, 'F', 0, [], 2), null],
   ]);
 });
 
@@ -250,7 +249,7 @@ test('a crash after the commit and before the append: the retry appends at ingre
   c.failBefore.putHistoryEntry = 1;
   const d = new Driver(c.store, nodes);
   await d.run(start(5));
-  expect(memory.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '5' });
+  expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '5' });
   // A ran three times: user code once, then found its checkpoint at ingress.
   expect(c.commits).toHaveLength(2);
   expect(d.executions).toBe(4);
@@ -272,44 +271,38 @@ test('an append error is an error of the execution: nothing is invoked before th
   const invoker = new QueueInvoker();
   const handler = createHandler(nodes.A.module, { ir: nodes.A.ir, store: c.store, invoker });
   await expect(handler(start(1), lambdaContext('fn-A'))).rejects.toThrow(/injected failure before putHistoryEntry/);
-  expect(memory.checkpoints.get(checkpointKey(invocationName('w', 'A', 0, [])))).toBeDefined();
+  expect(memory.checkpoints.get(checkpointKey(invocationName({ workflow: 'strict', workflowId: 'w' }, 'A', 0, [])))).toBeDefined();
   expect(invoker.sent).toHaveLength(0);
 });
 
-test('the failure recorder appends a `failed` entry named from the envelope when UNUM_HISTORY is set', async () => {
-  const nodes = defineWorkflow(
-    'rec',
-    {
-      O: { instructions: [map('M', 'J')] },
-      M: {
-        fn: (x: number) => {
-          if (x === 1) throw new TypeError('cannot');
-          return x;
-        },
-        instructions: [fanIn('J')],
+test('the failure recorder appends a `failed` entry named from the envelope when the workflow keeps a history', async () => {
+  const definition = {
+    O: { instructions: [map('M', 'J')] },
+    M: {
+      fn: (x: number) => {
+        if (x === 1) throw new TypeError('cannot');
+        return x;
       },
-      J: { join: { tails: ['M'] }, instructions: [succeed] },
+      instructions: [fanIn('J')],
     },
-    HISTORY,
-  );
-  process.env.UNUM_HISTORY = '86400';
+    J: { join: { tails: ['M'] }, instructions: [succeed] },
+  };
   const store = new MemoryStore();
-  await new Driver(store, nodes).run(start([0, 1]), { retryAttempts: 0 });
-  expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'M', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') } });
+  await new Driver(store, defineWorkflow('rec', definition, HISTORY)).run(start([0, 1]), { retryAttempts: 0 });
+  expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'M', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') } });
   const failed = readable(store).filter((e) => e.outcome === 'failed');
   expect(failed).toEqual([
     expect.objectContaining({
       node: 'M',
-      invocation: invocationName('w', 'M', 0, [{ iteration: 0, index: 1 }]),
+      invocation: invocationName({ workflow: 'rec', workflowId: 'w' }, 'M', 0, [{ iteration: 0, index: 1 }]),
       indexes: [1],
       error: { error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') },
     }),
   ]);
 
-  // Without the variable the recorder writes no history.
-  delete process.env.UNUM_HISTORY;
+  // Without a history the recorder writes none.
   const quiet = new MemoryStore();
-  await new Driver(quiet, nodes).run(start([1]), { retryAttempts: 0 });
-  expect(quiet.runs.get('w')).toMatchObject({ status: 'FAILED' });
+  await new Driver(quiet, defineWorkflow('rec', definition)).run(start([1]), { retryAttempts: 0 });
+  expect(quiet.runOf('w')).toMatchObject({ status: 'FAILED' });
   expect(readable(quiet).filter((e) => e.outcome === 'failed')).toEqual([]);
 });

@@ -22,9 +22,9 @@ test('scalar invoke: successor envelope with parent, inline value', async () => 
   const store = new MemoryStore();
   const invoker = new QueueInvoker();
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
-  const key = checkpointKey(invocationName('w', 'A', 0, []));
-  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 1, workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], parent: key } } }]);
-  expect(store.runs.get('w')).toMatchObject({ status: 'RUNNING' });
+  const key = checkpointKey(invocationName({ workflow: 's', workflowId: 'w' }, 'A', 0, []));
+  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 2, workflow: 's', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], parent: key } } }]);
+  expect(store.runOf('w')).toMatchObject({ status: 'RUNNING' });
 });
 
 test('parallel: shards exist before any branch is invoked; frames carry origin and iteration', async () => {
@@ -44,8 +44,8 @@ test('parallel: shards exist before any branch is invoked; frames carry origin a
   };
   await createHandler({}, { ir: nodes.O.ir, store, invoker })(start('v'), lambdaContext('fn-O'));
   expect(shardsAtInvoke).toEqual([1, 1]);
-  const origin = checkpointKey(invocationName('w', 'O', 0, []));
-  const join = invocationName('w', 'J', 1, []);
+  const origin = checkpointKey(invocationName({ workflow: 'p', workflowId: 'w' }, 'O', 0, []));
+  const join = invocationName({ workflow: 'p', workflowId: 'w' }, 'J', 1, []);
   expect(store.shards.get(shardKey(join, 0, 0))?.n).toBe(2);
   expect(invoker.sent.map((s) => [s.functionName, s.event.unum.iteration, s.event.unum.fanOut, s.event.unum.inputs])).toEqual([
     ['fn-X', 0, [{ index: 0, size: 2, kind: 'parallel', iteration: 1, origin }], [{ value: 'v' }]],
@@ -84,7 +84,7 @@ test('a map over a non-array fails the run (States.Runtime) without throwing', a
   });
   const store = new MemoryStore();
   await createHandler({}, { ir: nodes.O.ir, store, invoker: new QueueInvoker() })(start({ items: 5 }), lambdaContext('fn-O'));
-  expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'O', error: 'States.Runtime' } });
+  expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'O', error: 'States.Runtime' } });
 });
 
 test('a duplicate execution skips user code and sends the committed value', async () => {
@@ -125,15 +125,15 @@ test('a choice inside a choice, incrIteration, then succeed', async () => {
   await h(start({ s: 'xyz' }, 'w2'), lambdaContext('fn-A'));
   await h(start({}, 'w3'), lambdaContext('fn-A'));
   expect(invoker.sent.map((s) => [s.event.unum.workflowId, s.event.unum.iteration])).toEqual([['w1', 1]]);
-  expect(store.runs.get('w2')).toMatchObject({ status: 'FAILED', error: { error: 'E' } });
-  expect(store.runs.get('w3')).toMatchObject({ status: 'SUCCEEDED', result: '{}' });
+  expect(store.runOf('w2')).toMatchObject({ status: 'FAILED', error: { error: 'E' } });
+  expect(store.runOf('w3')).toMatchObject({ status: 'SUCCEEDED', result: '{}' });
 });
 
 test('the run record gets one final status; a later fail cannot overwrite success', async () => {
   const nodes = defineWorkflow('once', { A: { instructions: [succeed, { op: 'fail', error: 'Late' }] } });
   const store = new MemoryStore();
   await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A'));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
 });
 
 test('States.Timeout is raised before the function itself times out, and can be caught', async () => {
@@ -194,7 +194,7 @@ describe('a Choice on a missing path fails the run with States.Runtime, as in St
   test('Not(NumericEquals) on a missing path does not take a branch: the run is FAILED', async () => {
     const { store, sent } = await run({ kind: 'not', arg: compareN }, {});
     expect(sent).toEqual([]);
-    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { node: 'A', error: 'States.Runtime', cause: expect.stringContaining("Invalid path '$.n'") } });
+    expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'A', error: 'States.Runtime', cause: expect.stringContaining("Invalid path '$.n'") } });
   });
 
   test('a present path of another type is false, not an error', async () => {
@@ -211,7 +211,7 @@ test('a Pass node with result null outputs null, not its input', async () => {
   const nodes = defineWorkflow('n', { A: { handler: { kind: 'pass', result: null }, instructions: [succeed] } });
   const store = new MemoryStore();
   await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
 });
 
 test('retries stop when the remaining time cannot cover the next delay', async () => {
@@ -253,7 +253,7 @@ test('retry intervals grow by the backoff rate and respect maxDelaySeconds', asy
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A', 'r', 600000));
   // Each attempt also races the handler against its deadline, timeoutSeconds (30 s).
   expect(delays.filter((d) => d !== 30_000)).toEqual([1000, 3000, 5000, 5000]);
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
 });
 
 test('log lines and EMF metrics', async () => {
@@ -300,7 +300,7 @@ test('a whole run on the memory store: fan-in of 300 with duplicates', async () 
   const store = new MemoryStore();
   const d = new Driver(store, nodes);
   await d.run(start(Array.from({ length: 300 }, (_, i) => i)), { deliveries: 2 });
-  expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result: '300' });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '300' });
   expect(store.calls.committed).toBe(302);
   expect(store.shards.size).toBe(0);
   const sentToJ = d.invoker.sent.filter((s) => s.functionName === 'fn-J').map((s) => JSON.stringify((s.event as Envelope).unum));
@@ -327,11 +327,11 @@ describe('pass instruction (a folded Pass state)', () => {
     const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
     await h(start({ n: 2 }, 'w1'), lambdaContext('fn-A'));
     await h(start({ n: 1 }, 'w2'), lambdaContext('fn-A'));
-    const key = checkpointKey(invocationName('w1', 'A', 0, []));
+    const key = checkpointKey(invocationName({ workflow: 'p', workflowId: 'w1' }, 'A', 0, []));
     // The checkpoint holds the transformed value: a successor reading it by reference, a join or the run record see what the instructions saw.
     expect(store.checkpoints.get(key)).toMatchObject({ json: JSON.stringify({ m: 20, who: 'w1' }) });
     expect(invoker.sent.map((s) => [s.event.unum.workflowId, s.event.unum.inputs])).toEqual([['w1', [{ value: { m: 20, who: 'w1' } }]]]);
-    expect(store.runs.get('w2')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ m: 10, who: 'w2' }) });
+    expect(store.runOf('w2')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ m: 10, who: 'w2' }) });
   });
 
   test('result replaces the value; a duplicate execution sends the identical input and does not apply the pass twice', async () => {
@@ -355,7 +355,7 @@ describe('pass instruction (a folded Pass state)', () => {
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
     await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(7), lambdaContext('fn-A'));
-    const key = checkpointKey(invocationName('w', 'A', 0, []));
+    const key = checkpointKey(invocationName({ workflow: 'big', workflowId: 'w' }, 'A', 0, []));
     expect(invoker.sent[0].event.unum.inputs).toEqual([{ ref: key }]);
     const stored = store.checkpoints.get(key);
     expect(stored && !stored.tombstone && JSON.parse(stored.json)).toEqual({ x: 7, pad: 'y'.repeat(200) });
@@ -391,7 +391,7 @@ describe('pass instruction (a folded Pass state)', () => {
       const nodes = defineWorkflow('n', { A: { fn: (x: unknown) => x, instructions: [instruction, succeed] } });
       const store = new MemoryStore();
       await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
-      expect(store.runs.get('w')).toMatchObject({ status: 'SUCCEEDED', result });
+      expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result });
     }
   });
 
@@ -404,6 +404,6 @@ describe('pass instruction (a folded Pass state)', () => {
     const invoker = new QueueInvoker();
     await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
     expect(invoker.sent).toEqual([]);
-    expect(store.runs.get('w')).toMatchObject({ status: 'FAILED', error: { error: 'States.Runtime' } });
+    expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { error: 'States.Runtime' } });
   });
 });

@@ -13,8 +13,8 @@ import { checkpointKey, shardKey } from '../../runtime/table';
 
 const db = useTestDb();
 
-const envelopeFor = (node: string, input: unknown, workflowId = 'w1'): Envelope => ({
-  unum: { v: 1, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+const envelopeFor = (workflow: string, node: string, input: unknown, workflowId = 'w1'): Envelope => ({
+  unum: { v: 2, workflow, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
 test('50 concurrent executions of one invocation commit one checkpoint and send one identical input', async () => {
@@ -28,7 +28,7 @@ test('50 concurrent executions of one invocation commit one checkpoint and send 
   });
   const invoker = new QueueInvoker();
   const h = createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker });
-  const event = envelopeFor('B', 1);
+  const event = envelopeFor('race', 'B', 1);
   await Promise.all(Array.from({ length: 50 }, () => h(event, lambdaContext('fn-B'))));
   expect(c.commits).toHaveLength(1);
   expect(c.calls.putCheckpoint).toBeGreaterThan(1);
@@ -203,12 +203,13 @@ test('a duplicate join that finds shards recreated empty by a stale origin stops
   });
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'rc', input: [1, 2, 3] });
-  const join = invocationName('rc', 'J', 0, []);
+  const run = { workflow: 'recreated', workflowId: 'rc' };
+  const join = invocationName(run, 'J', 0, []);
   // A stale origin recreated the (deleted) shards and one late branch arrived in them.
   await createFanIn(store, join, 3, Math.floor(Date.now() / 1000) + 3600, 4);
   await store.addToShard(shardKey(join, 0, 0), arrivalCode(1, 0, 0, 3));
   const duplicate: Envelope = {
-    unum: { v: 1, workflowId: 'rc', node: 'J', iteration: 0, fanOut: [], inputs: [{ fanIn: { join, size: 3, origin: checkpointKey(invocationName('rc', 'O', 0, [])) } }] },
+    unum: { v: 2, ...run, node: 'J', iteration: 0, fanOut: [], inputs: [{ fanIn: { join, size: 3, origin: checkpointKey(invocationName(run, 'O', 0, [])) } }] },
   };
   const invoker = new QueueInvoker();
   await expect(createHandler(nodes.J.module, { ir: nodes.J.ir, store, invoker })(duplicate, lambdaContext('fn-J'))).resolves.toBeDefined();

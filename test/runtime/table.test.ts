@@ -19,29 +19,33 @@ import {
   keyOf,
   parseKey,
   runKey,
+  runRejection,
   runStart,
   shardKey,
   tombstoneItem,
   ttlOf,
 } from '../../runtime/table';
 
-const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,43}$/);
-const workflowId = fc.stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/);
+const name = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
+const run = fc.record({ workflow: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), workflowId: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/) });
 
 test('every key parses back into the parts it was built from (property)', () => {
   fc.assert(
-    fc.property(name, workflowId, fc.nat(20), fc.nat(10_000), fc.nat(1_000_000), (inv, id, level, shard, seq) => {
+    fc.property(name, run, fc.nat(20), fc.nat(10_000), fc.nat(1_000_000), (inv, r, level, shard, seq) => {
       expect(parseKey(checkpointKey(inv))).toEqual({ kind: 'checkpoint', invocation: inv });
       expect(parseKey(shardKey(inv, level, shard))).toEqual({ kind: 'shard', join: inv, level, shard });
-      expect(parseKey(runKey(id))).toEqual({ kind: 'run', workflowId: id });
-      expect(parseKey(historyKey(id))).toEqual({ kind: 'history', workflowId: id });
-      expect(parseKey(historyKey(id, seq))).toEqual({ kind: 'history', workflowId: id, seq });
+      expect(parseKey(runKey(r))).toEqual({ kind: 'run', ...r });
+      expect(parseKey(historyKey(r))).toEqual({ kind: 'history', ...r });
+      expect(parseKey(historyKey(r, seq))).toEqual({ kind: 'history', ...r, seq });
       expect(isCheckpointKey(checkpointKey(inv))).toBe(true);
-      expect(isCheckpointKey(runKey(id))).toBe(false);
+      expect(isCheckpointKey(checkpointKey(inv.slice(1)))).toBe(false);
+      expect(isCheckpointKey(runKey(r))).toBe(false);
     }),
   );
   expect(parseKey('other')).toBeUndefined();
   expect(parseKey('x#y')).toBeUndefined();
+  // A run key of no workflow (the layout before keys carried it) names no run.
+  expect(parseKey('run#id')).toBeUndefined();
 });
 
 test('a checkpoint decodes to the value and catch index it was put with; a tombstone to a tombstone', () => {
@@ -60,9 +64,17 @@ test('a checkpoint decodes to the value and catch index it was put with; a tombs
 });
 
 test('the entry\'s RUNNING record decodes; a status the layout does not have is an error naming the record', () => {
-  const { Item } = runStart('w-1', '2026-11-22T00:00:00.000Z', 99);
+  const { Item } = runStart({ workflow: 'W', workflowId: 'w-1' }, '2026-11-22T00:00:00.000Z', 99);
   expect(decodeRunRecord(Item)).toEqual({ status: 'RUNNING', startedAt: '2026-11-22T00:00:00.000Z' });
-  expect(() => decodeRunRecord({ ...Item, status: { S: 'PAUSED' } })).toThrow("run record run#w-1 has an unknown status 'PAUSED'");
+  expect(() => decodeRunRecord({ ...Item, status: { S: 'PAUSED' } })).toThrow("run record run#W#w-1 has an unknown status 'PAUSED'");
+});
+
+test('a rejected start request\'s record is FAILED with its error, written only where no record is', () => {
+  const error = { node: 'A', error: 'UnumEventError', cause: 'malformed start request: input is missing' };
+  const request = runRejection({ workflow: 'W', workflowId: 'w-1' }, error, '2026-11-22T00:00:00.000Z', 99);
+  expect(request.ConditionExpression).toBe('attribute_not_exists(#pk)');
+  expect(ttlOf(request.Item)).toBe(99);
+  expect(decodeRunRecord(request.Item)).toEqual({ status: 'FAILED', startedAt: '2026-11-22T00:00:00.000Z', finishedAt: '2026-11-22T00:00:00.000Z', error });
 });
 
 test('a history entry decodes to what the runtime logged (property)', () => {
@@ -78,8 +90,8 @@ test('a history entry decodes to what the runtime logged (property)', () => {
   fc.assert(
     fc.property(name, name, fc.nat(5), fc.array(fc.nat(50), { maxLength: 4 }), outcome, transition, fc.option(fc.nat(), { nil: undefined }), fc.nat(100), (node, inv, iteration, indexes, out, t, durationMs, seq) => {
       const item = historyItem(node, inv, iteration, indexes.map((index) => ({ index })), out, { next: t.next, join: t.fanIn?.join, size: t.fanIn?.size, error: t.error }, durationMs);
-      const { Item } = historyEntryPut('w', seq, item, 1);
-      expect(keyOf(Item)).toBe(historyKey('w', seq));
+      const { Item } = historyEntryPut({ workflow: 'W', workflowId: 'w' }, seq, item, 1);
+      expect(keyOf(Item)).toBe(historyKey({ workflow: 'W', workflowId: 'w' }, seq));
       const entry = decodeHistoryEntry(seq, Item);
       expect(entry).toEqual({
         seq,

@@ -1,10 +1,10 @@
 /** DynamoDB Local for a test file: one instance per file, a fresh table per test. */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, GetItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/table';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
-import { keyItem, runKey } from '../../runtime/table';
+import { keyOf, parseKey } from '../../runtime/table';
 
 export interface TestDb {
   readonly local: DynamoDbLocal;
@@ -12,6 +12,7 @@ export interface TestDb {
   /** A new table and a store on it. */
   table(): Promise<{ name: string; store: DynamoDbStore }>;
   scan(table: string): Promise<Record<string, AttributeValue>[]>;
+  /** The record of run `workflowId` of the one workflow of the table that has such a run (throws when several have). */
   run(table: string, workflowId: string): Promise<Record<string, AttributeValue> | undefined>;
   stop(): Promise<void>;
 }
@@ -21,6 +22,16 @@ export async function startTestDb(): Promise<TestDb> {
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   const local = await startDynamoDbLocal();
   const client = new DynamoDBClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const scan = async (table: string): Promise<Record<string, AttributeValue>[]> => {
+    const items: Record<string, AttributeValue>[] = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const r = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+      items.push(...(r.Items ?? []));
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return items;
+  };
   return {
     local,
     client,
@@ -29,19 +40,14 @@ export async function startTestDb(): Promise<TestDb> {
       await createWorkflowTable(client, name);
       return { name, store: new DynamoDbStore(name, client) };
     },
-    async scan(table) {
-      const items: Record<string, AttributeValue>[] = [];
-      let start: Record<string, AttributeValue> | undefined;
-      do {
-        const r = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
-        items.push(...(r.Items ?? []));
-        start = r.LastEvaluatedKey;
-      } while (start);
-      return items;
-    },
+    scan,
     async run(table, workflowId) {
-      const r = await client.send(new GetItemCommand({ TableName: table, Key: keyItem(runKey(workflowId)), ConsistentRead: true }));
-      return r.Item;
+      const runs = (await scan(table)).filter((item) => {
+        const key = parseKey(keyOf(item) ?? '');
+        return key?.kind === 'run' && key.workflowId === workflowId;
+      });
+      if (runs.length > 1) throw new Error(`runs '${workflowId}' of several workflows in ${table}: ${runs.map(keyOf).join(', ')}`);
+      return runs[0];
     },
     async stop() {
       client.destroy();

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
+import type { CompiledWorkflow } from '../../lib/compiler';
 import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
 import type { CheckpointStore } from '../../runtime/store';
@@ -51,6 +52,12 @@ export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>
 export function lambdaCause(errorType: string, errorMessage: string): string {
   const head = JSON.stringify({ errorType, errorMessage }).slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return expect.stringMatching(new RegExp(`^${head},"trace":\\[".*"\\]}$`)) as string;
+}
+
+/** The compiler's nodes as the driver runs them: function names `fn-<node>`, every user export from `module`. */
+export function fromCompiled(compiled: CompiledWorkflow, module: Record<string, unknown>): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, `fn-${n}`]));
+  return Object.fromEntries(Object.entries(compiled.nodes).map(([n, node]) => [n, { ir: { ...node.ir, functionNames }, module }]));
 }
 
 export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
@@ -111,7 +118,10 @@ export class Driver {
     for (const [node, n] of Object.entries(nodes)) {
       this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
     }
-    this.recorder = createFailureRecorder(store);
+    // What the construct puts in the recorder's environment, from the workflow's settings.
+    const first = Object.values(nodes)[0]?.ir;
+    const settings = first?.settings ?? SETTINGS;
+    this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */

@@ -1,12 +1,13 @@
 /** An in-memory CheckpointStore with DynamoDB's semantics for what the runtime uses; counts calls. */
 import type { CheckpointStore } from '../../runtime/store';
-import type { Checkpoint, HistoryItem, RunEnd, RunRecord } from '../../runtime/table';
+import { type Checkpoint, historyKey, type HistoryItem, parseKey, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   readonly checkpoints = new Map<string, Checkpoint>();
   readonly shards = new Map<string, { a: Set<number>; n: number }>();
+  /** Run records by key (`runKey`). */
   readonly runs = new Map<string, RunRecord>();
-  /** Run history per workflow id: the counter, and entries by sequence number. */
+  /** Run history by counter key (`historyKey`): the counter, and entries by sequence number. */
   readonly history = new Map<string, { n: number; entries: Map<number, HistoryItem> }>();
   readonly calls: Record<string, number> = {};
   /** Writes of any kind (to check that nothing was written). */
@@ -80,37 +81,58 @@ export class MemoryStore implements CheckpointStore {
     for (const k of keys) this.shards.delete(k);
   }
 
-  async startRun(workflowId: string, startedAt: string, _ttl: number): Promise<boolean> {
+  async startRun(run: RunRef, startedAt: string, _ttl: number): Promise<boolean> {
     this.count('startRun', true);
-    if (this.runs.has(workflowId)) return false;
-    this.runs.set(workflowId, { status: 'RUNNING', startedAt });
+    if (this.runs.has(runKey(run))) return false;
+    this.runs.set(runKey(run), { status: 'RUNNING', startedAt });
     return true;
   }
 
-  async finishRun(workflowId: string, end: RunEnd, finishedAt: string): Promise<boolean> {
+  async finishRun(run: RunRef, end: RunEnd, finishedAt: string, _ttl: number): Promise<boolean> {
     this.count('finishRun', true);
-    const r = this.runs.get(workflowId);
+    const r = this.runs.get(runKey(run));
     if (r && r.status !== 'RUNNING') return false;
-    this.runs.set(workflowId, { ...r, ...end, finishedAt });
+    this.runs.set(runKey(run), { ...r, ...end, finishedAt });
     return true;
   }
 
-  async nextHistorySeq(workflowId: string, _ttl: number): Promise<number> {
+  async rejectRun(run: RunRef, error: Required<RunError>, at: string, _ttl: number): Promise<boolean> {
+    this.count('rejectRun', true);
+    if (this.runs.has(runKey(run))) return false;
+    this.runs.set(runKey(run), { status: 'FAILED', startedAt: at, finishedAt: at, error });
+    return true;
+  }
+
+  async nextHistorySeq(run: RunRef, _ttl: number): Promise<number> {
     this.count('nextHistorySeq', true);
-    const h = this.history.get(workflowId) ?? { n: 0, entries: new Map() };
-    this.history.set(workflowId, h);
+    const h = this.history.get(historyKey(run)) ?? { n: 0, entries: new Map() };
+    this.history.set(historyKey(run), h);
     return ++h.n;
   }
 
-  async putHistoryEntry(workflowId: string, seq: number, item: HistoryItem, _ttl: number): Promise<void> {
+  async putHistoryEntry(run: RunRef, seq: number, item: HistoryItem, _ttl: number): Promise<void> {
     this.count('putHistoryEntry', true);
     // As DynamoDB stores it: undefined attributes are not written.
-    this.history.get(workflowId)?.entries.set(seq, JSON.parse(JSON.stringify(item)) as HistoryItem);
+    this.history.get(historyKey(run))?.entries.set(seq, JSON.parse(JSON.stringify(item)) as HistoryItem);
   }
 
-  /** A run's history entries in sequence order (gaps skipped), with their `seq`. */
+  /** The run record of the one workflow that has a run `workflowId` (undefined when none has; throws when several have). */
+  runOf(workflowId: string): RunRecord | undefined {
+    return this.only(this.runs, workflowId, 'run');
+  }
+
+  /** A run's history entries in sequence order (gaps skipped), with their `seq`; the run as in `runOf`. */
   historyOf(workflowId: string): (HistoryItem & { seq: number })[] {
-    const entries = this.history.get(workflowId)?.entries ?? new Map<number, HistoryItem>();
+    const entries = this.only(this.history, workflowId, 'history')?.entries ?? new Map<number, HistoryItem>();
     return [...entries].sort(([a], [b]) => a - b).map(([seq, item]) => ({ seq, ...item }));
+  }
+
+  private only<V>(items: Map<string, V>, workflowId: string, kind: 'run' | 'history'): V | undefined {
+    const found = [...items].filter(([key]) => {
+      const k = parseKey(key);
+      return k?.kind === kind && k.workflowId === workflowId;
+    });
+    if (found.length > 1) throw new Error(`runs '${workflowId}' of several workflows: ${found.map(([key]) => key).join(', ')}`);
+    return found[0]?.[1];
   }
 }

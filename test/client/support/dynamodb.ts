@@ -36,9 +36,12 @@ export async function createTable(client: DynamoDBClient): Promise<string> {
 type Attrs = Record<string, AttributeValue>;
 const ttl = { N: String(Math.floor(Date.now() / 1000) + 3600) };
 
-/** Writes items as the runtime does, into one table. */
+/** The workflow the client tests' runs belong to: run and history keys carry it. */
+export const WORKFLOW = 'wf';
+
+/** Writes items as the runtime does, into one table, for runs of `workflow`. */
 export class RuntimeWriter {
-  constructor(private readonly client: DynamoDBClient, private readonly table: string) {}
+  constructor(private readonly client: DynamoDBClient, private readonly table: string, private readonly workflow = WORKFLOW) {}
 
   put(item: Attrs, condition?: string): Promise<unknown> {
     return this.client.send(new PutItemCommand({ TableName: this.table, Item: { ttl, ...item }, ...(condition ? { ConditionExpression: condition } : {}) }));
@@ -46,7 +49,7 @@ export class RuntimeWriter {
 
   /** The entry's RUNNING record (conditional: the first start wins). */
   async startRun(workflowId: string, startedAt = new Date().toISOString()): Promise<void> {
-    await this.put({ pk: { S: `run#${workflowId}` }, status: { S: 'RUNNING' }, startedAt: { S: startedAt } }, 'attribute_not_exists(pk)');
+    await this.put({ pk: { S: `run#${this.workflow}#${workflowId}` }, status: { S: 'RUNNING' }, startedAt: { S: startedAt } }, 'attribute_not_exists(pk)');
   }
 
   /** The terminal node's write; `result` inline, or by reference to a checkpoint holding it. */
@@ -68,7 +71,7 @@ export class RuntimeWriter {
     for (const [k, v] of Object.entries(extra)) { values[`:${k}`] = v; names[`#${k}`] = k; sets.push(`#${k} = :${k}`); }
     await this.client.send(new UpdateItemCommand({
       TableName: this.table,
-      Key: { pk: { S: `run#${workflowId}` } },
+      Key: { pk: { S: `run#${this.workflow}#${workflowId}` } },
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: '#s = :r',
       ExpressionAttributeNames: names,
@@ -96,14 +99,14 @@ export class RuntimeWriter {
   async history(workflowId: string, entry: Attrs): Promise<number> {
     const out = await this.client.send(new UpdateItemCommand({
       TableName: this.table,
-      Key: { pk: { S: `hist#${workflowId}` } },
+      Key: { pk: { S: `hist#${this.workflow}#${workflowId}` } },
       UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':one': { N: '1' }, ':ttl': ttl },
       ReturnValues: 'UPDATED_NEW',
     }));
     const seq = Number(out.Attributes!.n.N);
-    await this.put({ pk: { S: `hist#${workflowId}#${seq}` }, ...entry });
+    await this.put({ pk: { S: `hist#${this.workflow}#${workflowId}#${seq}` }, ...entry });
     return seq;
   }
 }
