@@ -5,5 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] },
   setupFiles: ['<rootDir>/test/setup-env.js'],
-  testTimeout: 60000,
+  // A bound against hangs only: tests that start DynamoDB Local, synthesize or bundle take
+  // seconds on an idle machine and many times that on a loaded, shared one (test/support/load.ts).
+  testTimeout: 10 * 60_000,
 };

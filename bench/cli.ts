@@ -4,8 +4,9 @@
  *
  * `--quick` measures fewer sizes and repetitions (to iterate); `--only` runs
  * some figures (by number or id) and keeps the other figures of the previous
- * run (kept in .unum/bench/results.json) in the file. A figure that cannot be
- * produced is reported as "not measured: <reason>"; the others still run.
+ * run (kept in .unum/bench/results.json, else read back from the report) in
+ * the file. A figure that cannot be produced is reported as "not measured:
+ * <reason>"; the others still run.
  * External figures (bench/figures.ts: the fault campaign) are never measured
  * here: every run keeps their last recorded result (bench/results.ts).
  */
@@ -15,7 +16,7 @@ import { FIGURES, isExternal, selectFigures, type ExternalFigureSpec, type Measu
 import { loadAverage, machineInfo } from './machine';
 import { externalSource } from './report';
 import { BenchResources } from './resources';
-import { benchCommand, benchState, keptResults, readResults, renderSaved, saveState, writeReport } from './results';
+import { benchCommand, benchState, keptResults, lastResults, renderSaved, saveState, writeReport } from './results';
 import { NotMeasured, type BenchContext, type FigureResult } from './types';
 import { findAppDir } from '../lib/local/project';
 import { parseArgs } from '../lib/cli/argv';
@@ -103,7 +104,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   // External figures are always kept; --only keeps the other figures of the previous run too.
-  const kept = keptResults(readResults(state), results, Boolean(only));
+  const kept = keptResults(lastResults(state, outFile).figures, results, Boolean(only));
   const all = [...kept, ...results];
   const meta = { machine: { ...machineInfo(), load: { start: loadAtStart, end: loadAverage() } }, command: benchCommand(argv, kept) };
   saveState(state, all, meta);

@@ -1,15 +1,24 @@
 /**
- * Figure 9, the fault campaign: an external figure (bench/figures.ts). It is
- * produced by `npm run test:faults -- --seeds N --record` (test/faults/campaign.ts),
- * which hands its summary to `faultCampaignResult` and records the result
- * into .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
+ * Figures 9 and 10, the fault campaigns: external figures (bench/figures.ts).
+ * They are produced by `npm run test:faults -- --seeds N --record`
+ * (test/faults/campaign.ts; figure 10 with `--extended`, the workflow set
+ * with the shapes of issue 14, and `--service-faults`), which hands its
+ * summary to `faultCampaignResult` and records the result into
+ * .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
  */
 import type { CampaignSummary } from '../lib/local/campaign';
-import { FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS } from './figures';
+import { EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS } from './figures';
 import { fmt, fmtInt } from './stats';
 import type { FigureResult } from './types';
 
-export interface CampaignCommandOptions {
+export interface CampaignModeOptions {
+  /** The extended workflow set (`--extended`), recorded as figure 10. */
+  readonly extended?: boolean;
+  /** Service faults too (`--service-faults`): throttling, 500s, outages, Lambda 429s. */
+  readonly serviceFaults?: boolean;
+}
+
+export interface CampaignCommandOptions extends CampaignModeOptions {
   readonly seeds: number;
   /** First seed, when given on the command line. */
   readonly from?: number;
@@ -17,11 +26,14 @@ export interface CampaignCommandOptions {
   readonly concurrency?: number;
 }
 
+/** The flags that select the workflow set and the fault mode (replaying a seed needs them too). */
+export const campaignModeFlags = (o: CampaignModeOptions): string => `${o.extended ? ' --extended' : ''}${o.serviceFaults ? ' --service-faults' : ''}`;
+
 /** The command line that reproduces (and records) a campaign. */
 export function faultCampaignCommand(o: CampaignCommandOptions): string {
   const from = o.from !== undefined ? ` --from ${o.from}` : '';
   const concurrency = o.concurrency !== undefined ? ` --concurrency ${o.concurrency}` : '';
-  return `npm run test:faults -- --seeds ${o.seeds}${from}${concurrency} --record`;
+  return `npm run test:faults -- --seeds ${o.seeds}${from}${concurrency}${campaignModeFlags(o)} --record`;
 }
 
 export interface FaultCampaignRun extends CampaignCommandOptions {
@@ -52,6 +64,16 @@ const FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
   ['rerun', 'an execution that succeeded runs once more (at-least-once delivery)'],
 ];
 
+/** What each kind of service fault does (lib/local/schedule.ts ServiceFaultPlan, lib/local/service-errors.ts). */
+const SERVICE_FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ['throughput', 'a DynamoDB call is refused with ProvisionedThroughputExceededException (400); the SDK retries it'],
+  ['throttling', 'a DynamoDB call is refused with ThrottlingException (400); the SDK retries it'],
+  ['error-before', 'a DynamoDB call fails with a 500 before it reaches DynamoDB; the SDK retries it'],
+  ['error-after', 'a DynamoDB call takes effect, then its caller gets a 500 (the response is lost); the SDK retries it'],
+  ['outage', 'DynamoDB is unreachable (connection reset) for 1 to 5 attempts of a call: the SDK retries, and when it gives up (after 4 attempts), Lambda retries the execution'],
+  ['invoke-throttling', 'a Lambda Invoke is refused with a 429 TooManyRequestsException; the SDK retries it'],
+];
+
 /** The invariants lib/local/checker.ts (and lib/local/fault-run.ts for 5) checks after every schedule. */
 const INVARIANTS = [
   '1. exactly one result or one FAILED record: the run record is created once and finished by exactly one successful write',
@@ -66,24 +88,34 @@ const LISTED_FAILURES = 200;
 
 export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
   const s = r.summary;
+  const spec = r.extended ? EXTENDED_FAULT_CAMPAIGN : FAULT_CAMPAIGN;
+  const targetSeeds = r.extended ? EXTENDED_FAULT_CAMPAIGN_SEEDS : FAULT_CAMPAIGN_SEEDS;
+  const kinds = [...FAULT_KINDS, ...(r.serviceFaults ? SERVICE_FAULT_KINDS : [])];
   const last = (r.from ?? 1) + r.seeds - 1;
   const violations = s.failures.length;
-  const injected = FAULT_KINDS.reduce((a, [k]) => a + (s.injected[k] ?? 0), 0);
-  const met = violations === 0 && r.seeds >= FAULT_CAMPAIGN_SEEDS;
+  const injected = kinds.reduce((a, [k]) => a + (s.injected[k] ?? 0), 0);
+  // Figure 10 stands for the extended set under service faults.
+  const modeMissed = r.extended && !r.serviceFaults;
+  const met = violations === 0 && r.seeds >= targetSeeds && !modeMissed;
   const command = faultCampaignCommand(r);
+  const replay = `npm run test:faults --${campaignModeFlags(r)} --seed S`;
   const detail = `${fmtInt(violations)} violation(s) over ${fmtInt(r.seeds)} seeds (${fmtInt(r.from ?? 1)}..${fmtInt(last)}): `
     + `${fmtInt(s.schedules)} schedules, ${fmtInt(s.executions)} executions, ${fmtInt(injected)} faults injected`
-    + `${r.seeds < FAULT_CAMPAIGN_SEEDS ? `; fewer than ${fmtInt(FAULT_CAMPAIGN_SEEDS)} seeds` : ''}`;
+    + `${r.seeds < targetSeeds ? `; fewer than ${fmtInt(targetSeeds)} seeds` : ''}${modeMissed ? '; without service faults' : ''}`;
   const notes = [...s.notes].map(([note, n]) => `${fmtInt(n)}x (no invariant broken): ${note}`);
   if (violations > 0) {
     const listed = s.failures.slice(0, LISTED_FAILURES).map((f) => f.what).join(', ');
     const more = violations > LISTED_FAILURES ? ` and ${fmtInt(violations - LISTED_FAILURES)} more` : '';
-    notes.unshift(`Failing seeds (replay one with \`npm run test:faults -- --seed S\`): ${listed}${more}.`);
+    notes.unshift(`Failing seeds (replay one with \`${replay}\`): ${listed}${more}.`);
   }
+  const plan = r.serviceFaults ? 'ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))' : 'RandomPlan(paramsForSeed(s))';
+  const rates = r.serviceFaults
+    ? 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering, and of DynamoDB throttling, 500s before and after a write, outages and Lambda 429s'
+    : 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering';
   return {
-    id: FAULT_CAMPAIGN.id,
-    number: FAULT_CAMPAIGN.number,
-    title: FAULT_CAMPAIGN.title,
+    id: spec.id,
+    number: spec.number,
+    title: spec.title,
     status: 'measured',
     quick: false,
     measuredAt: r.finishedAt.toISOString(),
@@ -99,6 +131,7 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
           ['Schedules run', fmtInt(s.schedules)],
           ['Executions (Lambda attempts, duplicates and re-runs included)', fmtInt(s.executions)],
           ['Call faults seen by the fault proxy (crash / timeout)', fmtInt(s.callFaults)],
+          ...(r.serviceFaults ? [['Service faults seen by the fault proxy (throttling / 500 / unreachable, each attempt)', fmtInt(s.serviceFaults)]] : []),
           ['Late duplicates delivered after the run finished', fmtInt(s.lateDuplicates)],
           ['**Invariant violations**', `**${fmtInt(violations)}**`],
           ['Wall time (synthesis of the apps included)', `${fmt(r.wallSeconds, 1)} s`],
@@ -108,13 +141,14 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
       {
         caption: 'Faults injected, by kind (drawn by the seeds\' random plans)',
         headers: ['Kind', 'What it does', 'Injected'],
-        rows: [...FAULT_KINDS.map(([k, what]) => [k, what, fmtInt(s.injected[k] ?? 0)]), ['**total**', '', fmtInt(injected)]],
+        rows: [...kinds.map(([k, what]) => [k, what, fmtInt(s.injected[k] ?? 0)]), ['**total**', '', fmtInt(injected)]],
       },
     ],
-    targets: [{ name: `0 invariant violations over ${fmtInt(FAULT_CAMPAIGN_SEEDS)} seeds`, met, detail }],
+    targets: [{ name: `0 invariant violations over ${fmtInt(targetSeeds)} seeds${r.extended ? ' of the extended set under service faults' : ''}`, met, detail }],
     method: [
       `Command: \`${command}\`${r.commit ? ` at commit ${r.commit}` : ''}, on ${r.machine}.`,
-      `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under RandomPlan(paramsForSeed(s)): the seed sets the rates of crashes, timeouts, duplicates, late duplicates, re-runs and event reordering, and each decision hashes the seed with the execution and call identities, so \`npm run test:faults -- --seed S\` replays a seed exactly.`,
+      `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under ${plan}: the seed sets the rates of ${rates}, and each decision hashes the seed with the execution and call identities, so \`${replay}\` replays a seed exactly.`,
+      ...(r.extended ? ['The extended set is figure 9\'s with the shapes of issue 14\'s trial: a Map inside a Parallel branch (MapInParallel), a loop around a Parallel (ParallelLoop), a Fold after a nested Map (FoldAfterNestedMap), a catch inside a Map\'s items (CatchInMap), Maps of 0 and 1 item (EdgeMaps), a Parallel of 1 branch (Parallel1), a workflow ending in a Map (EndsInMap).'] : []),
       `${r.concurrencyUsed} schedules in flight on one engine, each under its own workflowId.`,
       `Load average (1 / 5 / 15 min) at the start: ${r.load.start}; at the end: ${r.load.end}.`,
       `After each schedule the oracle (lib/local/checker.ts, lib/local/fault-run.ts) checks: ${INVARIANTS.join('; ')}.`,

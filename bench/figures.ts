@@ -52,6 +52,16 @@ export const FAULT_CAMPAIGN: ExternalFigureSpec = {
   external: { command: `npm run test:faults -- --seeds ${FAULT_CAMPAIGN_SEEDS} --record`, why: 'it takes about an hour' },
 };
 
+/** Seeds of the extended campaign behind figure 10 (its target). */
+export const EXTENDED_FAULT_CAMPAIGN_SEEDS = 2_000;
+
+export const EXTENDED_FAULT_CAMPAIGN: ExternalFigureSpec = {
+  id: 'extended-fault-campaign',
+  number: 10,
+  title: 'Extended fault campaign: more workflow shapes, under service faults too',
+  external: { command: `npm run test:faults -- --seeds ${EXTENDED_FAULT_CAMPAIGN_SEEDS} --extended --service-faults --record`, why: 'it takes about half an hour' },
+};
+
 export const FIGURES: readonly FigureSpec[] = [
   { id: 'transition-cost', number: 1, title: 'Storage operations and capacity units per chain transition', load: () => load('./transition-cost') },
   { id: 'fan-in', number: 2, title: 'Fan-in cost per branch: shard tree vs the one-item set', load: () => load('./fan-in') },
@@ -62,6 +72,7 @@ export const FIGURES: readonly FigureSpec[] = [
   { id: 'compile-synth', number: 7, title: 'Compile and synth scaling', load: () => load('./compile-synth') },
   { id: 'cost', number: 8, title: 'Cost per million runs of each example', load: () => load('./cost') },
   FAULT_CAMPAIGN,
+  EXTENDED_FAULT_CAMPAIGN,
 ];
 
 export const isExternal = (spec: FigureSpec): spec is ExternalFigureSpec => spec.external !== undefined;

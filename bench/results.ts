@@ -4,11 +4,14 @@
  * and command of the last bench run. `npm run bench` (bench/cli.ts) and
  * `npm run test:faults -- --record` (test/faults/campaign.ts) both go through
  * here: read the results, merge the fresh ones, write them, render the report.
+ * Without .unum/bench (a fresh checkout) the results are read back from the
+ * committed report (report-parse.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { externalFigure, FIGURES } from './figures';
 import { renderReport, type ReportInput } from './report';
+import { parseReport } from './report-parse';
 import type { FigureResult } from './types';
 
 /** The machine and command of the report header. */
@@ -81,24 +84,38 @@ export function writeReport(outFile: string, meta: ReportMeta, figures: readonly
   fs.writeFileSync(outFile, renderReport({ ...meta, figures, expected: FIGURES }));
 }
 
-/** `npm run bench -- --render`: the report from the saved results, without measuring. */
+/** `npm run bench -- --render`: the report from the last results (`lastResults`), without measuring. */
 export function renderSaved(state: BenchState, outFile: string): ReportMeta {
-  const meta = readMeta(state);
-  if (!meta) throw new Error(`${state.metaFile} is missing or unreadable: run \`npm run bench\` first`);
-  writeReport(outFile, meta, readResults(state));
+  const { meta, figures } = lastResults(state, outFile);
+  if (!meta) throw new Error(`${state.metaFile} is missing or unreadable and there is no report to read back: run \`npm run bench\` first`);
+  writeReport(outFile, meta, figures);
   return meta;
 }
 
 /**
+ * The last results and their header: those in .unum/bench, or, when it holds
+ * none (a fresh checkout: it is not committed), those of the report `outFile`
+ * read back, so that what is recorded next keeps every figure the report has.
+ */
+export function lastResults(state: BenchState, outFile: string): { figures: FigureResult[]; meta?: ReportMeta } {
+  const figures = readResults(state);
+  const meta = readMeta(state);
+  if (figures.length > 0 || !fs.existsSync(outFile)) return { figures, ...(meta ? { meta } : {}) };
+  const report = parseReport(fs.readFileSync(outFile, 'utf8'), FIGURES);
+  return { figures: report.figures, meta: meta ?? { machine: report.machine, command: report.command } };
+}
+
+/**
  * Records results measured outside `npm run bench` (an external figure):
- * merges them into results.json and re-renders the report like `--render`.
- * When no bench run left a meta.json, `meta()` makes one (and it is saved).
+ * merges them into the last results (`lastResults`), saves them and
+ * re-renders the report like `--render`. Without a header from an earlier
+ * bench run or the report, `meta()` makes one.
  */
 export function recordResults(state: BenchState, outFile: string, fresh: readonly FigureResult[], meta: () => ReportMeta): FigureResult[] {
-  const saved = readMeta(state);
-  const all = mergeResults(readResults(state), fresh);
-  const header = saved ?? meta();
-  saveState(state, all, saved ? undefined : header);
+  const last = lastResults(state, outFile);
+  const all = mergeResults(last.figures, fresh);
+  const header = last.meta ?? meta();
+  saveState(state, all, header);
   writeReport(outFile, header, all);
   return all;
 }

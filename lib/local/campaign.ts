@@ -11,7 +11,7 @@ import type { Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';
 import type { LocalEngine } from './engine';
 import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun } from './fault-run';
-import { CrashPointPlan, describePoint, paramsForSeed, RandomPlan, type CrashPoint } from './schedule';
+import { CrashPointPlan, describePoint, planForSeed, RANDOM_FAULT_KINDS, SERVICE_FAULT_KINDS, type CrashPoint } from './schedule';
 
 export interface Target {
   readonly workflow: string;
@@ -29,7 +29,10 @@ export interface Failure {
 export interface CampaignSummary {
   readonly schedules: number;
   readonly executions: number;
+  /** Call faults that killed an execution (crash, timeout). */
   readonly callFaults: number;
+  /** Service faults the executions' SDKs met (throttling, 500s, unreachable). */
+  readonly serviceFaults: number;
   readonly lateDuplicates: number;
   readonly failures: Failure[];
   /** Notes of all runs (findings that break no invariant), deduplicated with counts. */
@@ -46,6 +49,7 @@ function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): Camp
     schedules: runs.length,
     executions: runs.reduce((a, r) => a + r.run.executions, 0),
     callFaults: runs.reduce((a, r) => a + r.run.callFaults, 0),
+    serviceFaults: runs.reduce((a, r) => a + r.run.serviceFaults, 0),
     lateDuplicates: runs.reduce((a, r) => a + r.run.lateDuplicates, 0),
     failures: runs.filter((r) => r.run.violations.length > 0).map((r) => ({ what: r.what, workflowId: r.run.workflowId, violations: r.run.violations })),
     notes: countNotes(runs.flatMap((r) => r.run.notes)),
@@ -63,7 +67,9 @@ function countNotes(notes: readonly string[]): Map<string, number> {
 }
 
 export interface EnumerationOptions {
-  /** `exact`: one run per pair; `covering`: sets of `setSize` points covering every pair; `none`: singles only. */
+  /** Run every single point alone. @default true */
+  readonly singles?: boolean;
+  /** `exact`: one run per pair; `covering`: sets of `setSize` points covering every pair; `none`: no pairs. */
   readonly pairs: 'exact' | 'covering' | 'none';
   /** @default 6 */
   readonly setSize?: number;
@@ -88,7 +94,7 @@ export async function enumerateCrashPoints(engine: LocalEngine, target: Target, 
     what: `${target.workflow}: crash ${points.map(describePoint).join(' + ')}`,
     run: await checkedRun(engine, target.workflow, target.input, new CrashPointPlan(points), expectation),
   });
-  const singles = await withConcurrency(p.points, concurrency, (pt) => run([pt]));
+  const singles = options.singles === false ? [] : await withConcurrency(p.points, concurrency, (pt) => run([pt]));
   const pairSets = options.pairs === 'exact' ? allPairs(p.pairPoints) : options.pairs === 'covering' ? pairwiseCovering(p.pairPoints, options.setSize ?? 6) : [];
   const pairs = await withConcurrency(pairSets, concurrency, (set) => run(set));
   const n = p.pairPoints.length;
@@ -105,22 +111,28 @@ export async function enumerateCrashPoints(engine: LocalEngine, target: Target, 
 export interface RandomOptions {
   /** @default 6 */
   readonly concurrency?: number;
+  /** Also inject the services' failures (`ServiceFaultPlan`). @default false */
+  readonly serviceFaults?: boolean;
   /** Called after each seed (progress output). */
   readonly onSeed?: (seed: number, target: Target, run: CheckedRun) => void;
 }
 
-/** Seeded random schedules: seed s runs target `s mod n` under `RandomPlan(paramsForSeed(s))`. */
+/** The target seed s runs: target `s mod n`. */
+export const targetOfSeed = <T>(targets: readonly T[], seed: number): T => targets[((seed % targets.length) + targets.length) % targets.length] as T;
+
+/** Seeded random schedules: seed s runs target `s mod n` under `planForSeed(s)`. */
 export async function randomSchedules(engine: LocalEngine, targets: readonly Target[], seeds: readonly number[], options: RandomOptions = {}): Promise<CampaignSummary & { injected: Record<string, number> }> {
   const references = new Map<string, Expectation>();
   for (const t of targets) {
     references.set(t.workflow, expectationFor(t, await referenceRun(engine, t.workflow, t.input), engine));
   }
-  const injected: Record<string, number> = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
+  const kinds = options.serviceFaults ? [...RANDOM_FAULT_KINDS, ...SERVICE_FAULT_KINDS] : RANDOM_FAULT_KINDS;
+  const injected: Record<string, number> = Object.fromEntries(kinds.map((k) => [k, 0]));
   const runs = await withConcurrency(seeds, options.concurrency ?? 6, async (seed) => {
-    const target = targets[((seed % targets.length) + targets.length) % targets.length] as Target;
-    const plan = new RandomPlan(paramsForSeed(seed));
+    const target = targetOfSeed(targets, seed);
+    const plan = planForSeed(seed, options.serviceFaults);
     const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}` });
-    for (const [k, v] of Object.entries(plan.injected)) injected[k] = (injected[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(plan.counts())) injected[k] = (injected[k] ?? 0) + v;
     options.onSeed?.(seed, target, run);
     return { what: `seed ${seed} (${target.workflow})`, run };
   });

@@ -63,6 +63,13 @@ const GUARD = [
   'wait $pid',
 ].join('\n');
 
+/**
+ * How long java may take to answer: about 2 s on an idle machine, minutes on
+ * one loaded 20-30x. A java that exits is reported at once; this only bounds
+ * one that runs and never answers.
+ */
+const START_TIMEOUT_MS = 5 * 60_000;
+
 export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): Promise<DynamoDbLocal> {
   const dir = jarDir();
   const port = await freePort();
@@ -85,7 +92,7 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
 
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const deadline = Date.now() + (options.timeoutMs ?? 30000);
+  const deadline = Date.now() + (options.timeoutMs ?? START_TIMEOUT_MS);
   try {
     for (;;) {
       if (child.exitCode === COMMAND_NOT_FOUND) throw new UnumLocalError(`${NEEDS}: \`java\` was not found on the PATH; install a Java runtime (17 or later)`);

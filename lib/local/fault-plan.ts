@@ -34,7 +34,22 @@ export interface CallInfo {
 }
 
 /** Crash before the call reaches its service, crash after it took effect, or hang until killed by the timeout. */
-export type CallFault = 'none' | 'crash-before' | 'crash-after' | 'timeout';
+export type CallFault = 'none' | 'crash-before' | 'crash-after' | 'timeout' | ServiceFault;
+
+/**
+ * The service (or the network to it) fails one call and the execution goes
+ * on, as the SDK sees it: DynamoDB refuses it with
+ * `ProvisionedThroughputExceededException` (`throughput`) or
+ * `ThrottlingException` (`throttling`), Lambda's Invoke with a 429
+ * `TooManyRequestsException` (`throttling`), DynamoDB fails it with a 500
+ * before it took effect (`error-before`) or after (`error-after`: the write
+ * happened, the response is lost), or the connection is reset before the
+ * call reaches DynamoDB (`unreachable`: an outage).
+ */
+export type ServiceFault = 'throughput' | 'throttling' | 'error-before' | 'error-after' | 'unreachable';
+
+/** Faults that kill the execution (the others leave it to the SDK's retries). */
+export const isKillingFault = (fault: CallFault): boolean => fault === 'crash-before' || fault === 'crash-after' || fault === 'timeout';
 
 export interface EventFault {
   /** Delay before delivery: different delays reorder queued events. */

@@ -4,8 +4,9 @@
  * endpoint carries its id in the path (`/w/<sandboxId>/...`), so each call is
  * attributed to the execution the sandbox runs. The proxy records every call,
  * asks the run's fault plan whether to crash the execution before or after
- * the call or to hang it until it times out, and otherwise forwards DynamoDB
- * calls to DynamoDB Local and Invoke calls to the Lambda emulator. Calls
+ * the call or to hang it until it times out, or to fail it as the service
+ * would (throttling, a 500, a reset connection), and otherwise forwards
+ * DynamoDB calls to DynamoDB Local and Invoke calls to the Lambda emulator. Calls
  * without a sandbox prefix (the engine's own clients, `unum local run`) pass
  * through unfaulted: this is also the emulator's public Invoke endpoint, and
  * the SQS endpoint of the app's queues (never faulted). During a DynamoDB
@@ -20,6 +21,7 @@ import { describeEvent } from './events';
 import type { CallFault, CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';
 import type { InvokeRequest, LambdaEmulator } from './emulator';
 import type { FunctionRunner } from './function-runner';
+import { serviceErrorReply } from './service-errors';
 import type { SqsEmulator } from './sqs-emulator';
 import type { Traffic } from './traffic';
 
@@ -126,6 +128,16 @@ export class FaultProxy {
       req.socket.destroy();
       return;
     }
+    if (fault === 'unreachable') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault === 'throughput' || fault === 'throttling' || fault === 'error-before') {
+      const refusal = serviceErrorReply(fault, call.service);
+      record.status = refusal.statusCode;
+      send(res, refusal);
+      return;
+    }
     const reply = await this.forward(req, pathname, url, body);
     record.status = reply.statusCode;
     if (call.service === 'dynamodb') record.response = reply.body;
@@ -135,7 +147,8 @@ export class FaultProxy {
       req.socket.destroy();
       return;
     }
-    send(res, reply);
+    // The call took effect (`status` says how); the execution hears a 500 instead.
+    send(res, fault === 'error-after' ? serviceErrorReply(fault, call.service) : reply);
   }
 
   private describeCall(exec: ExecutionInfo, req: http.IncomingMessage, pathname: string, body: string): CallInfo {

@@ -10,7 +10,7 @@ import type { Json } from '../../runtime/ir';
 import type { RunStatusWithResult } from '../client/records';
 import { checkRun, itemsWithoutTtl, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
-import type { CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';
+import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
 import type { CrashPoint } from './schedule';
 
 export interface CheckedRun {
@@ -20,14 +20,25 @@ export interface CheckedRun {
   /** Findings that break no invariant (e.g. a fan-in shard left to its TTL). */
   readonly notes: string[];
   readonly executions: number;
-  /** Call faults the proxy injected in this run. */
+  /** Call faults the proxy injected in this run that killed the execution (crash, timeout). */
   readonly callFaults: number;
+  /** Service faults the proxy injected in this run (throttling, 500s, unreachable). */
+  readonly serviceFaults: number;
   readonly lateDuplicates: number;
 }
 
+/**
+ * How long a run may keep the engine busy before it is given up: a safety net
+ * against an engine that never goes quiet, not a deadline. Waiting for a run
+ * is waiting until nothing is left for it (`engine.idle`), which needs no
+ * clock; on a machine loaded 20-30x a faulted run of a few seconds takes
+ * minutes, so this bound is far above that.
+ */
+export const RUN_BOUND_MS = 30 * 60_000;
+
 export interface CheckedRunOptions {
   readonly workflowId?: string;
-  /** Give up on a run that still has work after this long. @default 120000 */
+  /** Give up on a run that still has work after this long. @default RUN_BOUND_MS */
   readonly timeoutMs?: number;
   /** Keep the run's log and traffic in the engine (default: forget them after the check). */
   readonly keep?: boolean;
@@ -49,7 +60,7 @@ export async function checkedRun(
   let record: RunStatusWithResult | undefined;
   let lateDuplicates = 0;
   try {
-    record = await finished(engine, workflowId, options.timeoutMs ?? 120_000);
+    record = await finished(engine, workflowId, options.timeoutMs ?? RUN_BOUND_MS);
     lateDuplicates = engine.emulator.deliverLate(workflowId);
     if (lateDuplicates > 0) {
       await engine.idle(workflowId);
@@ -73,9 +84,10 @@ export async function checkedRun(
     if (failed.length > 0) violations.push(`failed executions: ${failed.join(' | ')}`);
   }
   const executions = timeline.length;
-  const callFaults = engine.traffic.of(workflowId).filter((c) => c.fault !== 'none').length;
+  const faults = engine.traffic.of(workflowId).filter((c) => c.fault !== 'none');
+  const callFaults = faults.filter((c) => isKillingFault(c.fault)).length;
   if (!options.keep) engine.forget(workflowId);
-  return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, lateDuplicates };
+  return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, serviceFaults: faults.length - callFaults, lateDuplicates };
 }
 
 /**
@@ -101,8 +113,7 @@ async function finished(engine: LocalEngine, workflowId: string, timeoutMs: numb
 /** A fault-free run, for the reference result. */
 export async function referenceRun(engine: LocalEngine, workflow: string, input: Json): Promise<RunStatusWithResult> {
   const workflowId = engine.startRun(workflow, input, { workflowId: `reference-${randomUUID()}` });
-  const record = await engine.waitForRun(workflowId);
-  await engine.idle(workflowId);
+  const record = await finished(engine, workflowId, RUN_BOUND_MS);
   engine.forget(workflowId);
   return record;
 }
@@ -143,8 +154,7 @@ export async function profile(engine: LocalEngine, workflow: string, input: Json
   const workflowId = `profile-${randomUUID()}`;
   engine.setFaultPlan(workflowId, plan);
   engine.startRun(workflow, input, { workflowId });
-  const record = await engine.waitForRun(workflowId);
-  await engine.idle(workflowId);
+  const record = await finished(engine, workflowId, RUN_BOUND_MS);
   engine.forget(workflowId);
   const points: CrashPoint[] = [];
   const pairPoints: CrashPoint[] = [];

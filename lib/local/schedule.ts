@@ -13,10 +13,15 @@
  *   the same seed replays the same schedule. Each drawn fault fires once per
  *   run: an invocation invoked again (by a duplicate predecessor) does not
  *   meet the same fault again, or faults would multiply with every stage.
+ * - `ServiceFaultPlan`: a `RandomPlan` whose calls may also meet the
+ *   services' own failures (the campaign's `--service-faults` mode):
+ *   DynamoDB throttling, 500s before and after a write took effect, short
+ *   outages, and Lambda 429s, which the SDK's retries in the sandbox and
+ *   Lambda's retries of the execution must absorb.
  */
 import { createHash } from 'crypto';
 import * as fc from 'fast-check';
-import type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan } from './fault-plan';
+import type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan, ServiceFault } from './fault-plan';
 
 export interface CrashPoint {
   readonly identity: string;
@@ -89,9 +94,12 @@ export function paramsForSeed(seed: number): RandomFaultParams {
   return fc.sample(randomFaultParams, { seed, numRuns: 1 })[0] as RandomFaultParams;
 }
 
+/** The kinds of fault a `RandomPlan` draws, as it counts them. */
+export const RANDOM_FAULT_KINDS = ['crash', 'timeout', 'duplicate', 'late', 'rerun'] as const;
+
 export class RandomPlan implements FaultPlan {
   /** Faults this plan injected, by kind. */
-  readonly injected = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
+  readonly injected: Record<(typeof RANDOM_FAULT_KINDS)[number], number> = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
   private readonly fired = new Set<string>();
 
   constructor(readonly params: RandomFaultParams) {}
@@ -136,15 +144,108 @@ export class RandomPlan implements FaultPlan {
     return yes;
   }
 
+  /** Every fault injected so far, by kind. */
+  counts(): Readonly<Record<string, number>> {
+    return { ...this.injected };
+  }
+
   /** True the first time a decision key comes up in this run. */
-  private once(key: string): boolean {
+  protected once(key: string): boolean {
     if (this.fired.has(key)) return false;
     this.fired.add(key);
     return true;
   }
 
   /** A uniform number in [0, 1) from the salt and a key. */
-  private draw(key: string): number {
+  protected draw(key: string): number {
     return createHash('sha256').update(`${this.params.salt}|${key}`).digest().readUInt32BE(0) / 2 ** 32;
   }
+}
+
+export interface ServiceFaultParams {
+  /** Probability that a DynamoDB call is throttled: ProvisionedThroughputExceededException or ThrottlingException, even odds. */
+  readonly throttle: number;
+  /** Probability that a DynamoDB call fails with a 500 before it reaches DynamoDB. */
+  readonly errorBefore: number;
+  /** Probability that a DynamoDB call fails with a 500 after it took effect (the response is lost). */
+  readonly errorAfter: number;
+  /** Probability that a DynamoDB outage begins at a call. */
+  readonly outage: number;
+  /**
+   * An outage lasts 1 to this many attempts of the call that meets it. The
+   * SDK makes 3 or 4 attempts (4 for DynamoDB in current versions); an outage
+   * that outlasts them fails the execution, and Lambda retries it.
+   */
+  readonly outageAttempts: number;
+  /** Probability that a Lambda Invoke is refused with a 429 TooManyRequestsException. */
+  readonly invokeThrottle: number;
+}
+
+export const serviceFaultParams: fc.Arbitrary<ServiceFaultParams> = fc.record({
+  throttle: rate(0.1),
+  errorBefore: rate(0.05),
+  errorAfter: rate(0.05),
+  outage: rate(0.03),
+  outageAttempts: fc.noBias(fc.integer({ min: 1, max: 5 })),
+  invokeThrottle: rate(0.1),
+});
+
+/**
+ * The service-fault rates of a seed, drawn from a stream of their own so that
+ * the seed's `paramsForSeed` (and with it every call and event fault a seed
+ * draws) stays what it is without service faults.
+ */
+export function serviceParamsForSeed(seed: number): ServiceFaultParams {
+  return fc.sample(serviceFaultParams, { seed: seed ^ 0x5e41ce, numRuns: 1 })[0] as ServiceFaultParams;
+}
+
+/** The kinds of service fault a `ServiceFaultPlan` draws, as it counts them (`outage`: outages begun). */
+export const SERVICE_FAULT_KINDS = ['throughput', 'throttling', 'error-before', 'error-after', 'outage', 'invoke-throttling'] as const;
+
+export class ServiceFaultPlan extends RandomPlan {
+  /** Service faults this plan injected, by kind. */
+  readonly serviceInjected: Record<(typeof SERVICE_FAULT_KINDS)[number], number> = { throughput: 0, throttling: 0, 'error-before': 0, 'error-after': 0, outage: 0, 'invoke-throttling': 0 };
+  /** Outages under way: per execution and call label, the first occurrence (SDK attempt) after the outage. */
+  private readonly outages = new Map<string, number>();
+
+  constructor(params: RandomFaultParams, readonly service: ServiceFaultParams) {
+    super(params);
+  }
+
+  override callFault(exec: ExecutionInfo, call: CallInfo): CallFault {
+    const fault = super.callFault(exec, call);
+    // The last attempt Lambda allows stays fault-free here too: the SDK could give up and the run would fail.
+    if (fault !== 'none' || exec.attempt >= exec.maxAttempts) return fault;
+    const execution = `${exec.identity}|${exec.attempt}|${exec.duplicate}`;
+    const window = `${execution}|${call.label}`;
+    if (call.occurrence < (this.outages.get(window) ?? 0)) return 'unreachable';
+    const key = `svc|${window}|${call.occurrence}`;
+    if (!this.once(key)) return 'none';
+    const r = this.draw(key);
+    const s = this.service;
+    if (call.service === 'lambda') return r < s.invokeThrottle ? this.count('invoke-throttling', 'throttling') : 'none';
+    if (r < s.throttle) return this.draw(`throttle|${key}`) < 0.5 ? this.count('throughput', 'throughput') : this.count('throttling', 'throttling');
+    if (r < s.throttle + s.errorBefore) return this.count('error-before', 'error-before');
+    if (r < s.throttle + s.errorBefore + s.errorAfter) return this.count('error-after', 'error-after');
+    if (r < s.throttle + s.errorBefore + s.errorAfter + s.outage) {
+      this.outages.set(window, call.occurrence + 1 + Math.floor(this.draw(`outage|${key}`) * s.outageAttempts));
+      return this.count('outage', 'unreachable');
+    }
+    return 'none';
+  }
+
+  override counts(): Readonly<Record<string, number>> {
+    return { ...this.injected, ...this.serviceInjected };
+  }
+
+  private count(kind: keyof ServiceFaultPlan['serviceInjected'], fault: ServiceFault): ServiceFault {
+    this.serviceInjected[kind]++;
+    return fault;
+  }
+}
+
+/** The plan of a seed: its call and event faults, and with `serviceFaults` the services' failures too. */
+export function planForSeed(seed: number, serviceFaults = false): RandomPlan {
+  const params = paramsForSeed(seed);
+  return serviceFaults ? new ServiceFaultPlan(params, serviceParamsForSeed(seed)) : new RandomPlan(params);
 }

@@ -12,8 +12,9 @@ import type { Json } from '../../runtime/ir';
 import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/client/records';
 import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
-jest.setTimeout(600_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const APP = path.join(__dirname, 'app');
 
@@ -124,7 +125,7 @@ describe('imported ASL workflows run on the local engine', () => {
   test.each(CASES.map((c, i) => [`${c.workflow} ${JSON.stringify(c.input)}`, i] as const))('%s', async (_title, i) => {
     const c = CASES[i];
     const id = engine.startRun(c.workflow, c.input);
-    const record = await engine.waitForRun(c.workflow, id, { timeoutMs: 120_000 });
+    const record = await engine.waitForRun(c.workflow, id, { timeoutMs: RUN_WAIT_MS });
     expect(record.status).toBe(c.expected.status);
     if (c.expected.status === 'SUCCEEDED') expect(record.result).toEqual(c.expected.result);
     else expect(record.error).toMatchObject(c.expected.error ?? {});

@@ -1,15 +1,17 @@
 /**
- * Figure 9, the external fault-campaign figure: how it is built from a
- * campaign summary, rendered when recorded or absent, merged into the saved
- * results, and kept by every bench run. No campaign runs here.
+ * Figures 9 and 10, the external fault-campaign figures: how they are built
+ * from a campaign summary, rendered when recorded or absent, merged into the
+ * saved results (or the committed report read back), and kept by every bench
+ * run. No campaign runs here.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { faultCampaignCommand, faultCampaignResult, type FaultCampaignRun } from '../../bench/fault-campaign';
-import { FAULT_CAMPAIGN, FIGURES, isExternal, selectFigures } from '../../bench/figures';
+import { EXTENDED_FAULT_CAMPAIGN, FAULT_CAMPAIGN, FIGURES, isExternal, selectFigures } from '../../bench/figures';
 import { renderReport } from '../../bench/report';
-import { benchCommand, benchState, keptResults, mergeResults, readMeta, readResults, recordResults, renderSaved, saveState } from '../../bench/results';
+import { parseReport } from '../../bench/report-parse';
+import { benchCommand, benchState, keptResults, lastResults, mergeResults, readMeta, readResults, recordResults, renderSaved, saveState } from '../../bench/results';
 import type { FigureResult } from '../../bench/types';
 import { main } from '../faults/campaign';
 
@@ -28,6 +30,7 @@ function campaign(over: Partial<FaultCampaignRun> = {}): FaultCampaignRun {
       schedules: 10_000,
       executions: 123_456,
       callFaults: 4_321,
+      serviceFaults: 0,
       lateDuplicates: 987,
       failures: [],
       notes: new Map([['fan-in shard fanin#<join>#0 left to its TTL', 3]]),
@@ -44,19 +47,22 @@ function campaign(over: Partial<FaultCampaignRun> = {}): FaultCampaignRun {
 }
 
 describe('the fault-campaign figure', () => {
-  it('is figure 9, external, with the command that produces it', () => {
-    expect(FIGURES.map((f) => f.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  it('is figure 9, external, with the command that produces it; the extended campaign is figure 10', () => {
+    expect(FIGURES.map((f) => f.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const [spec] = selectFigures('9');
     expect(spec).toBe(FAULT_CAMPAIGN);
     expect(isExternal(spec)).toBe(true);
     expect(spec.load).toBeUndefined();
     expect(FAULT_CAMPAIGN.external.command).toBe('npm run test:faults -- --seeds 10000 --record');
-    expect(FIGURES.filter(isExternal)).toEqual([FAULT_CAMPAIGN]);
+    expect(EXTENDED_FAULT_CAMPAIGN.external.command).toBe('npm run test:faults -- --seeds 2000 --extended --service-faults --record');
+    expect(FIGURES.filter(isExternal)).toEqual([FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN]);
   });
 
-  it('gives the exact command, with --from and --concurrency only when given', () => {
+  it('gives the exact command, with --from, --concurrency and the mode flags only when given', () => {
     expect(faultCampaignCommand({ seeds: 10_000 })).toBe('npm run test:faults -- --seeds 10000 --record');
     expect(faultCampaignCommand({ seeds: 500, from: 2001, concurrency: 4 })).toBe('npm run test:faults -- --seeds 500 --from 2001 --concurrency 4 --record');
+    expect(faultCampaignCommand({ seeds: 2_000, extended: true, serviceFaults: true })).toBe(EXTENDED_FAULT_CAMPAIGN.external.command);
+    expect(faultCampaignCommand({ seeds: 50, extended: true, serviceFaults: false })).toBe('npm run test:faults -- --seeds 50 --extended --record');
   });
 
   it('builds a measured result from a campaign summary', () => {
@@ -93,11 +99,52 @@ describe('the fault-campaign figure', () => {
   });
 });
 
+describe('the extended fault-campaign figure', () => {
+  const extended = (over: Partial<FaultCampaignRun> = {}): FaultCampaignRun => campaign({
+    seeds: 2_000,
+    extended: true,
+    serviceFaults: true,
+    summary: { ...campaign().summary, serviceFaults: 3_210, injected: { ...campaign().summary.injected, throughput: 10, throttling: 20, 'error-before': 30, 'error-after': 40, outage: 5, 'invoke-throttling': 6 } },
+    ...over,
+  });
+
+  it('is figure 10, with the service faults counted by kind', () => {
+    const r = faultCampaignResult(extended());
+    expect(r).toMatchObject({ id: 'extended-fault-campaign', number: 10, title: EXTENDED_FAULT_CAMPAIGN.title });
+    expect(r.command).toBe('npm run test:faults -- --seeds 2000 --extended --service-faults --record');
+    expect(r.targets).toEqual([{ name: '0 invariant violations over 2,000 seeds of the extended set under service faults', met: true, detail: expect.stringContaining('0 violation(s) over 2,000 seeds') }]);
+    const rows = r.tables.flatMap((t) => t.rows.map((row) => row.join(' | ')));
+    expect(rows).toEqual(expect.arrayContaining([
+      'Service faults seen by the fault proxy (throttling / 500 / unreachable, each attempt) | 3,210',
+      expect.stringMatching(/^throughput \| .*ProvisionedThroughputExceededException.* \| 10$/),
+      expect.stringMatching(/^error-after \| .*takes effect.* \| 40$/),
+      expect.stringMatching(/^invoke-throttling \| .*429.* \| 6$/),
+      '**total** |  | 5,811',
+    ]));
+    expect(r.method?.join('\n')).toContain('ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))');
+    expect(r.method?.join('\n')).toContain('`npm run test:faults -- --extended --service-faults --seed S` replays a seed exactly');
+    expect(r.method?.join('\n')).toContain('a Map inside a Parallel branch (MapInParallel)');
+  });
+
+  it('misses its target without service faults, with fewer than 2,000 seeds or a violation; failing seeds replay with the mode flags', () => {
+    expect(faultCampaignResult(extended({ serviceFaults: false })).targets?.[0]).toMatchObject({ met: false, detail: expect.stringContaining('without service faults') });
+    expect(faultCampaignResult(extended({ seeds: 100 })).targets?.[0]).toMatchObject({ met: false, detail: expect.stringContaining('fewer than 2,000 seeds') });
+    const failing = faultCampaignResult(extended({ summary: { ...extended().summary, failures: [{ what: 'seed 7 (EdgeMaps)', workflowId: 'seed-7', violations: ['invariant 1: ...'] }] } }));
+    expect(failing.targets?.[0].met).toBe(false);
+    expect(failing.notes?.[0]).toBe('Failing seeds (replay one with `npm run test:faults -- --extended --service-faults --seed S`): seed 7 (EdgeMaps).');
+  });
+
+  it('leaves figure 9 as it was: no service-fault rows without service faults', () => {
+    const rows = faultCampaignResult(campaign()).tables.flatMap((t) => t.rows.map((row) => String(row[0])));
+    expect(rows.some((r) => /Service faults|throughput|outage/.test(r))).toBe(false);
+  });
+});
+
 describe('npm run test:faults -- --record', () => {
-  it('is refused without --seeds or beside --seed / --crash-points, before anything runs', async () => {
+  it('is refused without --seeds, beside --seed / --crash-points, or with --service-faults alone, before anything runs', async () => {
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      for (const argv of [['--record'], ['--seed', '3', '--record'], ['--seeds', '3', '--crash-points', '--record']]) {
+      for (const argv of [['--record'], ['--seed', '3', '--record'], ['--seeds', '3', '--crash-points', '--record'], ['--seeds', '3', '--service-faults', '--record']]) {
         expect(await main(argv)).toBe(2);
       }
       expect(write).toHaveBeenCalledWith(expect.stringContaining('--record  with --seeds alone'));
@@ -124,9 +171,54 @@ describe('rendering the external figure', () => {
     expect(md).toContain('Measured 2026-02-01T12:00:00.000Z by `npm run test:faults -- --seeds 10000 --record` (not part of `npm run bench`), 3600.3 s.');
     expect(md).toContain(`| 9. ${FAULT_CAMPAIGN.title} | 0 invariant violations over 10,000 seeds | met |`);
     expect(md).toContain('| **Invariant violations** | **0** |');
-    expect(md).not.toContain('not recorded yet');
+    expect(md).not.toContain(`- not measured: 9.`);
     // A bench figure still says its mode.
     expect(md).toContain('Measured 2026-01-01T00:00:00.000Z in full mode, 1.0 s.');
+  });
+});
+
+describe('reading a report back', () => {
+  const ROOT = path.join(__dirname, '..', '..');
+
+  it('gives the figures and header of the committed BENCHMARKS.md: rendering them writes the same file', () => {
+    const md = fs.readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+    // Figures added since the file was written would be listed as never recorded: leave them out.
+    const expected = FIGURES.filter((f) => md.includes(`\n## ${f.number}. `));
+    const parsed = parseReport(md, expected);
+    expect(parsed.figures.map((f) => f.id)).toEqual(expect.arrayContaining(['transition-cost', 'fault-campaign']));
+    expect(parsed.figures.find((f) => f.id === 'fault-campaign')?.command).toBe('npm run test:faults -- --seeds 10000 --record');
+    expect(renderReport({ ...parsed, expected })).toBe(md);
+  });
+
+  it('reads back every kind of section: modes, captions, escaped pipes, lists with line breaks, not measured, never recorded', () => {
+    const input = {
+      machine: { ...machine, load: { start: '1.00 / 2.00 / 3.00', end: '4.00 / 5.00 / 6.00' } },
+      command: 'npm run bench -- --only 1',
+      figures: [
+        figure('transition-cost', 1, {
+          quick: true,
+          seconds: 12.25,
+          tables: [{ caption: 'Calls | units', headers: ['Call', 'Calls'], rows: [['Get|Item', '1'], ['', '2 ms']] }, { headers: ['A'], rows: [['x']] }],
+          targets: [{ name: 'one write on the path', met: false, detail: '2 writes — too many' }, { name: 'fast', met: true, detail: '1 ms' }],
+          method: ['first', 'second\nwith a line break'],
+          notes: ['a note'],
+        }),
+        { ...figure('fan-in', 2), status: 'not measured' as const, reason: 'failed: boom', tables: [] },
+        faultCampaignResult(campaign()),
+      ],
+      expected: FIGURES,
+    };
+    const md = renderReport(input);
+    const parsed = parseReport(md, FIGURES);
+    expect(parsed.machine).toEqual(input.machine);
+    expect(parsed.figures.map((f) => [f.number, f.status])).toEqual([[1, 'measured'], [2, 'not measured'], [9, 'measured']]);
+    expect(parsed.figures[0]?.tables[0]?.rows[0]).toEqual(['Get|Item', '1']);
+    expect(parsed.figures[0]?.targets).toEqual(input.figures[0]?.targets);
+    expect(renderReport({ ...parsed, expected: FIGURES })).toBe(md);
+  });
+
+  it('refuses a file that is no report', () => {
+    expect(() => parseReport('# notes\n', FIGURES)).toThrow('not a benchmark report');
   });
 });
 
@@ -170,6 +262,23 @@ describe('saved results', () => {
       const md = fs.readFileSync(out, 'utf8');
       expect(md).toContain('Command: `npm run test:faults -- --seeds 4 --record`');
       expect(md).toContain('| 9. Fault campaign: random fault schedules over every workflow | 0 invariant violations over 10,000 seeds | **TARGET MISSED** |');
+    });
+
+    it('records into a fresh checkout (no .unum/bench): the committed report keeps its header and its other figures', () => {
+      const state = benchState(root);
+      const out = path.join(root, 'BENCHMARKS.md');
+      const meta = { machine, command: 'npm run bench' };
+      fs.writeFileSync(out, renderReport({ ...meta, figures: previous, expected: FIGURES }));
+      expect(lastResults(state, out).figures.map((f) => f.id)).toEqual(['transition-cost', 'cost', 'fault-campaign']);
+      const make = jest.fn(() => ({ machine, command: 'unused' }));
+      const result = faultCampaignResult(campaign({ seeds: 2_000, extended: true, serviceFaults: true }));
+      recordResults(state, out, [result], make);
+      expect(make).not.toHaveBeenCalled();
+      expect(readMeta(state)?.command).toBe('npm run bench');
+      expect(readResults(state).map((r) => r.id)).toEqual(['transition-cost', 'cost', 'fault-campaign', 'extended-fault-campaign']);
+      const md = fs.readFileSync(out, 'utf8');
+      expect(md).toContain('## 9. Figure 9');
+      expect(md).toContain(`## 10. ${EXTENDED_FAULT_CAMPAIGN.title}\n\nMeasured`);
     });
 
     it('records into an existing state: keeps the meta and the other figures, and renders like --render', () => {

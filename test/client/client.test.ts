@@ -1,6 +1,7 @@
 import { UnumClient, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError, UnumClientError } from '../../lib/client';
 import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 import { LambdaStub, startLambdaStub } from './support/lambda-stub';
+import { RUN_WAIT_MS } from '../support/load';
 
 let dynamo: LocalDynamo;
 let lambda: LambdaStub;
@@ -57,7 +58,7 @@ describe('start', () => {
     };
     const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => client.start({ i }, { workflowId: 'same' })));
     expect(new Set(ids)).toEqual(new Set(['same']));
-    const status = await client.wait('same', { timeoutMs: 5000, pollIntervalMs: 20 });
+    const status = await client.wait('same', { timeoutMs: RUN_WAIT_MS, pollIntervalMs: 20 });
     expect(status.status).toBe('SUCCEEDED');
     const { i } = (await client.result('same')) as { i: number };
     expect(lambda.invocations.map((inv) => (inv.payload as { input: { i: number } }).input.i)).toContain(i);

@@ -75,7 +75,7 @@ test('a run with history: inspect returns the ordered transition log, its fan-in
   expect(n).toBeGreaterThanOrEqual(history.length);
   expect(items.map((i) => i.pk.S).sort()).toEqual(['hist#hist#h1', ...Array.from({ length: n }, (_, i) => `hist#hist#h1#${i + 1}`)].sort());
   for (const item of items) expect(Number(item.ttl.N)).toBeGreaterThanOrEqual(before + RETENTION);
-}, 60000);
+});
 
 test('a run failed by the failure recorder: its `failed` entry is the reported failure', async () => {
   const { name, store } = await db.table();
@@ -103,7 +103,7 @@ test('a run failed by the failure recorder: its `failed` entry is the reported f
   ]);
   // Reported once, from the history (the run record says the same).
   expect(report.failures).toEqual([{ node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x'), caught: false }]);
-}, 60000);
+});
 
 test('a run without history has none: inspect falls back to the table scan', async () => {
   const { name, store } = await db.table();
@@ -113,4 +113,4 @@ test('a run without history has none: inspect falls back to the table scan', asy
   expect(report.history).toBeUndefined();
   expect(report.table).toMatchObject({ runs: 1, attributable: true });
   expect((await db.scan(name)).some((i) => i.pk.S!.startsWith('hist#'))).toBe(false);
-}, 60000);
+});

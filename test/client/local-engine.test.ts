@@ -11,8 +11,9 @@ import { UnumClient, UnumRunFailedError, UnumWaitTimeoutError } from '../../lib/
 import { run, type CliIo } from '../../lib/cli/client';
 import { main as costMain } from '../../lib/cli/cost';
 import { LocalEngine } from '../../lib/local/engine';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
-jest.setTimeout(180_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 let engine: LocalEngine;
 let outDir: string;
@@ -50,7 +51,7 @@ test('start, inspect during the run, wait, result', async () => {
   // Only this run has a record in the table, so the counts are its own.
   expect(midRun!.table).toMatchObject({ runs: 1, runsInFlight: ['collatz-27'], attributable: true });
   expect(midRun!.table!.checkpoints).toBeGreaterThan(0);
-  const status = await client.wait(id, { timeoutMs: 120_000 });
+  const status = await client.wait(id, { timeoutMs: RUN_WAIT_MS });
   expect(status.status).toBe('SUCCEEDED');
   expect(Date.parse(status.finishedAt!)).toBeGreaterThan(Date.parse(status.startedAt!));
   expect(await client.result(id)).toEqual({ start: 27, steps: 111, peak: 9232 });
@@ -59,7 +60,7 @@ test('start, inspect during the run, wait, result', async () => {
 test('concurrent starts with the same id make one run', async () => {
   const ids = await Promise.all([3, 3, 3, 3].map((n) => client.start({ n }, { workflowId: 'same-id' })));
   expect(new Set(ids)).toEqual(new Set(['same-id']));
-  await client.wait('same-id', { timeoutMs: 60_000 });
+  await client.wait('same-id', { timeoutMs: RUN_WAIT_MS });
   await engine.idle('same-id');
   expect(await client.result('same-id')).toEqual({ start: 3, steps: 7, peak: 16 });
   // One run: the entry's value was committed once, every later delivery was a duplicate.
@@ -70,7 +71,7 @@ test('concurrent starts with the same id make one run', async () => {
 test('a failed run: status names the node and error; result throws', async () => {
   // n = 0 makes step throw RangeError; Lambda's retries run out and the failure recorder ends the run.
   const id = await client.start({ n: 0 });
-  const status = await client.wait(id, { timeoutMs: 60_000 });
+  const status = await client.wait(id, { timeoutMs: RUN_WAIT_MS });
   expect(status).toMatchObject({ status: 'FAILED', error: { node: 'Step', error: 'RangeError', cause: expect.stringContaining('n must be a positive integer') } });
   await expect(client.result(id)).rejects.toThrow(UnumRunFailedError);
 });
@@ -78,7 +79,7 @@ test('a failed run: status names the node and error; result throws', async () =>
 test('wait times out on a run that is still going', async () => {
   const id = await client.start({ n: 97 }); // 118 steps
   await expect(client.wait(id, { timeoutMs: 50, pollIntervalMs: 10 })).rejects.toThrow(UnumWaitTimeoutError);
-  expect((await client.wait(id, { timeoutMs: 120_000 })).status).toBe('SUCCEEDED');
+  expect((await client.wait(id, { timeoutMs: RUN_WAIT_MS })).status).toBe('SUCCEEDED');
 });
 
 test('the CLI finds the workflow in cdk.out and reaches the engine through AWS_ENDPOINT_URL_*', async () => {

@@ -84,7 +84,7 @@ beforeAll(async () => {
     const handler = (require(path.join(dir, 'index.js')) as { handler: Handler }).handler;
     functions.set(r.Properties.FunctionName as string, { handler, environment, dir });
   }
-}, 120_000);
+});
 
 afterAll(async () => {
   lambdaApi?.close();
@@ -145,7 +145,7 @@ test('text pipeline: start request -> parallel analyses -> report', async () => 
     await textHandlers.keywords(doc),
   ]);
   expect(JSON.parse(record.result as string)).toEqual(expected);
-}, 60_000);
+});
 
 test('word count: map + fan-in + map + fan-in', async () => {
   const record = await run('WordCount', 'wc-1', examples('wordcount'));
@@ -153,13 +153,13 @@ test('word count: map + fan-in + map + fan-in', async () => {
   const result = JSON.parse(record.result as string);
   expect(result.top[0]).toEqual({ word: 'the', count: 11 });
   expect(result.counts.times).toBe(2);
-}, 60_000);
+});
 
 test('collatz: a loop through the same function', async () => {
   const record = await run('Collatz', 'collatz-1', examples('collatz'));
   expect(record.status).toBe('SUCCEEDED');
   expect(JSON.parse(record.result as string)).toEqual({ start: 6, steps: 8, peak: 16 });
-}, 60_000);
+});
 
 test('the failure recorder marks a run FAILED from a Lambda destination record', async () => {
   const meta = workflows.get('WordCount') as WorkflowMetadata;
@@ -189,4 +189,4 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
   // The cause is Lambda's error document, as Step Functions reports a failed Lambda task.
   const cause = JSON.stringify({ errorType: 'RangeError', errorMessage: 'boom', trace: ['RangeError: boom'] });
   expect(record.error).toEqual({ M: { node: { S: 'CountChunk' }, error: { S: 'RangeError' }, cause: { S: cause } } });
-}, 60_000);
+});

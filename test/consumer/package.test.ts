@@ -15,8 +15,9 @@ import * as path from 'node:path';
 import { builtinModules } from 'node:module';
 import { promisify } from 'node:util';
 import { consumerLock, type PackedManifest } from './lockfile';
+import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 
-jest.setTimeout(10 * 60_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const ROOT = path.join(__dirname, '..', '..');
 const run = promisify(execFile);

@@ -10,8 +10,9 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { ExamplesStack } from '../../examples/app';
 import { startLocalEngine, type LocalTestEngine } from '../../lib/local';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
-jest.setTimeout(180_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 let outdir: string;
 let engine: LocalTestEngine;
@@ -30,14 +31,14 @@ afterAll(async () => {
 });
 
 test('Collatz of 6: the result, and one Step execution per iteration', async () => {
-  const run = await engine.run('Collatz', { n: 6 });
+  const run = await engine.run('Collatz', { n: 6 }, { timeoutMs: RUN_WAIT_MS });
   expect(run).toMatchObject({ status: 'SUCCEEDED', result: { start: 6, steps: 8, peak: 16 } });
   expect(run.timeline.map((e) => e.node)).toEqual(['Step.Start', ...Array<string>(8).fill('Step'), 'Finish']);
   expect(run.timeline.every((e) => e.outcome === 'ok' && e.attempt === 1 && !e.duplicate)).toBe(true);
 });
 
 test('a failing run resolves FAILED, naming the node and the error', async () => {
-  const run = await engine.run('Collatz', { n: 0 });
+  const run = await engine.run('Collatz', { n: 0 }, { timeoutMs: RUN_WAIT_MS });
   expect(run).toMatchObject({ status: 'FAILED', error: { node: 'Step', error: 'RangeError' } });
   expect(run.result).toBeUndefined();
   // Lambda's async retries ran the failing handler again before the failure recorder ended the run.
@@ -46,7 +47,7 @@ test('a failing run resolves FAILED, naming the node and the error', async () =>
 
 test('under a fault seed the word count gives the fault-free result, with faults injected', async () => {
   const input = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'wordcount', 'input.json'), 'utf8'));
-  const run = await engine.run('WordCount', input, { faults: 11 });
+  const run = await engine.run('WordCount', input, { faults: 11, timeoutMs: RUN_WAIT_MS });
   expect(run.faults?.violations).toEqual([]);
   expect(run.status).toBe('SUCCEEDED');
   expect(run.result).toEqual(run.faults?.reference.result);

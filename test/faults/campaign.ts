@@ -1,44 +1,57 @@
 /**
  * The long fault campaign behind `npm run test:faults`:
  *
- *   --seeds N        random schedules for seeds 1..N (or --from S .. S+N-1) over every
- *                    example workflow and every fault-test workflow; prints the seed of any failure
- *   --seed S         replay one seed and print its timeline
- *   --crash-points   every single crash point and every pair (exactly, one run per pair) of the six fault-test workflows
- *   --concurrency C  schedules in flight (default 8)
- *   --record         with --seeds: once the campaign completes, record it as figure 9 of
- *                    BENCHMARKS.md (.unum/bench/results.json) and re-render the report
- *                    (`npm run test:faults -- --seeds 10000 --record` for the figure's target)
+ *   --seeds N          random schedules for seeds 1..N (or --from S .. S+N-1) over every
+ *                      example workflow and every fault-test workflow; prints the seed of any failure
+ *   --seed S           replay one seed and print its timeline
+ *   --crash-points     every single crash point and every pair (exactly, one run per pair) of the fault-test workflows
+ *   --extended         the extended workflow set: figure 9's and the shapes of issue 14 (SHAPE_TARGETS);
+ *                      seed s then runs another workflow than in figure 9's set
+ *   --service-faults   random schedules also meet the services' failures: DynamoDB throttling,
+ *                      500s before and after a write, short outages, Lambda 429s (ServiceFaultPlan)
+ *   --concurrency C    schedules in flight (default 8)
+ *   --record           with --seeds: once the campaign completes, record it as figure 9 of
+ *                      BENCHMARKS.md, or with --extended as figure 10 (.unum/bench/results.json,
+ *                      else the figures read back from BENCHMARKS.md) and re-render the report
+ *                      (`npm run test:faults -- --seeds 10000 --record` for figure 9's target,
+ *                      `npm run test:faults -- --seeds 2000 --extended --service-faults --record` for figure 10's)
  *
  * Exit code 1 when any schedule violates an invariant.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { faultCampaignCommand, faultCampaignResult, type FaultCampaignRun } from '../../bench/fault-campaign';
+import { campaignModeFlags, faultCampaignCommand, faultCampaignResult, type CampaignModeOptions, type FaultCampaignRun } from '../../bench/fault-campaign';
 import { gitRevision, loadAverage, machineInfo, machineLine } from '../../bench/machine';
-import { benchState, recordResults } from '../../bench/results';
+import { benchState, lastResults, recordResults } from '../../bench/results';
 import { parseArgs } from '../../lib/cli/argv';
-import { enumerateCrashPoints, expectationFor, randomSchedules, type CampaignSummary } from '../../lib/local/campaign';
+import { enumerateCrashPoints, expectationFor, randomSchedules, targetOfSeed, type CampaignSummary, type Target } from '../../lib/local/campaign';
 import { LocalEngine } from '../../lib/local/engine';
 import { checkedRun, referenceRun } from '../../lib/local/fault-run';
 import { renderTimeline } from '../../lib/local/report';
-import { paramsForSeed, RandomPlan } from '../../lib/local/schedule';
+import { planForSeed, ServiceFaultPlan } from '../../lib/local/schedule';
 import { synthesize } from '../../lib/local/synth';
-import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS } from './app/targets';
+import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
 
 const ROOT = path.join(__dirname, '..', '..');
 
+const USAGE = 'usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--extended] [--service-faults] [--concurrency C]\n'
+  + '  --record  with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md, with --extended as figure 10 (.unum/bench), and re-render it\n'
+  + '            (--service-faults is recorded with --extended only)\n';
+
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record'] });
+  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record', 'extended', 'service-faults'] });
   const record = args.flags.has('record');
+  const mode: CampaignModeOptions = { extended: args.flags.has('extended'), serviceFaults: args.flags.has('service-faults') };
   // --record records the random schedules alone, so that the recorded command reproduces exactly what was measured.
-  const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points'));
+  const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points') || (mode.serviceFaults && !mode.extended));
   if (args.flags.has('help') || recordMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
-    process.stdout.write('usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--concurrency C]\n'
-      + '  --record  with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md (.unum/bench) and re-render it\n');
+    process.stdout.write(USAGE);
     return args.flags.has('help') ? 0 : 2;
   }
+  const outFile = path.join(ROOT, 'BENCHMARKS.md');
+  // Read the report to record into before the campaign runs, not after an hour of it.
+  if (record) lastResults(benchState(ROOT), outFile);
   const concurrency = Number(args.values.get('concurrency') ?? 8);
   const started = Date.now();
   const loadAtStart = loadAverage();
@@ -48,10 +61,12 @@ export async function main(argv: string[]): Promise<number> {
   await synthesize({ appDir: ROOT, outDir: dirs[0] });
   await synthesize({ appDir: FAULT_APP_DIR, outDir: dirs[1] });
   const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000 });
-  const targets = [...exampleTargets(ROOT, engine.workflows.map((w) => w.name)), ...FAULT_TARGETS];
+  const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : [])];
+  const targets = [...exampleTargets(ROOT, engine.workflows.map((w) => w.name)), ...faultTargets];
+  const replayHint = `npm run test:faults --${campaignModeFlags(mode)} --seed`;
   let failed = 0;
   try {
-    if (args.values.has('seed')) failed += await replay(engine, targets, Number(args.values.get('seed')));
+    if (args.values.has('seed')) failed += await replay(engine, targets, Number(args.values.get('seed')), mode.serviceFaults ?? false);
     if (args.values.has('seeds')) {
       const from = Number(args.values.get('from') ?? 1);
       const seeds = Array.from({ length: Number(args.values.get('seeds')) }, (_, i) => from + i);
@@ -59,21 +74,24 @@ export async function main(argv: string[]): Promise<number> {
       let done = 0;
       const s = await randomSchedules(engine, targets, seeds, {
         concurrency,
+        ...(mode.serviceFaults ? { serviceFaults: true } : {}),
         onSeed: (seed, target, run) => {
           done++;
-          if (run.violations.length > 0) process.stdout.write(`FAIL seed ${seed} (${target.workflow}): ${run.violations.join('; ')}\n  replay: npm run test:faults -- --seed ${seed}\n`);
+          if (run.violations.length > 0) process.stdout.write(`FAIL seed ${seed} (${target.workflow}): ${run.violations.join('; ')}\n  replay: ${replayHint} ${seed}\n`);
           if (done % 100 === 0) process.stdout.write(`  ${done}/${seeds.length} seeds, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
         },
       });
       report(`random schedules: ${seeds.length} seeds (${from}..${from + seeds.length - 1}) over ${targets.length} workflows`, s, started);
       process.stdout.write(`  faults injected: ${Object.entries(s.injected).map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+      process.stdout.write(`  seeds per second (synthesis excluded): ${(seeds.length / ((Date.now() - schedulesStarted) / 1000)).toFixed(2)}\n`);
       if (s.failures.length) process.stdout.write(`  failing seeds: ${s.failures.map((f) => f.what).join(', ')}\n`);
       failed += s.failures.length;
       if (record) {
-        recordCampaign({
+        recordCampaign(outFile, {
           seeds: seeds.length,
           ...(args.values.has('from') ? { from } : {}),
           ...(args.values.has('concurrency') ? { concurrency } : {}),
+          ...mode,
           concurrencyUsed: concurrency,
           workflows: targets.map((t) => t.workflow),
           summary: s,
@@ -87,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     if (args.flags.has('crash-points')) {
-      for (const target of FAULT_TARGETS) {
+      for (const target of faultTargets) {
         const t = Date.now();
         const s = await enumerateCrashPoints(engine, target, { pairs: 'exact', concurrency });
         report(`${target.workflow}: ${s.points} crash points, ${s.pairs} pairs of ${s.pairPoints} points (exact)`, s, t);
@@ -103,28 +121,28 @@ export async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-/** Figure 9 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
-function recordCampaign(run: FaultCampaignRun): void {
+/** Figure 9 or 10 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
+function recordCampaign(outFile: string, run: FaultCampaignRun): void {
   const result = faultCampaignResult(run);
-  const outFile = path.join(ROOT, 'BENCHMARKS.md');
-  // Without an earlier bench run there is no header yet: this machine and the campaign's command.
+  // Without an earlier bench run or report there is no header yet: this machine and the campaign's command.
   recordResults(benchState(ROOT), outFile, [result], () => ({ machine: { ...machineInfo(), load: run.load }, command: faultCampaignCommand(run) }));
   process.stdout.write(`recorded figure ${result.number} (${result.targets?.map((t) => (t.met ? 'target met' : 'TARGET MISSED')).join(', ')}) into ${path.relative(ROOT, benchState(ROOT).resultsFile)}; rewrote ${path.relative(ROOT, outFile)}\n`);
 }
 
 function report(title: string, s: CampaignSummary, started: number): void {
-  process.stdout.write(`${title}: ${s.schedules} schedules, ${s.executions} executions, ${s.callFaults} call faults (crash/timeout) injected, ${s.lateDuplicates} late duplicates delivered, violations ${s.failures.length}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const service = s.serviceFaults > 0 ? `, ${s.serviceFaults} service faults (throttling / 500 / unreachable)` : '';
+  process.stdout.write(`${title}: ${s.schedules} schedules, ${s.executions} executions, ${s.callFaults} call faults (crash/timeout)${service} injected, ${s.lateDuplicates} late duplicates delivered, violations ${s.failures.length}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   for (const [note, n] of s.notes) process.stdout.write(`  note (${n}x): ${note}\n`);
 }
 
-async function replay(engine: LocalEngine, targets: typeof FAULT_TARGETS, seed: number): Promise<number> {
-  const target = targets[((seed % targets.length) + targets.length) % targets.length] as (typeof targets)[number];
+async function replay(engine: LocalEngine, targets: readonly Target[], seed: number, serviceFaults: boolean): Promise<number> {
+  const target = targetOfSeed(targets, seed);
   const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
-  const plan = new RandomPlan(paramsForSeed(seed));
-  process.stdout.write(`seed ${seed}: ${target.workflow}, ${JSON.stringify(plan.params)}\n`);
+  const plan = planForSeed(seed, serviceFaults);
+  process.stdout.write(`seed ${seed}: ${target.workflow}, ${JSON.stringify(plan instanceof ServiceFaultPlan ? { ...plan.params, service: plan.service } : plan.params)}\n`);
   const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { keep: true });
   process.stdout.write(`${renderTimeline(engine.emulator.timeline.of(run.workflowId))}\n`);
-  process.stdout.write(`injected ${JSON.stringify(plan.injected)}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
+  process.stdout.write(`injected ${JSON.stringify(plan.counts())}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
   for (const n of run.notes) process.stdout.write(`note: ${n}\n`);
   return run.violations.length > 0 ? 1 : 0;
 }

@@ -17,9 +17,10 @@ import { exampleInput } from '../../examples/inputs';
 import { summarize } from '../../lib/local/report';
 import { synthesize } from '../../lib/local/synth';
 import { reapExpired } from '../../lib/local/ttl-reaper';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
 const ROOT = path.join(__dirname, '..', '..');
-jest.setTimeout(120_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 let engine: LocalEngine;
 let outDir: string;
@@ -50,7 +51,7 @@ test('every example runs to SUCCEEDED on its input, one execution per invocation
     const file = exampleInput(ROOT, wf.name);
     if (!file) continue;
     const workflowId = engine.startRun(wf.name, JSON.parse(fs.readFileSync(file, 'utf8')) as Json);
-    const record = await engine.waitForRun(workflowId);
+    const record = await engine.waitForRun(workflowId, { timeoutMs: RUN_WAIT_MS });
     await engine.idle(workflowId);
     expect(record).toMatchObject({ workflowId, status: 'SUCCEEDED' });
     expect(record.result).toBeDefined();
@@ -65,7 +66,7 @@ test('starting the same workflowId twice gives one run', async () => {
   const input = JSON.parse(fs.readFileSync(exampleInput(ROOT, wf.name) as string, 'utf8')) as Json;
   engine.startRun(wf.name, input, { workflowId: 'twice' });
   engine.startRun(wf.name, input, { workflowId: 'twice' });
-  const record = await engine.waitForRun('twice');
+  const record = await engine.waitForRun('twice', { timeoutMs: RUN_WAIT_MS });
   await engine.idle('twice');
   expect(record.status).toBe('SUCCEEDED');
   expect(await engine.readRun('twice')).toEqual(record);
@@ -79,7 +80,7 @@ test('the public Invoke endpoint runs an entry function synchronously', async ()
     const out = await lambda.send(new InvokeCommand({ FunctionName: wf.entryFunction, Payload: Buffer.from(JSON.stringify({ workflowId: 'sync-start', input })) }));
     expect(out.FunctionError).toBeUndefined();
     expect(JSON.parse(Buffer.from(out.Payload ?? []).toString())).toEqual({ workflowId: 'sync-start' });
-    expect((await engine.waitForRun('sync-start')).status).toBe('SUCCEEDED');
+    expect((await engine.waitForRun('sync-start', { timeoutMs: RUN_WAIT_MS })).status).toBe('SUCCEEDED');
     await engine.idle('sync-start');
   } finally {
     lambda.destroy();
@@ -139,4 +140,4 @@ test('unum local run prints the result; with --faults it checks the invariants',
   expect(JSON.parse(r.out)).toEqual(expect.objectContaining({ steps: expect.any(Number) }));
   expect(r.err).toContain('invariants hold');
   await expect(capture(() => localRun(['run', 'Nope', '--input', input, '--app', outDir]))).rejects.toThrow(/no workflow 'Nope'/);
-}, 120_000);
+});

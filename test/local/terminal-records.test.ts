@@ -10,9 +10,6 @@
  * (client and CLI) replays each dead letter once and every run ends with its
  * right terminal record, with nothing left in the queues.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -20,22 +17,20 @@ import type { Json } from '../../runtime/ir';
 import { UnumClient, type RecoveryReport } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
 import { itemsWithoutTtl, leftoverViolations } from '../../lib/local/checker';
-import { LocalEngine } from '../../lib/local/engine';
+import type { LocalEngine } from '../../lib/local/engine';
 import { type CallInfo, type ExecutionInfo, type FaultPlan, NO_EVENT_FAULT } from '../../lib/local/fault-plan';
-import { synthesize } from '../../lib/local/synth';
-import { FAULT_APP_DIR } from '../faults/app/targets';
+import { useFaultEngine } from '../faults/fault-engine';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
-jest.setTimeout(300_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
+const faultEngine = useFaultEngine();
 let engine: LocalEngine;
-let outDir: string;
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 let sdk: { lambda: LambdaClient; dynamodb: DynamoDBClient; sqs: SQSClient };
 
-beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-outage-'));
-  await synthesize({ appDir: FAULT_APP_DIR, outDir });
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.0005, ttlIntervalMs: 60_000 });
+beforeAll(() => {
+  engine = faultEngine();
   const options = { endpoint: engine.lambdaEndpoint, region: 'us-east-1', credentials };
   sdk = {
     lambda: new LambdaClient(options),
@@ -44,10 +39,8 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await engine?.stop();
+afterAll(() => {
   for (const c of Object.values(sdk ?? {})) c.destroy();
-  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
 });
 
 function clientOf(workflow: string): UnumClient {
@@ -127,7 +120,7 @@ test('a DynamoDB outage longer than every retry loses no run: recover ends each 
   }
 
   for (const r of runs) {
-    const record = await engine.waitForRun(r.workflow, r.workflowId, { timeoutMs: 120_000 });
+    const record = await engine.waitForRun(r.workflow, r.workflowId, { timeoutMs: RUN_WAIT_MS });
     expect({ id: r.workflowId, status: record.status, result: record.result, error: record.error?.error }).toEqual({ id: r.workflowId, status: r.status, result: r.result, error: r.error });
   }
   await engine.idle();
@@ -164,7 +157,7 @@ class NoRunRecord implements FaultPlan {
 test('a run record the failure recorder creates expires like every other item (invariant 4 scans the table)', async () => {
   engine.setFaultPlan('no-record', new NoRunRecord());
   engine.startRun('Chain3', { x: 1 }, { workflowId: 'no-record' });
-  const record = await engine.waitForRun('Chain3', 'no-record', { timeoutMs: 120_000 });
+  const record = await engine.waitForRun('Chain3', 'no-record', { timeoutMs: RUN_WAIT_MS });
   await engine.idle('no-record');
   expect(record).toMatchObject({ status: 'FAILED', error: { node: 'A' } });
   expect(leftoverViolations(await itemsWithoutTtl(engine.dynamo, engine.workflow('Chain3').tableName))).toEqual([]);
@@ -188,7 +181,7 @@ async function recoverWithCli(workflow: string): Promise<RecoveryReport> {
     readStdin: () => '',
   };
   try {
-    expect(await cli(['recover', '--app', outDir, '--workflow', workflow, '--json'], io)).toBe(0);
+    expect(await cli(['recover', '--app', engine.app.dir, '--workflow', workflow, '--json'], io)).toBe(0);
     return JSON.parse(out) as RecoveryReport;
   } finally {
     process.env = saved;

@@ -29,7 +29,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-}, 60000);
+});
 afterAll(async () => {
   await new Promise((r) => server?.close(r));
   await db?.stop();

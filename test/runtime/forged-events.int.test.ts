@@ -65,7 +65,7 @@ beforeAll(async () => {
     Sum1: sent('Sum', (u) => u.fold !== undefined),
     Count: sent('Count', (u) => u.parent !== undefined),
   };
-}, 60_000);
+});
 
 /** The JSON lines the runtime wrote to stdout in this test (useTestDb keeps them off the output). */
 function logLines(): Record<string, unknown>[] {

@@ -66,7 +66,7 @@ export function useTestDb(options: { readonly quiet?: boolean } = {}): TestDb {
   let db: TestDb | undefined;
   beforeAll(async () => {
     db = await startTestDb();
-  }, 60000);
+  });
   afterAll(async () => {
     await db?.stop();
   });

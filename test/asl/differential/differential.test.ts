@@ -19,8 +19,9 @@ import { CASES, type Case, type PinKind } from './cases';
 import { documentFiles, loadCorpus } from './corpus';
 import { comparable, failed, succeeded, type Outcome } from './outcome';
 import { runOnPeer } from './peer';
+import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../../support/load';
 
-jest.setTimeout(600_000);
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 /** Runs at once on the local engine: enough to keep both cores busy, few enough to keep sandboxes warm. */
 const CONCURRENT_RUNS = 8;
@@ -42,7 +43,7 @@ const unumOutcomes = new Map<string, Outcome>();
 const peerOutcomes = new Map<string, Outcome>();
 
 async function runOnUnum(e: LocalTestEngine, row: Row): Promise<Outcome> {
-  const run = await e.run(row.doc, row.input, { workflowId: row.id, timeoutMs: 120_000 });
+  const run = await e.run(row.doc, row.input, { workflowId: row.id, timeoutMs: RUN_WAIT_MS });
   if (run.status === 'SUCCEEDED') return succeeded(run.result as Json);
   if (run.status !== 'FAILED') throw new Error(`${row.id}: the run ended ${run.status}`);
   return failed(run.error?.error ?? '', run.error?.cause);

@@ -53,3 +53,46 @@ export async function done(input: { n: number; acc: number }): Promise<{ acc: nu
 
 // fails: Prepare -> Boom, which always throws: Lambda's retries, then the failure recorder marks the run FAILED
 export async function boom(): Promise<never> { throw new TypeError('boom'); }
+
+// mapInParallel: Split -> [Map[Inc] | Double] -> Combine
+export async function double(input: { x: number }): Promise<number> { return input.x * 2; }
+export async function combine(input: [number[], number]): Promise<{ incs: number[]; doubled: number }> {
+  return { incs: input[0], doubled: input[1] };
+}
+
+// parallelLoop: Init -> Round[Dec | Add] -> Merge -> (n > 0 ? Round : Done)
+export async function init(input: { n: number }): Promise<{ n: number; acc: number }> { return { n: input.n, acc: 0 }; }
+export async function dec(input: { n: number }): Promise<number> { return input.n - 1; }
+export async function add(input: { n: number; acc: number }): Promise<number> { return input.acc + input.n; }
+export async function merge(input: [number, number]): Promise<{ n: number; acc: number }> { return { n: input[0], acc: input[1] }; }
+
+// foldAfterNestedMap: Groups -> Map[Map[Inc] -> GroupSum] -> Fold(addUp)
+export async function addUp(acc: { total: number; order: number[] }, item: number, index: number): Promise<{ total: number; order: number[] }> {
+  return { total: acc.total + item, order: [...acc.order, index] };
+}
+
+// catchInMap: Numbered -> Map[Risky, catching OddItem -> Recover] -> Tally
+class OddItem extends Error {
+  override readonly name = 'OddItem';
+}
+export async function numbered(input: { n: number }): Promise<{ items: Array<{ n: number }> }> {
+  return { items: Array.from({ length: input.n }, (_, i) => ({ n: i + 1 })) };
+}
+export async function risky(input: { n: number }): Promise<{ sq: number }> {
+  if (input.n % 2 === 1) throw new OddItem(`item ${input.n} is odd`);
+  return { sq: input.n * input.n };
+}
+export async function recover(input: { n: number; error: { Error: string } }): Promise<{ sq: number; caught: string }> {
+  return { sq: -input.n, caught: input.error.Error };
+}
+export async function tally(input: Array<{ sq: number; caught?: string }>): Promise<{ total: number; caught: number }> {
+  return { total: input.reduce((a, b) => a + b.sq, 0), caught: input.filter((r) => r.caught !== undefined).length };
+}
+
+// edgeMaps: Empty -> Map of 0 items -> OneMore -> Map of 1 item (each item also gets the first Map's result) -> Same
+export async function empty(): Promise<{ none: number[] }> { return { none: [] }; }
+export async function oneMore(none: number[]): Promise<{ none: number[]; one: number[] }> { return { none, one: [7] }; }
+export async function incWith(input: { value: number; none: number[] }): Promise<{ inc: number; none: number[] }> {
+  return { inc: input.value + 1, none: input.none };
+}
+export async function same<T>(input: T): Promise<T> { return input; }

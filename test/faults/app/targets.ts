@@ -39,6 +39,17 @@ export const FAULT_TARGETS: readonly Target[] = [
   { workflow: 'Fails', input: { x: 1 }, expect: () => ({ kind: 'failed', error: 'TypeError' }) },
 ];
 
+/** The shapes of issue 14's adversarial trial, which the extended campaign (`--extended`) adds to the set of figure 9. */
+export const SHAPE_TARGETS: readonly Target[] = [
+  { workflow: 'MapInParallel', input: { items: [1, 2, 3], x: 4 }, expect: () => ({ kind: 'result', result: { incs: [2, 3, 4], doubled: 8 } }) },
+  { workflow: 'ParallelLoop', input: { n: 3 }, expect: () => ({ kind: 'result', result: { acc: 6 } }) },
+  { workflow: 'FoldAfterNestedMap', input: { groups: [[1, 2], [3]] }, expect: () => ({ kind: 'result', result: { total: 9, order: [0, 1] } }) },
+  { workflow: 'CatchInMap', input: { n: 4 }, expect: () => ({ kind: 'result', result: { total: 16, caught: 2 } }) },
+  { workflow: 'EdgeMaps', input: {}, expect: () => ({ kind: 'result', result: [{ inc: 8, none: [] }] }) },
+  { workflow: 'Parallel1', input: { x: 2 }, expect: () => ({ kind: 'result', result: { sum: 4, parts: [4] } }) },
+  { workflow: 'EndsInMap', input: { n: 3 }, expect: () => ({ kind: 'result', result: [2, 3, 4] }) },
+];
+
 export const FAULT_APP_DIR = __dirname;
 
 /** The example workflows of the app in `appDir`, on their `examples/<name>/input.json`. */

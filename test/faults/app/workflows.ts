@@ -4,7 +4,7 @@
  * and a loop; and a run that fails (Lambda's retries, then the failure recorder).
  */
 import * as path from 'path';
-import { Choice, Condition, Definition, Map, Parallel, Task } from '../../../lib/definition';
+import { Choice, Condition, Definition, Fold, Map, Parallel, Task } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const task = (id: string, handler: string): Task => new Task(id, { entry, handler });
@@ -42,4 +42,50 @@ export function loop(): Definition {
 
 export function fails(): Definition {
   return Definition.from(task('Prepare', 'start').next(task('Boom', 'boom')));
+}
+
+/**
+ * The shapes the adversarial trial of issue 14 added: a Map inside a Parallel
+ * branch, a loop around a Parallel, a Fold after a nested Map, a catch inside
+ * a Map's items, Maps of 0 and 1 item, a Parallel of 1 branch, a workflow
+ * ending in a Map.
+ */
+export function mapInParallel(): Definition {
+  const incs = new Map('IncEach', { itemsPath: '$.items' }).itemProcessor(task('IncItem', 'inc'));
+  const both = new Parallel('Both').branch(incs, task('Double', 'double'));
+  return Definition.from(task('Split', 'same').next(both).next(task('Combine', 'combine')));
+}
+
+export function parallelLoop(): Definition {
+  const round = new Parallel('Round').branch(task('Dec', 'dec'), task('Add', 'add'));
+  const again = new Choice('More').when(Condition.numberGreaterThan('$.n', 0), round).otherwise(task('Finish', 'done'));
+  return Definition.from(task('Init', 'init').next(round).next(task('Merge', 'merge')).next(again));
+}
+
+export function foldAfterNestedMap(): Definition {
+  const inner = new Map('Inner', { itemsPath: '$.items' }).itemProcessor(task('Inc', 'inc'));
+  const outer = new Map('Outer', { itemsPath: '$.groups' }).itemProcessor(inner.next(task('GroupSum', 'groupSum')));
+  const fold = new Fold('AddUp', { entry, handler: 'addUp', initial: { total: 0, order: [] } });
+  return Definition.from(task('Groups', 'groups').next(outer).next(fold));
+}
+
+export function catchInMap(): Definition {
+  const risky = task('Risky', 'risky').addCatch(task('Recover', 'recover'), { errors: ['OddItem'], resultPath: '$.error' });
+  const each = new Map('Each', { itemsPath: '$.items' }).itemProcessor(risky);
+  return Definition.from(task('Numbered', 'numbered').next(each).next(task('Tally', 'tally')));
+}
+
+export function edgeMaps(): Definition {
+  const none = new Map('None', { itemsPath: '$.none' }).itemProcessor(task('IncNone', 'inc'));
+  const one = new Map('One', { itemsPath: '$.one', itemSelector: { 'value.$': '$$.Map.Item.Value', 'none.$': '$.none' } }).itemProcessor(task('IncOne', 'incWith'));
+  return Definition.from(task('Empty', 'empty').next(none).next(task('OneMore', 'oneMore')).next(one).next(task('Same', 'same')));
+}
+
+export function parallel1(): Definition {
+  const only = new Parallel('Only').branch(task('Twice', 'times2'));
+  return Definition.from(task('Start', 'start').next(only).next(task('Sum', 'sum')));
+}
+
+export function endsInMap(): Definition {
+  return Definition.from(task('Items', 'items').next(new Map('IncAll', { itemsPath: '$.items' }).itemProcessor(task('Inc', 'inc'))));
 }
