@@ -27,7 +27,7 @@ describe('chain', () => {
       entry: true,
       handler: { kind: 'user', export: 'a' },
       instructions: [scalar('B')],
-      settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21630 },
+      settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21640 },
       functionNames: {},
     });
     expect(compiled.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 256, timeoutSeconds: 30, environment: {} });
@@ -39,7 +39,7 @@ describe('chain', () => {
     const c = compile(task('A', { memorySize: 1024, timeoutSeconds: 120, environment: { Z: '1', A: '2' }, retryAttempts: 0, maxEventAgeSeconds: 60 }), { inlineLimitBytes: 1000, invokeConcurrency: 8, checkpointTtlSeconds: 100000, runRetentionSeconds: 200000 });
     expect(c.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 1024, timeoutSeconds: 120, environment: { A: '2', Z: '1' }, retryAttempts: 0, maxEventAgeSeconds: 60 });
     expect(Object.keys(c.nodes.A.fn.environment)).toEqual(['A', 'Z']);
-    expect(c.nodes.A.ir.settings).toEqual({ inlineLimitBytes: 1000, invokeConcurrency: 8, checkpointTtlSeconds: 100000, runRetentionSeconds: 200000, timeoutSeconds: 120, handoffSeconds: 180 });
+    expect(c.nodes.A.ir.settings).toEqual({ inlineLimitBytes: 1000, invokeConcurrency: 8, checkpointTtlSeconds: 100000, runRetentionSeconds: 200000, timeoutSeconds: 120, handoffSeconds: 190 });
   });
 
   it('accepts a state, a chain or a Definition alike', () => {
