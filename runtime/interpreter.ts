@@ -4,6 +4,7 @@
  * Instructions act on an outgoing context (iteration, frames) that starts as
  * this invocation's own.
  */
+import { branchInput } from './branch-input';
 import { evaluate } from './condition';
 import { contextObject } from './context';
 import { runtimeError } from './errors';
@@ -12,10 +13,10 @@ import { appendCommit } from './history';
 import { checkpointKey, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
-import { mapItem, mapItemList } from './map-items';
+import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
 import { expired, itemTtl } from './lease';
-import { byteLength, passValue } from './payload';
+import { derivedValue, passValue } from './payload';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
 import type { Committed, Exec } from './types';
@@ -121,21 +122,22 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
   switch (invoke.kind) {
     case 'scalar':
       return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
-    case 'parallel':
-      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input: passValue(x, ck) }));
+    case 'parallel': {
+      // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
+      const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
+      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input }));
+    }
     case 'map': {
-      const list = mapItemList(x, invoke, ck.value);
+      const mapped = mapInput(invoke, ck.value);
+      const list = mapItemList(x, invoke, mapped);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
         return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
       const origin = x.rt.ir.node;
-      const input = (index: number): InputRef => {
-        const value = mapItem(x, invoke, ck.value, list, index, origin);
-        // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
-        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state: origin } };
-      };
+      // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
+      const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, origin), { mapItem: { origin: ck.key, index, state: origin } });
       return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
     }
     case 'fanIn': {

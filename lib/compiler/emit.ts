@@ -1,4 +1,4 @@
-import { IR_VERSION, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
@@ -21,10 +21,14 @@ interface NodeBuilder {
   readonly io?: IoSpec;
   retry?: RetryRule[];
   catch?: CatchRule[];
-  join?: { tails: string[] };
+  join?: JoinSpec;
   mapItems?: MapItems;
+  branchInput?: BranchInput;
   instructions: Instruction[];
 }
+
+/** A join's output processing (the Parallel's / Map's ResultSelector, ResultPath, OutputPath). */
+type JoinOutput = Omit<JoinSpec, 'tails'>;
 
 /** A fan-in invoke whose `tail` is patched once all tails of its join are known. */
 type PendingFanIn = { -readonly [K in keyof FanInInvoke]: FanInInvoke[K] };
@@ -56,6 +60,8 @@ export class Emitter {
   private readonly queue: (() => void)[] = [];
   private readonly entryOf = new Map<State, string>();
   private readonly joinOf = new Map<State, string>();
+  /** The output processing of the containers whose joins are implicit nodes, by join node. */
+  private readonly joinOutputs = new Map<string, JoinOutput>();
   private readonly arrivals = new Map<string, { readonly from: string; readonly invoke: PendingFanIn }[]>();
   /** Per state: how many same-scope edges lead to it, and from which state (the last one seen). */
   private readonly incoming = new Map<State, { count: number; from: AnyState }>();
@@ -145,7 +151,7 @@ export class Emitter {
         throw this.misplacedFold(state);
       case 'parallel':
       case 'map':
-        name = this.implicit(implicitName.origin(state.id), this.scope(state), ioSpec(state.props, ['inputPath', 'parameters']), (b) => {
+        name = this.implicit(implicitName.origin(state.id), this.scope(state), undefined, (b) => {
           b.instructions = [this.fanOut(state)];
         });
         break;
@@ -173,19 +179,25 @@ export class Emitter {
     return start;
   }
 
-  /** The node that receives a Parallel's / Map's outputs. */
+  /**
+   * The node that receives a Parallel's / Map's outputs. With output
+   * processing it is an implicit node, whose join spec carries it: a join
+   * that is the next state's node may also be reached by other edges, with
+   * inputs that are not the branch outputs.
+   */
   private joinNodeFor(container: Parallel | MapState): string {
     const known = this.joinOf.get(container);
     if (known) return known;
     const next = container.nextState as AnyState | undefined;
-    const io = ioSpec(container.props, ['resultSelector', 'outputPath']);
+    const output = joinOutput(container);
     let name: string;
     if (next?.kind === 'fold') name = this.nodeFor(next);
-    else if ((next?.kind === 'task' || next?.kind === 'pass') && !io && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
+    else if ((next?.kind === 'task' || next?.kind === 'pass') && !output && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
     else {
-      name = this.implicit(implicitName.join(container.id), this.scope(container), io, (b) => {
+      name = this.implicit(implicitName.join(container.id), this.scope(container), undefined, (b) => {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
       });
+      if (output) this.joinOutputs.set(name, output);
     }
     this.joinOf.set(container, name);
     return name;
@@ -237,7 +249,7 @@ export class Emitter {
       case 'parallel':
       case 'map':
         // The join is an implicit node (see joinNodeFor) only when the container has output processing.
-        return from.nextState === pass && ioSpec(from.props, ['resultSelector', 'outputPath']) !== undefined;
+        return from.nextState === pass && joinOutput(from) !== undefined;
       default:
         return false;
     }
@@ -253,7 +265,7 @@ export class Emitter {
         throw this.misplacedFold(target);
       case 'parallel':
       case 'map':
-        return [needsOrigin(target) ? invoke({ kind: 'scalar', target: this.entryNodeFor(target) }) : this.fanOut(target)];
+        return [this.fanOut(target)];
       case 'choice':
         return [this.choice(from, target, scope, inlining)];
       case 'succeed':
@@ -281,10 +293,20 @@ export class Emitter {
 
   private fanOut(state: Parallel | MapState): Instruction {
     if (state.kind === 'parallel') {
-      return invoke({ kind: 'parallel', targets: state.branches.map((b) => this.entryNodeFor(b as State)), join: this.joinNodeFor(state) });
+      const targets = state.branches.map((b) => this.entryNodeFor(b as State));
+      const { inputPath, parameters } = state.props;
+      if (inputPath === undefined && parameters === undefined) return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state) });
+      const input: BranchInput = { state: state.id, ...(inputPath !== undefined ? { inputPath } : {}), ...(parameters !== undefined ? { parameters } : {}) };
+      // Each branch's start rebuilds an input too large to travel inline from the origin's checkpoint.
+      for (const target of targets) (this.nodes.get(target) as NodeBuilder).branchInput = input;
+      return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state), input });
     }
-    const { itemsPath, itemSelector, maxConcurrency } = state.props;
-    const items: MapItems = { itemsPath: itemsPath ?? '$', ...(itemSelector !== undefined ? { itemSelector } : {}) };
+    const { inputPath, itemsPath, itemSelector, maxConcurrency } = state.props;
+    const items: MapItems = {
+      ...(inputPath !== undefined ? { inputPath } : {}),
+      itemsPath: itemsPath ?? '$',
+      ...(itemSelector !== undefined ? { itemSelector } : {}),
+    };
     const target = this.entryNodeFor(state.processorState as State);
     // The item processor's start rebuilds items that are too large to travel inline.
     (this.nodes.get(target) as NodeBuilder).mapItems = items;
@@ -310,7 +332,7 @@ export class Emitter {
       const tails = [...new Set(list.map((a) => a.from))].sort();
       const index = new Map(tails.map((t, i) => [t, i]));
       for (const a of list) a.invoke.tail = index.get(a.from) as number;
-      (this.nodes.get(join) as NodeBuilder).join = { tails };
+      (this.nodes.get(join) as NodeBuilder).join = { tails, ...this.joinOutputs.get(join) };
     }
   }
 
@@ -356,6 +378,7 @@ export class Emitter {
       ...(b.io ? { io: b.io } : {}),
       ...(b.join ? { join: b.join } : {}),
       ...(b.mapItems ? { mapItems: b.mapItems } : {}),
+      ...(b.branchInput ? { branchInput: b.branchInput } : {}),
       ...(enclosingJoin ? { enclosingJoin } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
@@ -373,9 +396,15 @@ export class Emitter {
   }
 }
 
-/** Input processing of a Parallel/Map runs in a function of its own, before the fan-out. */
-function needsOrigin(state: Parallel | MapState): boolean {
-  return state.props.inputPath !== undefined || (state.kind === 'parallel' && state.props.parameters !== undefined);
+/** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */
+function joinOutput(state: Parallel | MapState): JoinOutput | undefined {
+  const { resultSelector, resultPath, outputPath } = state.props;
+  const out: JoinOutput = {
+    ...(resultSelector !== undefined ? { resultSelector } : {}),
+    ...(resultPath !== undefined && resultPath !== '$' ? { resultPath } : {}),
+    ...(outputPath !== undefined ? { outputPath } : {}),
+  };
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** What a folded Pass does, as an instruction of its predecessor's node. */
