@@ -9,8 +9,8 @@ import { evaluate } from './condition';
 import { contextObject } from './context';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
-import { appendCommit } from './history';
-import { checkpointKey, type Transition } from './table';
+import { appendCommit, appendTransition } from './history';
+import { checkpointKey, RETRY_STATE, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
@@ -181,7 +181,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
-          await failRun(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
+          await failRunOrState(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
@@ -192,16 +192,48 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         await succeedRun(x, ck);
         break;
       case 'fail':
-        await failRun(x, ins.error, ins.cause ?? '');
+        await failRunOrState(x, ins.error, ins.cause ?? '');
         return 'ended';
     }
   }
   return state;
 }
 
-/** After commit: a caught error goes to its catch handler, anything else runs the instructions. */
+/**
+ * Fails the Parallel/Map state around this node, once: the first failure
+ * recorded for the state's attempt (its join's invocation) is the state's
+ * error. Every failing branch invokes the join with `failed` (the join's
+ * checkpoint makes the decision once), so a branch whose recording crashed
+ * and then succeeded on Lambda's retry leaves no state waiting for it.
+ */
+async function failState(x: Exec, error: string, cause: string): Promise<void> {
+  const { frames } = x.invocation;
+  const top = frames[frames.length - 1];
+  const node = x.rt.ir.enclosingJoin?.node;
+  if (!top || !node) throw runtimeError(`node ${x.rt.ir.node}: a state failure outside any Parallel or Map`);
+  const outer = frames.slice(0, -1);
+  const join = invocationName(x.run, node, top.iteration, outer);
+  await x.rt.store.failState(join, { error, cause }, itemTtl(x));
+  await appendTransition(x, 'failed', { next: [node], error: { error, cause } });
+  await send(x, node, { iteration: top.iteration, fanOut: outer, inputs: [{ failed: { join, size: top.size, origin: top.origin } }] });
+}
+
+/** An error no rule handled: it fails the enclosing Parallel/Map state when that (or one around it) has rules (IR `stateErrors`), else the run. */
+export async function failRunOrState(x: Exec, error: string, cause: string): Promise<void> {
+  if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
+  else await failRun(x, error, cause);
+}
+
+/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
+  if (ck.catchIndex === RETRY_STATE) {
+    const retry = x.rt.ir.join?.retry;
+    if (!retry) throw runtimeError(`node ${x.rt.ir.node}: checkpoint retries a state, which the IR does not`);
+    // The attempt is the next iteration: every invocation inside gets a new name.
+    await runInstructions(x, ck, [{ op: 'incrIteration' }, { op: 'invoke', invoke: retry.fanOut }], 'open', out);
+    return;
+  }
   if (ck.catchIndex === undefined) {
     // A path that invoked nothing and did not end the run still committed.
     if ((await runInstructions(x, ck, x.rt.ir.instructions, 'open', out)) === 'open') await appendCommit(x, ck);

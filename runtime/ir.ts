@@ -228,6 +228,19 @@ export type HandlerSpec =
 export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' | 'outputPath'> {
   /** Tail nodes that may arrive at this join; an arrival records the tail's position in this list. */
   readonly tails: readonly string[];
+  /**
+   * The Parallel's / Map's Retry rules: when a branch fails the state and a
+   * rule matches, the join runs `fanOut` again from the state input, one
+   * iteration later (docs/architecture.md "Retry and Catch on Parallel and
+   * Map"). Its Catch rules are the join node's `catch`.
+   */
+  readonly retry?: StateRetry;
+}
+
+/** A Parallel's / Map's Retry rules and the fan-out they run again. */
+export interface StateRetry {
+  readonly rules: readonly RetryRule[];
+  readonly fanOut: ParallelInvoke | MapInvoke;
 }
 
 /** The join that collects the branches of a fan-out: its node and that node's `join.tails`. */
@@ -298,6 +311,13 @@ export interface NodeIR {
    * the joins of all its frames, and renews their state (docs/architecture.md "Retention").
    */
   readonly enclosingJoin?: EnclosingJoin;
+  /**
+   * Present on nodes inside a Parallel branch or Map item when that
+   * Parallel/Map, or one around it, has Retry or Catch rules: an error no
+   * rule of this node handles, or a Fail, fails the innermost enclosing state
+   * once (its join decides), instead of going back to Lambda or ending the run.
+   */
+  readonly stateErrors?: true;
   readonly retry?: readonly RetryRule[];
   readonly catch?: readonly CatchRule[];
   readonly instructions: readonly Instruction[];
@@ -361,7 +381,16 @@ export type InputRef =
    */
   | { readonly mapItem: { readonly origin: string; readonly index: number; readonly state: string } }
   /** The outputs of all branches of a fan-in, in branch order. */
-  | { readonly fanIn: { readonly join: string; readonly size: number; readonly origin: string } };
+  | { readonly fanIn: FanInRef }
+  /** A branch of this fan-in failed the state; the error is its state failure record (runtime/table.ts). */
+  | { readonly failed: FanInRef };
+
+/** A fan-in: its join's invocation name, its size and its origin's checkpoint key. */
+export interface FanInRef {
+  readonly join: string;
+  readonly size: number;
+  readonly origin: string;
+}
 
 export interface FoldState {
   /** Index of the item this step folds. */

@@ -12,7 +12,7 @@ import { decodeArrival, shardLevels, shardPlan, tailKey } from './fan-in';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import { forEachLimit } from './pool';
-import { historyKey, runKey } from './table';
+import { historyKey, parseKey, runKey, stateFailureKey } from './table';
 import type { Exec } from './types';
 
 /** Renew once less is left: the next execution may start one handoff later, and a renewal cut short is retried within one. */
@@ -86,7 +86,9 @@ async function renewFanIn(x: Exec, level: number, due: number, lease: number): P
     if (r.renewed && i < level0) codes.push(...r.arrivals);
   });
   const tails = codes.map((code) => tailKey(x.run, join.tails, outer, iteration, decodeArrival(code, size)));
-  // The origin holds the state input, which the join reads for its ResultPath.
-  await raiseAll(x, [...tails, origin], lease);
+  // The origin holds the state input, which the join reads for its ResultPath (and a Retry);
+  // after a retry the origin is the last attempt's join, whose failure record counts the retries used.
+  const previous = parseKey(origin);
+  await raiseAll(x, [...tails, origin, ...(previous?.kind === 'checkpoint' ? [stateFailureKey(previous.invocation)] : [])], lease);
   return lease;
 }

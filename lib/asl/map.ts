@@ -3,6 +3,7 @@ import { MapState } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
 import { ioProps } from './io';
+import { addCatches, addRetries } from './retry';
 import { checkTemplate } from './templates';
 import type { AslScope } from './types';
 
@@ -34,6 +35,12 @@ export const mapReader: StateReader = {
       ...(itemSelector !== undefined ? { itemSelector } : {}),
       ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
     });
+    addRetries(ctx, name, state.Retry, map);
     return map.itemProcessor(ctx.buildScope(processor));
+  },
+
+  /** Catch rules need their targets, which exist once the whole scope is created. */
+  wire(ctx, name, state, created, lookup) {
+    addCatches(ctx, name, state.Catch, created.entry as MapState, lookup);
   },
 };

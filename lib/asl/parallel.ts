@@ -2,6 +2,7 @@ import { Parallel } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
 import { ioProps } from './io';
+import { addCatches, addRetries } from './retry';
 import type { AslScope } from './types';
 
 /** Parallel: every branch on the same input; the result is the branch outputs in branch order, processed by its join (ResultSelector, ResultPath, OutputPath). */
@@ -12,6 +13,12 @@ export const parallelReader: StateReader = {
       checkKeys(ctx.report, name, `Branches[${i}]`, branch, ['StartAt', 'States', 'Comment']);
       parallel.branch(ctx.buildScope(branch));
     });
+    addRetries(ctx, name, state.Retry, parallel);
     return parallel;
+  },
+
+  /** Catch rules need their targets, which exist once the whole scope is created. */
+  wire(ctx, name, state, created, lookup) {
+    addCatches(ctx, name, state.Catch, created.entry as Parallel, lookup);
   },
 };

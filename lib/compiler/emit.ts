@@ -1,5 +1,6 @@
-import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
+import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
@@ -62,6 +63,8 @@ export class Emitter {
   private readonly joinOf = new Map<State, string>();
   /** The output processing of the containers whose joins are implicit nodes, by join node. */
   private readonly joinOutputs = new Map<string, JoinOutput>();
+  /** The Retry rules of the containers that have them, by join node. */
+  private readonly joinRetries = new Map<string, StateRetry>();
   private readonly arrivals = new Map<string, { readonly from: string; readonly invoke: PendingFanIn }[]>();
   /** Per state: how many same-scope edges lead to it, and from which state (the last one seen). */
   private readonly incoming = new Map<State, { count: number; from: AnyState }>();
@@ -126,6 +129,11 @@ export class Emitter {
 
   private errorRules(b: NodeBuilder, state: FunctionState & AnyState): void {
     if (state.retries.length > 0) b.retry = state.retries.map(retryRule);
+    this.catchRules(b, state);
+  }
+
+  /** A state's Catch rules on node `b` (its own node, or a Parallel's / Map's join). */
+  private catchRules(b: NodeBuilder, state: ErrorRulesState & AnyState): void {
     if (state.catches.length === 0) return;
     b.catch = state.catches.map((c, i) => {
       const handler = c.handler as State;
@@ -170,7 +178,7 @@ export class Emitter {
    * node that is a loop target is started by an implicit pass node.
    */
   private startNodeFor(first: string): string {
-    const invoked = [...this.nodes.values()].some((b) => successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold').includes(first));
+    const invoked = [...this.nodes.values()].some((b) => nodeSuccessors(b).includes(first));
     if (!invoked) return first;
     const start = this.implicit(implicitName.start(this.graph.start.id), ROOT_SCOPE, undefined, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
@@ -190,12 +198,16 @@ export class Emitter {
     if (known) return known;
     const next = container.nextState as AnyState | undefined;
     const output = joinOutput(container);
+    const rules = hasErrorRules(container);
     let name: string;
     if (next?.kind === 'fold') name = this.nodeFor(next);
-    else if ((next?.kind === 'task' || next?.kind === 'pass') && !output && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
+    else if ((next?.kind === 'task' || next?.kind === 'pass') && !output && !rules && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
     else {
       name = this.implicit(implicitName.join(container.id), this.scope(container), undefined, (b) => {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
+        // The state's rules are its join's: the join decides what a failed attempt leads to.
+        this.catchRules(b, container);
+        if (container.retries.length > 0) this.joinRetries.set(b.name, { rules: container.retries.map(retryRule), fanOut: (this.fanOut(container) as { invoke: ParallelInvoke | MapInvoke }).invoke });
       });
       if (output) this.joinOutputs.set(name, output);
     }
@@ -248,8 +260,8 @@ export class Emitter {
         return from.nextState === pass;
       case 'parallel':
       case 'map':
-        // The join is an implicit node (see joinNodeFor) only when the container has output processing.
-        return from.nextState === pass && joinOutput(from) !== undefined;
+        // The join is an implicit node (see joinNodeFor) only when the container has output processing or error rules.
+        return from.nextState === pass && (joinOutput(from) !== undefined || hasErrorRules(from));
       default:
         return false;
     }
@@ -332,7 +344,8 @@ export class Emitter {
       const tails = [...new Set(list.map((a) => a.from))].sort();
       const index = new Map(tails.map((t, i) => [t, i]));
       for (const a of list) a.invoke.tail = index.get(a.from) as number;
-      (this.nodes.get(join) as NodeBuilder).join = { tails, ...this.joinOutputs.get(join) };
+      const retry = this.joinRetries.get(join);
+      (this.nodes.get(join) as NodeBuilder).join = { tails, ...this.joinOutputs.get(join), ...(retry ? { retry } : {}) };
     }
   }
 
@@ -360,6 +373,12 @@ export class Emitter {
     return timeout + eventAge;
   }
 
+  /** Whether a container around `scope` has Retry or Catch rules: then an unhandled error fails the innermost one. */
+  private stateErrors(scope: Scope): boolean {
+    for (let c = scope.container; c; c = this.scope(c).container) if (hasErrorRules(c)) return true;
+    return false;
+  }
+
   /** The join of the container around `scope` (the last fan-out frame of the node's invocations), with its tails. */
   private enclosingJoin(scope: Scope): EnclosingJoin | undefined {
     if (!scope.container) return undefined;
@@ -380,6 +399,7 @@ export class Emitter {
       ...(b.mapItems ? { mapItems: b.mapItems } : {}),
       ...(b.branchInput ? { branchInput: b.branchInput } : {}),
       ...(enclosingJoin ? { enclosingJoin } : {}),
+      ...(this.stateErrors(b.scope) ? { stateErrors: true as const } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
       instructions: b.instructions,
@@ -389,11 +409,23 @@ export class Emitter {
     return {
       ir,
       fn: b.fn,
-      successors: successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold'),
+      successors: nodeSuccessors(b),
       async: resolveAsyncSettings(b.fn, this.asyncDefaults),
       implicit: b.implicit,
     };
   }
+}
+
+/** Has the Parallel/Map Retry or Catch rules (applied by its join)? */
+function hasErrorRules(state: Parallel | MapState): boolean {
+  return state.retries.length > 0 || state.catches.length > 0;
+}
+
+/** Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold), a retried state's fan-out. */
+function nodeSuccessors(b: NodeBuilder): string[] {
+  const retry = b.join?.retry;
+  const instructions = retry ? [...b.instructions, invoke(retry.fanOut)] : b.instructions;
+  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold');
 }
 
 /** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */

@@ -1,5 +1,5 @@
 import type { IoProps } from './io';
-import { NextableState } from './nextable';
+import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
 import type { JsonPath, PayloadTemplate, Untyped } from './types';
 
@@ -22,9 +22,11 @@ export interface MapProps extends Omit<IoProps, 'parameters'> {
  * fan-in join), placed by the output processing (`resultSelector`,
  * `resultPath`, `outputPath`) as in Step Functions. `R` is the results'
  * array type; `O` the state's output, when the output processing makes
- * another. Exported as `Map` and `MapState` (to avoid shadowing the global).
+ * another. `addRetry` / `addCatch` apply to the whole state: an item error no
+ * rule inside handles fails it once, and a Retry runs every item again.
+ * Exported as `Map` and `MapState` (to avoid shadowing the global).
  */
-export class MapState<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends NextableState<I, O> {
+export class MapState<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends ErrorRulesState<I, O> {
   readonly kind = 'map' as const;
   private processor?: { readonly start: State | undefined };
 

@@ -1,5 +1,5 @@
 import type { IoProps } from './io';
-import { NextableState } from './nextable';
+import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
 import type { Untyped } from './types';
 
@@ -13,9 +13,11 @@ export type ParallelProps = IoProps;
  * in Step Functions. `R` is the branch outputs' array type, e.g.
  * `Parallel<In, [A, B]>`; `O` the state's output, when the output processing
  * makes another, e.g. `Parallel<In, [A, B], { a: A; b: B }>` with a
- * `resultSelector` building that object.
+ * `resultSelector` building that object. `addRetry` / `addCatch` apply to
+ * the whole state: a branch error no rule inside handles fails it once, and
+ * a Retry runs every branch again.
  */
-export class Parallel<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends NextableState<I, O> {
+export class Parallel<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends ErrorRulesState<I, O> {
   readonly kind = 'parallel' as const;
   /** Start state of each branch (undefined for an empty chain). */
   readonly branches: (State | undefined)[] = [];

@@ -67,3 +67,29 @@ describe('ResultPath on a Parallel (applied by its join to the state input)', ()
     expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], resultSelector: { 'left.$': '$[0]' }, resultPath: "$['both results']" });
   });
 });
+
+describe('Retry and Catch on a Parallel or Map', () => {
+  test('become the rules of the state: its join retries the fan-out or routes the error to the Catch target', () => {
+    const doc = machine({
+      Load: task({ Next: 'Both' }),
+      Both: {
+        Type: 'Parallel',
+        Branches: [branch('Left'), branch('Right')],
+        Retry: [{ ErrorEquals: ['Busy'], MaxAttempts: 2, IntervalSeconds: 3, BackoffRate: 1.5 }],
+        Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Recover', ResultPath: '$.error' }],
+        Next: 'Each',
+      },
+      Each: { Type: 'Map', ItemsPath: '$.items', Iterator: { StartAt: 'Item', States: { Item: task() } }, Catch: [{ ErrorEquals: ['Bad'], Next: 'Recover' }], End: true },
+      Recover: task(),
+    });
+    const { nodes } = compileAsl(doc);
+    expect(nodes['Both.Join'].ir.join?.retry).toEqual({
+      rules: [{ errors: ['Busy'], maxAttempts: 2, intervalSeconds: 3, backoffRate: 1.5, jitter: 'NONE' }],
+      fanOut: { kind: 'parallel', targets: ['Left', 'Right'], join: 'Both.Join' },
+    });
+    expect(nodes['Both.Join'].ir.catch).toEqual([{ errors: ['States.ALL'], next: 'Recover', resultPath: '$.error' }]);
+    expect(nodes['Each.Join'].ir.catch).toEqual([{ errors: ['Bad'], next: 'Recover' }]);
+    expect(nodes.Left.ir.stateErrors).toBe(true);
+    expect(nodes.Item.ir.stateErrors).toBe(true);
+  });
+});

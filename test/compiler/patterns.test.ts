@@ -516,3 +516,39 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     expect(instructions(c, 'A')).toHaveLength(10001);
   });
 });
+
+describe('Retry and Catch on a Parallel / Map', () => {
+  it('the join is implicit and holds the rules: catch on the join node, retry with the fan-out it runs again', () => {
+    const m = new MapState('M', { itemsPath: '$.items' })
+      .itemProcessor(task('I').next(task('I2')))
+      .addRetry({ errors: ['Busy'], maxAttempts: 2 })
+      .addCatch(task('Handle'), { resultPath: '$.error' });
+    const c = compile(task('S').next(m).next(task('After')));
+    const fanOut = { kind: 'map', target: 'I', join: 'M.Join', itemsPath: '$', maxConcurrency: 0 };
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { ...fanOut, itemsPath: '$.items' } }]);
+    expect(ir(c, 'M.Join').join).toEqual({
+      tails: ['I2'],
+      retry: { rules: [{ errors: ['Busy'], maxAttempts: 2, intervalSeconds: 1, backoffRate: 2, jitter: 'NONE' }], fanOut: { ...fanOut, itemsPath: '$.items' } },
+    });
+    expect(ir(c, 'M.Join').catch).toEqual([{ errors: ['States.ALL'], next: 'Handle', resultPath: '$.error' }]);
+    expect(c.nodes['M.Join'].successors).toEqual(['After', 'Handle', 'I', 'M.Join']);
+    // Nodes inside fail the state; nodes outside do not.
+    expect([ir(c, 'I').stateErrors, ir(c, 'I2').stateErrors, ir(c, 'S').stateErrors, ir(c, 'M.Join').stateErrors]).toEqual([true, true, undefined, undefined]);
+  });
+
+  it('nodes in an inner container without rules fail it too when an outer one has rules; its join propagates', () => {
+    const inner = new Parallel('Inner').branch(task('X'), task('Y'));
+    const outer = new Parallel('Outer').branch(task('A').next(inner).next(task('AJ')), task('B')).addCatch(new Pass('Caught'));
+    const c = compile(task('S').next(outer));
+    expect([ir(c, 'X').stateErrors, ir(c, 'AJ').stateErrors, ir(c, 'B').stateErrors]).toEqual([true, true, true]);
+    expect(ir(c, 'AJ').join).toEqual({ tails: ['X', 'Y'] });
+  });
+
+  it('rules on a Map/Parallel followed by a Fold, or invalid rules, are definition errors naming the field', () => {
+    const fold = () => new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 });
+    expect(() => compile(task('S').next(new MapState('M').itemProcessor(task('I')).addRetry()).next(fold()))).toThrow(
+      "Workflow 'W', node 'M', field 'retry[0]': a Map followed by a Fold ('Sum') cannot have Retry rules; put them on the states inside it",
+    );
+    expect(() => compile(task('S').next(new Parallel('P').branch(task('I')).addRetry({ maxAttempts: -1 })))).toThrow("Workflow 'W', node 'P', field 'retry[0].maxAttempts': -1 is not an integer >= 0");
+  });
+});

@@ -41,3 +41,28 @@ test('a Parallel merges its branch outputs into its state input; a Map reads a l
   const r = await run(task('Load', 'echo').next(parallel).next(map).next(task('Done', 'echo')), handlers, order);
   expect(r).toEqual({ status: 'SUCCEEDED', result: { ...order, checked: { a: 'o-1', b: 'o-1' }, doubled: [2, 4, 6] }, error: undefined, shards: 0 });
 });
+
+test('a Map whose item fails is retried as a whole, then caught once with the error merged into the state input', async () => {
+  class Busy extends Error {
+    override name = 'Busy';
+  }
+  const handlers = {
+    echo: (x: unknown) => x,
+    busy: (x: number) => {
+      if (x === 2) throw new Busy(`item ${x} is busy`);
+      return x;
+    },
+  };
+  const map = new MapState('Items', { itemsPath: '$.items' })
+    .itemProcessor(task('Item', 'busy'))
+    .addRetry({ errors: ['Busy'], maxAttempts: 1, intervalSeconds: 1 })
+    .addCatch(task('Recover', 'echo'), { resultPath: '$.failure' });
+  const r = await run(map, handlers, { items: [1, 2, 3] });
+  expect(r).toEqual({
+    status: 'SUCCEEDED',
+    result: { items: [1, 2, 3], failure: { Error: 'Busy', Cause: expect.stringContaining('"errorMessage":"item 2 is busy"') as unknown } },
+    error: undefined,
+    // Both attempts' fan-in state is gone: the decision deletes the failed attempt's shards.
+    shards: 0,
+  });
+});
