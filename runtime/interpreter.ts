@@ -9,7 +9,7 @@ import { evaluate } from './condition';
 import { contextObject } from './context';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
-import { appendCommit, appendTransition } from './history';
+import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
@@ -214,7 +214,6 @@ async function failState(x: Exec, error: string, cause: string): Promise<void> {
   const outer = frames.slice(0, -1);
   const join = invocationName(x.run, node, top.iteration, outer);
   await x.rt.store.failState(join, { error, cause }, itemTtl(x));
-  await appendTransition(x, 'failed', { next: [node], error: { error, cause } });
   await send(x, node, { iteration: top.iteration, fanOut: outer, inputs: [{ failed: { join, size: top.size, origin: top.origin } }] });
 }
 
