@@ -26,6 +26,7 @@ import {
   decodeCheckpoint,
   decodeHistoryCount,
   decodeShard,
+  decodeStateFailure,
   historyCount,
   historyEntryPut,
   type HistoryItem,
@@ -44,6 +45,10 @@ import {
   shardArrival,
   shardCreation,
   shardRenewal,
+  type StateFailure,
+  stateFailureKey,
+  stateFailurePut,
+  stateRetries,
   tombstoneItem,
   ttlOf,
   ttlExtension,
@@ -175,6 +180,23 @@ export class DynamoDbStore implements CheckpointStore {
 
   deleteItems(keys: readonly string[]): Promise<void> {
     return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
+  }
+
+  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+    const request = stateFailurePut(join, failure, ttl);
+    return conditional(
+      this.put(request, 'ALL_OLD').then(() => decodeStateFailure(request.Item) as StateFailure),
+      async (e) => decodeStateFailure(e.Item) ?? ((await this.getStateFailure(join)) as StateFailure),
+    );
+  }
+
+  async getStateFailure(join: string): Promise<StateFailure | undefined> {
+    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: keyItem(stateFailureKey(join)), ConsistentRead: true }));
+    return decodeStateFailure(r.Item);
+  }
+
+  async setStateRetries(join: string, retries: readonly number[]): Promise<void> {
+    await this.update(stateRetries(join, retries));
   }
 
   async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {

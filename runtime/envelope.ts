@@ -49,7 +49,7 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
 }
 
 const IN = 'unum.inputs[0]';
-const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn';
+const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn, failed';
 
 /** One input; a map item or a fan-in only where this node can take one, consistent with the frames. */
 function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): InputRef {
@@ -67,13 +67,16 @@ function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): Inp
     check(top?.kind === 'map' && top.index === m.index && top.origin === m.origin, `${IN}.mapItem`, "must name the index and origin of the top fan-out frame, a 'map' frame");
     return { mapItem: { origin: m.origin, index: m.index, state: m.state } };
   }
-  const f = r.fanIn;
+  const kind = 'failed' in r ? 'failed' : 'fanIn';
+  const f = r[kind];
+  const at = `${IN}.${kind}`;
   check(isObject(f), IN, ONE_OF);
-  check(ir.join !== undefined, `${IN}.fanIn`, notAccepted(ir, 'is not a join'));
-  check(typeof f.join === 'string' && isInvocationName(f.join), `${IN}.fanIn.join`, 'must be an invocation name');
-  check(isCount(f.size, MAX_SIZE) && f.size > 0, `${IN}.fanIn.size`, SIZE);
-  check(isKey(f.origin), `${IN}.fanIn.origin`, KEY);
-  return { fanIn: { join: f.join, size: f.size, origin: f.origin } };
+  check(ir.join !== undefined, at, notAccepted(ir, 'is not a join'));
+  check(typeof f.join === 'string' && isInvocationName(f.join), `${at}.join`, 'must be an invocation name');
+  check(isCount(f.size, MAX_SIZE) && f.size > 0, `${at}.size`, SIZE);
+  check(isKey(f.origin), `${at}.origin`, KEY);
+  const ref = { join: f.join, size: f.size, origin: f.origin };
+  return kind === 'failed' ? { failed: ref } : { fanIn: ref };
 }
 
 /** A fold step after the first: the first step gets the fan-in and sends `fold` on with index 1 and up. */

@@ -50,6 +50,22 @@ export const TERMINAL_ERRORS: ReadonlySet<string> = new Set(['States.Runtime', '
 export const runtimeError = (message: string): StatesError => new StatesError('States.Runtime', message);
 
 /**
+ * An error that fails the Parallel/Map state around the node (IR
+ * `stateErrors`), or, outside any, the run: a branch error no rule inside
+ * handled, or a state failure its join did not handle. `name` is the error,
+ * `cause` its Cause as a catcher receives it.
+ */
+export class StateFailedError extends UnumError {
+  constructor(
+    readonly error: string,
+    readonly cause: string,
+  ) {
+    super(cause);
+    this.name = error;
+  }
+}
+
+/**
  * Step Functions' bounds on a failure (`ExecutionFailedEventDetails`): an
  * error name of at most 256 characters and a cause of at most 32,768. Every
  * error the table stores (run record, history, caught `{Error, Cause}`) is cut

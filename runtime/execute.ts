@@ -4,10 +4,10 @@
  * terminal error ends the run; any other goes back to Lambda to retry.
  */
 import { contextObject } from './context';
-import { TERMINAL_ERRORS } from './errors';
+import { StateFailedError, TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
 import { joinCleanup, resolveInput } from './ingress';
-import { proceed } from './interpreter';
+import { failRunOrState, proceed } from './interpreter';
 import type { EnclosingJoin, HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, writeTransitionLog } from './log';
@@ -15,6 +15,7 @@ import { keepLease, startLease } from './lease';
 import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
+import { decideState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
 import { checkpointKey } from './table';
 import { callUser, compute } from './user-code';
@@ -83,8 +84,15 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
       x.lease = startLease(x);
       if (!(await startRun(x))) return report('duplicate');
     } else await keepLease(x);
-    report(spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
+    const input = invocation.input;
+    report('failed' in input ? await decideState(x, input.failed) : spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
   } catch (e) {
+    if (e instanceof StateFailedError) {
+      // Decided already (no rule inside handled it): no Lambda retry changes it.
+      await failRunOrState(x, e.error, e.cause);
+      report('failed', e);
+      return;
+    }
     if (!TERMINAL_ERRORS.has(errorName(e))) {
       // Lambda retries the invocation; when its retries are exhausted the failure recorder ends the run.
       x.metrics.failures = 1;

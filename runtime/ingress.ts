@@ -4,10 +4,13 @@
  * and its successors ran: GC only removes inputs after that. Then stop (or,
  * when no execution of ours committed, the input expired: step.ts).
  */
+import { branchInput } from './branch-input';
+import { contextObject } from './context';
 import { readArrivals, shardKeys, tailKey } from './fan-in';
 import { runtimeError } from './errors';
-import { mapItem, mapItemList } from './map-items';
-import type { InputRef, Json } from './ir';
+import { processOutput } from './io';
+import { mapInput, mapItem, mapItemList } from './map-items';
+import type { InputRef, JoinSpec, Json } from './ir';
 import type { Cleanup, Exec } from './types';
 
 export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });
@@ -43,17 +46,46 @@ export async function readValues(x: Exec, keys: readonly string[]): Promise<Json
   return out;
 }
 
+/** Does the join's ResultPath merge the branch outputs into the state input (which it then reads)? */
+const readsStateInput = (join: JoinSpec | undefined): boolean => join?.resultPath !== undefined && join.resultPath !== '$';
+
+/**
+ * The Parallel/Map state's output from its branch outputs: the join's
+ * ResultSelector, ResultPath (into the state input, the origin's value, when
+ * it merges) and OutputPath. Without output processing, the outputs as they are.
+ */
+function joinOutput(x: Exec, results: Json[], stateInput: Json | undefined): Json {
+  const join = x.rt.ir.join;
+  if (!join || (join.resultSelector === undefined && join.resultPath === undefined && join.outputPath === undefined)) return results;
+  return processOutput(join, stateInput ?? null, results, contextObject(x));
+}
+
 export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
-  const input = x.invocation.input;
-  if ('value' in input) return { value: input.value, cleanup: noCleanup() };
+  const { input, parent, frames } = x.invocation;
+  const { ir } = x.rt;
+  if ('value' in input) {
+    // An empty Map's origin invokes the join directly with [] and is its parent (holding the state input).
+    if (!ir.join) return { value: input.value, cleanup: noCleanup() };
+    const state = readsStateInput(ir.join) && parent ? await readValues(x, [parent]) : [null];
+    return state && { value: joinOutput(x, input.value as Json[], state[0]), cleanup: noCleanup() };
+  }
   if ('ref' in input) {
     const v = await readValues(x, [input.ref]);
-    return v && { value: v[0], cleanup: noCleanup() };
+    if (!v) return undefined;
+    const top = frames.at(-1);
+    const rebuild = ir.branchInput && top?.kind === 'parallel' && top.origin === input.ref;
+    return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0], cleanup: noCleanup() };
   }
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
+  if ('failed' in input) throw runtimeError(`node ${ir.node}: a state failure is decided, not resolved`);
   const m = await fanInMembers(x, input.fanIn);
-  const values = m && (await readValues(x, m.keys));
-  return values && m && { value: values, cleanup: m.cleanup };
+  if (!m) return undefined;
+  // The origin is read with the tails: the join tombstones both, so both are there until it commits.
+  const withState = readsStateInput(ir.join);
+  const values = await readValues(x, withState ? [...m.keys, input.fanIn.origin] : m.keys);
+  if (!values) return undefined;
+  const state = withState ? values.pop() : undefined;
+  return { value: joinOutput(x, values, state), cleanup: m.cleanup };
 }
 
 /** A map item sent by reference: rebuilt from the origin's value as the origin would have sent it. */
@@ -61,7 +93,9 @@ async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Pr
   const spec = x.rt.ir.mapItems;
   if (!spec) throw runtimeError(`node ${x.rt.ir.node} starts no item processor`);
   const v = await readValues(x, [origin]);
-  return v && { value: mapItem(x, spec, v[0], mapItemList(x, spec, v[0]), index, state), cleanup: noCleanup() };
+  if (!v) return undefined;
+  const input = mapInput(spec, v[0]);
+  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, state), cleanup: noCleanup() };
 }
 
 /**

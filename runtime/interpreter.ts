@@ -4,18 +4,19 @@
  * Instructions act on an outgoing context (iteration, frames) that starts as
  * this invocation's own.
  */
+import { branchInput } from './branch-input';
 import { evaluate } from './condition';
 import { contextObject } from './context';
 import { runtimeError } from './errors';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
-import { checkpointKey, type Transition } from './table';
+import { checkpointKey, RETRY_STATE, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
 import { passOutput } from './io';
-import { mapItem, mapItemList } from './map-items';
+import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
 import { expired, itemTtl } from './lease';
-import { byteLength, passValue } from './payload';
+import { derivedValue, passValue } from './payload';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
 import type { Committed, Exec } from './types';
@@ -121,21 +122,22 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
   switch (invoke.kind) {
     case 'scalar':
       return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
-    case 'parallel':
-      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input: passValue(x, ck) }));
+    case 'parallel': {
+      // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
+      const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
+      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input }));
+    }
     case 'map': {
-      const list = mapItemList(x, invoke, ck.value);
+      const mapped = mapInput(invoke, ck.value);
+      const list = mapItemList(x, invoke, mapped);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
         return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
       const origin = x.rt.ir.node;
-      const input = (index: number): InputRef => {
-        const value = mapItem(x, invoke, ck.value, list, index, origin);
-        // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
-        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state: origin } };
-      };
+      // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
+      const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, origin), { mapItem: { origin: ck.key, index, state: origin } });
       return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
     }
     case 'fanIn': {
@@ -179,7 +181,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
-          await failRun(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
+          await failRunOrState(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
@@ -190,16 +192,47 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         await succeedRun(x, ck);
         break;
       case 'fail':
-        await failRun(x, ins.error, ins.cause ?? '');
+        await failRunOrState(x, ins.error, ins.cause ?? '');
         return 'ended';
     }
   }
   return state;
 }
 
-/** After commit: a caught error goes to its catch handler, anything else runs the instructions. */
+/**
+ * Fails the Parallel/Map state around this node, once: the first failure
+ * recorded for the state's attempt (its join's invocation) is the state's
+ * error. Every failing branch invokes the join with `failed` (the join's
+ * checkpoint makes the decision once), so a branch whose recording crashed
+ * and then succeeded on Lambda's retry leaves no state waiting for it.
+ */
+async function failState(x: Exec, error: string, cause: string): Promise<void> {
+  const { frames } = x.invocation;
+  const top = frames[frames.length - 1];
+  const node = x.rt.ir.enclosingJoin?.node;
+  if (!top || !node) throw runtimeError(`node ${x.rt.ir.node}: a state failure outside any Parallel or Map`);
+  const outer = frames.slice(0, -1);
+  const join = invocationName(x.run, node, top.iteration, outer);
+  await x.rt.store.failState(join, { error, cause }, itemTtl(x));
+  await send(x, node, { iteration: top.iteration, fanOut: outer, inputs: [{ failed: { join, size: top.size, origin: top.origin } }] });
+}
+
+/** An error no rule handled: it fails the enclosing Parallel/Map state when that (or one around it) has rules (IR `stateErrors`), else the run. */
+export async function failRunOrState(x: Exec, error: string, cause: string): Promise<void> {
+  if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
+  else await failRun(x, error, cause);
+}
+
+/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
+  if (ck.catchIndex === RETRY_STATE) {
+    const retry = x.rt.ir.join?.retry;
+    if (!retry) throw runtimeError(`node ${x.rt.ir.node}: checkpoint retries a state, which the IR does not`);
+    // The attempt is the next iteration: every invocation inside gets a new name.
+    await runInstructions(x, ck, [{ op: 'incrIteration' }, { op: 'invoke', invoke: retry.fanOut }], 'open', out);
+    return;
+  }
   if (ck.catchIndex === undefined) {
     // A path that invoked nothing and did not end the run still committed.
     if ((await runInstructions(x, ck, x.rt.ir.instructions, 'open', out)) === 'open') await appendCommit(x, ck);

@@ -84,19 +84,37 @@ export interface ScalarInvoke {
 }
 
 /**
+ * How a Parallel makes its branches' input from its state input (the
+ * origin's value): InputPath, then Parameters, with `$$.State.Name` = `state`.
+ */
+export interface BranchInput {
+  /** The Parallel state's name, the context's `$$.State.Name`. */
+  readonly state: string;
+  /** `null` gives `{}`. @default '$' */
+  readonly inputPath?: JsonPath | null;
+  /** @default the selected input */
+  readonly parameters?: PayloadTemplate;
+}
+
+/**
  * Parallel fan-out: invoke `targets[i]` (the first node of branch i) with this
- * node's value, pushing frame {index: i, size: targets.length, kind: 'parallel'}.
- * Before invoking, create the fan-in state of `join`.
+ * node's value (through `input`, when present), pushing frame {index: i, size:
+ * targets.length, kind: 'parallel'}. Before invoking, create the fan-in state of `join`.
+ * The origin's checkpoint holds the state input, which the join reads for its ResultPath.
  */
 export interface ParallelInvoke {
   readonly kind: 'parallel';
   readonly targets: readonly string[];
   /** The node that receives the branch outputs (in branch order) once all arrived. */
   readonly join: string;
+  /** The branches' input from the state input; absent = the state input itself. */
+  readonly input?: BranchInput;
 }
 
-/** How a Map makes its items from the origin's value. */
+/** How a Map makes its items from the origin's value (the state input). */
 export interface MapItems {
+  /** Applied to the state input first; `null` gives `{}`. @default '$' */
+  readonly inputPath?: JsonPath | null;
   /** @default '$' */
   readonly itemsPath: JsonPath;
   /** Builds each item's input; context `$$.Map.Item.Value` / `$$.Map.Item.Index`. @default the item */
@@ -201,9 +219,28 @@ export type HandlerSpec =
   /** Sequential aggregation over a fan-in's items: `export(acc, item, index)`, one invocation per item. */
   | { readonly kind: 'fold'; readonly export: string; readonly initial: Json };
 
-export interface JoinSpec {
+/**
+ * The join of a Parallel/Map: its tails, and the state's output processing
+ * (ResultSelector -> ResultPath -> OutputPath, as in Step Functions), applied
+ * to the branch outputs with the state input read from the fan-out origin's
+ * checkpoint (docs/architecture.md "Joins").
+ */
+export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' | 'outputPath'> {
   /** Tail nodes that may arrive at this join; an arrival records the tail's position in this list. */
   readonly tails: readonly string[];
+  /**
+   * The Parallel's / Map's Retry rules: when a branch fails the state and a
+   * rule matches, the join runs `fanOut` again from the state input, one
+   * iteration later (docs/architecture.md "Retry and Catch on Parallel and
+   * Map"). Its Catch rules are the join node's `catch`.
+   */
+  readonly retry?: StateRetry;
+}
+
+/** A Parallel's / Map's Retry rules and the fan-out they run again. */
+export interface StateRetry {
+  readonly rules: readonly RetryRule[];
+  readonly fanOut: ParallelInvoke | MapInvoke;
 }
 
 /** The join that collects the branches of a fan-out: its node and that node's `join.tails`. */
@@ -262,12 +299,25 @@ export interface NodeIR {
    */
   readonly mapItems?: MapItems;
   /**
+   * Present on the start of a Parallel branch whose Parallel has InputPath or
+   * Parameters: a `ref` to the top frame's origin (the branch input was too
+   * large to travel inline) is rebuilt from the state input with it.
+   */
+  readonly branchInput?: BranchInput;
+  /**
    * Present on nodes inside a Parallel branch or a Map item: the join of the
    * innermost fan-out around them (the last frame of their invocations). The
    * runtime writes it into that frame, so that every execution inside knows
    * the joins of all its frames, and renews their state (docs/architecture.md "Retention").
    */
   readonly enclosingJoin?: EnclosingJoin;
+  /**
+   * Present on nodes inside a Parallel branch or Map item when that
+   * Parallel/Map, or one around it, has Retry or Catch rules: an error no
+   * rule of this node handles, or a Fail, fails the innermost enclosing state
+   * once (its join decides), instead of going back to Lambda or ending the run.
+   */
+  readonly stateErrors?: true;
   readonly retry?: readonly RetryRule[];
   readonly catch?: readonly CatchRule[];
   readonly instructions: readonly Instruction[];
@@ -331,7 +381,16 @@ export type InputRef =
    */
   | { readonly mapItem: { readonly origin: string; readonly index: number; readonly state: string } }
   /** The outputs of all branches of a fan-in, in branch order. */
-  | { readonly fanIn: { readonly join: string; readonly size: number; readonly origin: string } };
+  | { readonly fanIn: FanInRef }
+  /** A branch of this fan-in failed the state; the error is its state failure record (runtime/table.ts). */
+  | { readonly failed: FanInRef };
+
+/** A fan-in: its join's invocation name, its size and its origin's checkpoint key. */
+export interface FanInRef {
+  readonly join: string;
+  readonly size: number;
+  readonly origin: string;
+}
 
 export interface FoldState {
   /** Index of the item this step folds. */

@@ -1,7 +1,7 @@
 /**
  * The run's lease (docs/architecture.md "Retention"): what a run will read
  * again much later than it was written (its run record, the shards and
- * arrived branches of the fan-ins it is inside, a fold's items) is kept
+ * arrived branches and origins of the fan-ins it is inside, a fold's items) is kept
  * however long the run lasts. Every envelope carries the lease, the time
  * until which all of that is kept; an execution that finds less than two
  * handoffs left renews it, so nothing happens in runs shorter than the
@@ -12,7 +12,7 @@ import { decodeArrival, shardLevels, shardPlan, tailKey } from './fan-in';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import { forEachLimit } from './pool';
-import { historyKey, runKey } from './table';
+import { historyKey, parseKey, runKey, stateFailureKey } from './table';
 import type { Exec } from './types';
 
 /** Renew once less is left: the next execution may start one handoff later, and a renewal cut short is retried within one. */
@@ -59,8 +59,8 @@ export async function keepLease(x: Exec): Promise<void> {
 }
 
 /**
- * Renews the fan-in of frame `level` until `lease`: its shards, and the
- * checkpoints of the branches that arrived. One execution per lease does it,
+ * Renews the fan-in of frame `level` until `lease`: its shards, the
+ * checkpoints of the branches that arrived, and the origin's. One execution per lease does it,
  * the one whose claim on the root shard finds it due; the others take the
  * root's TTL as the fan-in's lease. The root is claimed first and renewed
  * with the rest: each level-0 shard's renewal returns the arrivals it holds,
@@ -70,7 +70,7 @@ export async function keepLease(x: Exec): Promise<void> {
  * exhausted the run is FAILED and needs nothing.
  */
 async function renewFanIn(x: Exec, level: number, due: number, lease: number): Promise<number> {
-  const { size, iteration, join } = x.invocation.frames[level];
+  const { size, iteration, join, origin } = x.invocation.frames[level];
   if (!join) throw runtimeError(`node ${x.rt.ir.node}: fan-out frame ${level} names no join`);
   const outer = x.invocation.frames.slice(0, level);
   const plan = shardPlan(invocationName(x.run, join.node, iteration, outer), size);
@@ -86,6 +86,9 @@ async function renewFanIn(x: Exec, level: number, due: number, lease: number): P
     if (r.renewed && i < level0) codes.push(...r.arrivals);
   });
   const tails = codes.map((code) => tailKey(x.run, join.tails, outer, iteration, decodeArrival(code, size)));
-  await raiseAll(x, tails, lease);
+  // The origin holds the state input, which the join reads for its ResultPath (and a Retry);
+  // after a retry the origin is the last attempt's join, whose failure record counts the retries used.
+  const previous = parseKey(origin);
+  await raiseAll(x, [...tails, origin, ...(previous?.kind === 'checkpoint' ? [stateFailureKey(previous.invocation)] : [])], lease);
   return lease;
 }

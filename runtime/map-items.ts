@@ -6,18 +6,24 @@
 import { contextObject } from './context';
 import { runtimeError } from './errors';
 import type { Json, MapItems } from './ir';
+import { processInput } from './io';
 import { evalPath } from './paths';
 import { applyTemplate } from './template';
 import type { Exec } from './types';
 
-/** The array a Map fans out over, from the origin's value. */
+/** The Map's effective input (after InputPath), from the state input (the origin's value). */
+export function mapInput(spec: MapItems, value: Json): Json {
+  return spec.inputPath === undefined ? value : processInput({ inputPath: spec.inputPath }, value, null);
+}
+
+/** The array a Map fans out over, from its effective input. */
 export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
   const items = evalPath(value, spec.itemsPath ?? '$', 'reference');
   if (!items.found || !Array.isArray(items.value)) throw runtimeError(`node ${x.rt.ir.node}: ItemsPath ${spec.itemsPath} is not an array`);
   return items.value;
 }
 
-/** Map item `index` as the item processor receives it; `state` is the origin node (`$$.State.Name`). */
+/** Map item `index` as the item processor receives it, from the effective input; `state` is the origin node (`$$.State.Name`). */
 export function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Json {
   if (spec.itemSelector === undefined) return list[index];
   return applyTemplate(spec.itemSelector, value, contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } }));

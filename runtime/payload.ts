@@ -1,6 +1,6 @@
 /** Payload sizes: inline while small, by reference otherwise; refuse what DynamoDB cannot store. */
 import { StatesError } from './errors';
-import type { InputRef } from './ir';
+import type { InputRef, Json } from './ir';
 import type { Committed, Exec } from './types';
 
 /** DynamoDB's 400 KB item limit minus room for the key, TTL and catch index. */
@@ -11,6 +11,11 @@ export const byteLength = (json: string): number => Buffer.byteLength(json, 'utf
 /** How a successor receives a committed value. */
 export function passValue(x: Exec, ck: Committed): InputRef {
   return byteLength(ck.json) <= x.rt.ir.settings.inlineLimitBytes ? { value: ck.value } : { ref: ck.key };
+}
+
+/** A value derived from a checkpoint: inline while small, else `large` (a reference the receiver rebuilds it from). */
+export function derivedValue(x: Exec, value: Json, large: InputRef): InputRef {
+  return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : large;
 }
 
 export function assertStorable(x: Exec, json: string): void {

@@ -43,6 +43,12 @@ export function findCatch(rules: readonly CatchRule[] | undefined, name: string)
 /** Time kept free after a retry sleep or a handler's deadline, for the checkpoint and the invokes. */
 export const RESERVE_MS = 2000;
 
+/** Milliseconds before retry `n + 1` of a rule (backoff, cap, jitter). */
+export function retryDelay(rule: RetryRule, n: number): number {
+  const delay = Math.min(rule.intervalSeconds * 1000 * rule.backoffRate ** n, (rule.maxDelaySeconds ?? Infinity) * 1000);
+  return rule.jitter === 'FULL' ? Math.random() * delay : delay;
+}
+
 /**
  * Runs `fn` (attempt = 1, 2, ...) and retries per the first matching rule
  * (each rule counts its own attempts). Throws the last error when no retry applies.
@@ -60,8 +66,7 @@ export async function withRetry<T>(
       const rule = (rules ?? []).find((r) => matchesError(r.errors, errorName(e)));
       const n = rule ? (used.get(rule) ?? 0) : 0;
       if (!rule || n >= rule.maxAttempts) throw e;
-      let delay = Math.min(rule.intervalSeconds * 1000 * rule.backoffRate ** n, (rule.maxDelaySeconds ?? Infinity) * 1000);
-      if (rule.jitter === 'FULL') delay = Math.random() * delay;
+      const delay = retryDelay(rule, n);
       if (delay + RESERVE_MS > remainingMs()) throw e;
       used.set(rule, n + 1);
       await sleep(delay);

@@ -3,7 +3,7 @@
  * are those of the table layout (table.ts). One implementation talks to
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
-import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunError, RunRef } from './table';
+import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunError, RunRef, StateFailure } from './table';
 
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
 
@@ -34,6 +34,12 @@ export interface CheckpointStore {
   /** Consistent batch read of shards' arrival sets; absent shards are missing from the map. */
   getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
   deleteItems(keys: readonly string[]): Promise<void>;
+  /** Record the failure of a Parallel/Map state attempt (join invocation `join`) unless one is recorded; returns the one recorded. */
+  failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure>;
+  /** Consistent read of a state attempt's failure. */
+  getStateFailure(join: string): Promise<StateFailure | undefined>;
+  /** Record the retries a state used so far in its attempt's failure. */
+  setStateRetries(join: string, retries: readonly number[]): Promise<void>;
   /** Create the run record (RUNNING) unless it exists; when it exists, its `startedAt`. */
   startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
   /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */

@@ -51,6 +51,9 @@ export const shardKey = (joinInvocation: string, level: number, shard: number): 
 
 export const runKey = (run: RunRef): string => `run#${run.workflow}#${run.workflowId}`;
 
+/** The failure of one attempt of a Parallel/Map state: keyed by the join's invocation name for that attempt. */
+export const stateFailureKey = (joinInvocation: string): string => `sfail#${joinInvocation}`;
+
 /** The run's history counter (no `seq`) or its entry `seq`. */
 export const historyKey = (run: RunRef, seq?: number): string => `hist#${run.workflow}#${run.workflowId}${seq === undefined ? '' : `#${seq}`}`;
 
@@ -63,6 +66,7 @@ export const isCheckpointKey = (key: string): boolean => key.startsWith('ckpt#')
 export type TableKey =
   | { readonly kind: 'checkpoint'; readonly invocation: string }
   | { readonly kind: 'shard'; readonly join: string; readonly level: number; readonly shard: number }
+  | { readonly kind: 'stateFailure'; readonly join: string }
   | ({ readonly kind: 'run' } & RunRef)
   | ({ readonly kind: 'history'; readonly seq?: number } & RunRef);
 
@@ -81,6 +85,8 @@ export function parseKey(key: string): TableKey | undefined {
       const [join, level, shard] = rest.split('#');
       return { kind: 'shard', join, level: Number(level), shard: Number(shard) };
     }
+    case 'sfail':
+      return { kind: 'stateFailure', join: rest };
     case 'hist': {
       const [workflow, workflowId, seq] = rest.split('#');
       if (workflowId === undefined) return undefined;
@@ -168,6 +174,13 @@ export function checkpointPut(key: string, json: string, catchIndex: number | un
 /** Replaces a checkpoint: the value is dropped, the key stays until its TTL so late duplicates stop. */
 export const tombstoneItem = (key: string, ttl: number): Item => ({ ...newItem(key, ttl), t: N(1) });
 
+/**
+ * The catch index (`c`) of a Parallel/Map join's checkpoint that decided to
+ * run its state again (a Retry rule matched the failure): its value is the
+ * state input, and its successor is the state's fan-out, one iteration later.
+ */
+export const RETRY_STATE = -1;
+
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
   if (!item) return undefined;
   if (item.t) return { tombstone: true };
@@ -218,6 +231,35 @@ export const shardArrival = (key: string, code: number): UpdateRequest => update
 export const maskShardJoins = (text: string): string => text.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#');
 
 export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS ?? []).map(Number), expected: Number(item.n?.N ?? 0), ttl: ttlOf(item) });
+
+// ---------------------------------------------------------------- state failure `sfail#<join>`
+
+/**
+ * Why one attempt of a Parallel/Map state failed: the first branch error
+ * recorded (`e`, `ca`, bounded like every stored error), and, once its join
+ * decided to retry, the retries used per Retry rule so far (`r`, JSON).
+ */
+export interface StateFailure {
+  readonly error: string;
+  readonly cause: string;
+  readonly retries?: readonly number[];
+}
+
+/** The first failing branch's put wins: the state fails once, with its error. */
+export function stateFailurePut(join: string, failure: { error: string; cause: string }, ttl: number): PutRequest {
+  const { error, cause } = boundedError({ error: failure.error, cause: failure.cause });
+  return put({ ...newItem(stateFailureKey(join), ttl), e: S(error), ca: S(cause) }, ABSENT);
+}
+
+/** The join records the retries used when it decides to retry (a value it computes the same way every time). */
+export const stateRetries = (join: string, retries: readonly number[]): UpdateRequest =>
+  update(stateFailureKey(join), 'SET r = :r', { ':r': S(JSON.stringify(retries)) }, PRESENT);
+
+export function decodeStateFailure(item: Item | undefined): StateFailure | undefined {
+  if (!item) return undefined;
+  const retries = str(item, 'r');
+  return { error: str(item, 'e') ?? 'Error', cause: str(item, 'ca') ?? '', ...(retries === undefined ? {} : { retries: JSON.parse(retries) as number[] }) };
+}
 
 // ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`
 

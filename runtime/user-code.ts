@@ -3,7 +3,7 @@
  * a pass result), States.Timeout at the handler's timeout, retry rules, and
  * catch rules turning an error into `{Error, Cause}`.
  */
-import { boundedError, StatesError } from './errors';
+import { boundedError, StateFailedError, StatesError, TERMINAL_ERRORS } from './errors';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from './retry';
@@ -49,7 +49,9 @@ export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaCon
 /**
  * Runs `attempt` under the node's retry rules. A matching catch rule makes the
  * value the node input with `{Error, Cause}` (within `ERROR_BOUNDS`) at the rule's ResultPath, and
- * records the rule's index (committed with the checkpoint as `c`).
+ * records the rule's index (committed with the checkpoint as `c`). With no
+ * matching rule, inside a Parallel/Map that has rules (IR `stateErrors`),
+ * the error fails that state (`StateFailedError`).
  */
 export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>): Promise<{ value: Json; catchIndex?: number }> {
   try {
@@ -65,7 +67,11 @@ export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>
   } catch (e) {
     const name = errorName(e);
     const catchIndex = findCatch(x.rt.ir.catch, name);
-    if (catchIndex < 0) throw e;
+    if (catchIndex < 0) {
+      // Inside a Parallel/Map with Retry or Catch: the state's rules get the error now, not Lambda's retries.
+      if (x.rt.ir.stateErrors && !TERMINAL_ERRORS.has(name)) throw new StateFailedError(name, errorCause(e));
+      throw e;
+    }
     const rule = x.rt.ir.catch![catchIndex];
     // Bounded like every stored error: a huge message must not make the caught value too large to checkpoint.
     const { error, cause } = boundedError({ error: name, cause: errorCause(e) });

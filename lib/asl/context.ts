@@ -17,9 +17,8 @@ export interface BuildContext {
 export type StateLookup = (name: string) => State;
 
 /**
- * The translation of one ASL state: usually a single DSL state; a Map or
- * Parallel whose ResultPath merges into its input, or a Choice or Succeed
- * with InputPath/OutputPath, is a short chain, entered at `entry` and
+ * The translation of one ASL state: usually a single DSL state; a Choice or
+ * Succeed with InputPath/OutputPath is a short chain, entered at `entry` and
  * continued (`Next`, Choice rules) from `exit`.
  */
 export interface Translation {

@@ -9,19 +9,16 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Task: ['Next', 'End', 'Resource', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch', 'TimeoutSeconds'],
   Pass: ['Next', 'End', 'Result', 'InputPath', 'Parameters', 'ResultPath', 'OutputPath'],
   Choice: ['Choices', 'Default', 'InputPath', 'OutputPath'],
-  Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'],
-  Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath'],
+  Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
+  Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
   Succeed: ['InputPath', 'OutputPath'],
   Fail: ['Error', 'Cause'],
 };
 
-const CONTAINER_ERRORS = 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it';
 const HEARTBEATS = 'heartbeats apply to activity and callback tasks, which unum does not run';
 
 /** Why a field the ASL specification allows has no unum translation. */
 const REASONS: Readonly<Record<string, string>> = {
-  Retry: CONTAINER_ERRORS,
-  Catch: CONTAINER_ERRORS,
   HeartbeatSeconds: HEARTBEATS,
   HeartbeatSecondsPath: HEARTBEATS,
   TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',

@@ -3,7 +3,7 @@ import { MapState } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
 import { ioProps } from './io';
-import { placeResult } from './merge-result';
+import { addCatches, addRetries } from './retry';
 import { checkTemplate } from './templates';
 import type { AslScope } from './types';
 
@@ -13,7 +13,7 @@ type Processor = AslScope & { readonly ProcessorConfig?: { readonly [k: string]:
  * Map: the item processor (`ItemProcessor`, or the older `Iterator`) once per
  * element of `ItemsPath`; each element's input is built by `ItemSelector`
  * (or the older `Parameters`, same meaning). Inline mode only. The result
- * is the array of item results (placed by ResultPath, see merge-result.ts).
+ * is the array of item results, processed by its join (ResultSelector, ResultPath, OutputPath).
  */
 export const mapReader: StateReader = {
   create(ctx, name, state) {
@@ -29,15 +29,18 @@ export const mapReader: StateReader = {
     const selectorField = state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters';
     const itemSelector = state[selectorField];
     if (itemSelector !== undefined) checkTemplate(ctx.report, name, selectorField, itemSelector, 'item');
-    const io = ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']);
-    return placeResult(ctx, name, state, io, (id, props) => {
-      const map = new MapState(id, {
-        ...props,
-        ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
-        ...(itemSelector !== undefined ? { itemSelector } : {}),
-        ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
-      });
-      return map.itemProcessor(ctx.buildScope(processor));
+    const map = new MapState(ctx.names.node(name), {
+      ...ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']),
+      ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
+      ...(itemSelector !== undefined ? { itemSelector } : {}),
+      ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
     });
+    addRetries(ctx, name, state.Retry, map);
+    return map.itemProcessor(ctx.buildScope(processor));
+  },
+
+  /** Catch rules need their targets, which exist once the whole scope is created. */
+  wire(ctx, name, state, created, lookup) {
+    addCatches(ctx, name, state.Catch, created.entry as MapState, lookup);
   },
 };

@@ -48,7 +48,7 @@ export class NodeNames {
 
   /**
    * The name of an extra state the translation of `aslName` needs (e.g. the
-   * merge step of a Map with a ResultPath): `<node>-<suffix>`, or, if that is
+   * Pass in front of a Choice with InputPath): `<node>-<suffix>`, or, if that is
    * too long or taken, the node name cut short with an 8-hex-digit hash of the
    * ASL name and suffix before `-<suffix>`. Reported in errors as `aslName`.
    */

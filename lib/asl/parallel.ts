@@ -2,20 +2,23 @@ import { Parallel } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';
 import { ioProps } from './io';
-import { placeResult } from './merge-result';
+import { addCatches, addRetries } from './retry';
 import type { AslScope } from './types';
 
-/** Parallel: every branch on the same input; the result is the branch outputs in branch order (placed by ResultPath, see merge-result.ts). */
+/** Parallel: every branch on the same input; the result is the branch outputs in branch order, processed by its join (ResultSelector, ResultPath, OutputPath). */
 export const parallelReader: StateReader = {
   create(ctx, name, state) {
-    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
-    return placeResult(ctx, name, state, io, (id, props) => {
-      const parallel = new Parallel(id, props);
-      (state.Branches as unknown as AslScope[]).forEach((branch, i) => {
-        checkKeys(ctx.report, name, `Branches[${i}]`, branch, ['StartAt', 'States', 'Comment']);
-        parallel.branch(ctx.buildScope(branch));
-      });
-      return parallel;
+    const parallel = new Parallel(ctx.names.node(name), ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']));
+    (state.Branches as unknown as AslScope[]).forEach((branch, i) => {
+      checkKeys(ctx.report, name, `Branches[${i}]`, branch, ['StartAt', 'States', 'Comment']);
+      parallel.branch(ctx.buildScope(branch));
     });
+    addRetries(ctx, name, state.Retry, parallel);
+    return parallel;
+  },
+
+  /** Catch rules need their targets, which exist once the whole scope is created. */
+  wire(ctx, name, state, created, lookup) {
+    addCatches(ctx, name, state.Catch, created.entry as Parallel, lookup);
   },
 };

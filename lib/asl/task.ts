@@ -1,14 +1,10 @@
-import type { Json } from '../../runtime/ir';
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import { Task } from '../definition';
 import type { StateReader } from './context';
-import { checkKeys } from './fields';
 import { ioProps } from './io';
 import { lambdaInvokeIo } from './lambda-invoke';
 import { taskResource } from './resource';
-import { retryProps } from './retry';
-
-type AslCatcher = { readonly ErrorEquals: string[]; readonly Next: string; readonly ResultPath?: string | null };
+import { addCatches, addRetries } from './retry';
 
 /**
  * Task: one function. Its settings come from `options.tasks` /
@@ -30,15 +26,12 @@ export const taskReader: StateReader = {
       ...(target.lambdaInvoke ? lambdaInvokeIo(ctx.report, name, io) : io),
       ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
     });
-    for (const retry of retryProps(ctx.report, name, state.Retry)) task.addRetry(retry);
+    addRetries(ctx, name, state.Retry, task);
     return task;
   },
 
   /** Catch rules need their targets, which exist once the whole scope is created. */
   wire(ctx, name, state, created, lookup) {
-    for (const [i, c] of ((state.Catch ?? []) as Json[] as AslCatcher[]).entries()) {
-      checkKeys(ctx.report, name, `Catch[${i}]`, c, ['ErrorEquals', 'Next', 'ResultPath', 'Comment']);
-      (created.entry as Task).addCatch(lookup(c.Next), { errors: c.ErrorEquals, ...(c.ResultPath !== undefined ? { resultPath: c.ResultPath } : {}) });
-    }
+    addCatches(ctx, name, state.Catch, created.entry as Task, lookup);
   },
 };

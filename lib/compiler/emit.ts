@@ -1,5 +1,6 @@
-import { IR_VERSION, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type MapItems, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
+import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
@@ -21,10 +22,14 @@ interface NodeBuilder {
   readonly io?: IoSpec;
   retry?: RetryRule[];
   catch?: CatchRule[];
-  join?: { tails: string[] };
+  join?: JoinSpec;
   mapItems?: MapItems;
+  branchInput?: BranchInput;
   instructions: Instruction[];
 }
+
+/** A join's output processing (the Parallel's / Map's ResultSelector, ResultPath, OutputPath). */
+type JoinOutput = Omit<JoinSpec, 'tails'>;
 
 /** A fan-in invoke whose `tail` is patched once all tails of its join are known. */
 type PendingFanIn = { -readonly [K in keyof FanInInvoke]: FanInInvoke[K] };
@@ -56,6 +61,10 @@ export class Emitter {
   private readonly queue: (() => void)[] = [];
   private readonly entryOf = new Map<State, string>();
   private readonly joinOf = new Map<State, string>();
+  /** The output processing of the containers whose joins are implicit nodes, by join node. */
+  private readonly joinOutputs = new Map<string, JoinOutput>();
+  /** The Retry rules of the containers that have them, by join node. */
+  private readonly joinRetries = new Map<string, StateRetry>();
   private readonly arrivals = new Map<string, { readonly from: string; readonly invoke: PendingFanIn }[]>();
   /** Per state: how many same-scope edges lead to it, and from which state (the last one seen). */
   private readonly incoming = new Map<State, { count: number; from: AnyState }>();
@@ -120,6 +129,11 @@ export class Emitter {
 
   private errorRules(b: NodeBuilder, state: FunctionState & AnyState): void {
     if (state.retries.length > 0) b.retry = state.retries.map(retryRule);
+    this.catchRules(b, state);
+  }
+
+  /** A state's Catch rules on node `b` (its own node, or a Parallel's / Map's join). */
+  private catchRules(b: NodeBuilder, state: ErrorRulesState & AnyState): void {
     if (state.catches.length === 0) return;
     b.catch = state.catches.map((c, i) => {
       const handler = c.handler as State;
@@ -145,7 +159,7 @@ export class Emitter {
         throw this.misplacedFold(state);
       case 'parallel':
       case 'map':
-        name = this.implicit(implicitName.origin(state.id), this.scope(state), ioSpec(state.props, ['inputPath', 'parameters']), (b) => {
+        name = this.implicit(implicitName.origin(state.id), this.scope(state), undefined, (b) => {
           b.instructions = [this.fanOut(state)];
         });
         break;
@@ -164,7 +178,7 @@ export class Emitter {
    * node that is a loop target is started by an implicit pass node.
    */
   private startNodeFor(first: string): string {
-    const invoked = [...this.nodes.values()].some((b) => successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold').includes(first));
+    const invoked = [...this.nodes.values()].some((b) => nodeSuccessors(b).includes(first));
     if (!invoked) return first;
     const start = this.implicit(implicitName.start(this.graph.start.id), ROOT_SCOPE, undefined, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
@@ -173,19 +187,29 @@ export class Emitter {
     return start;
   }
 
-  /** The node that receives a Parallel's / Map's outputs. */
+  /**
+   * The node that receives a Parallel's / Map's outputs. With output
+   * processing it is an implicit node, whose join spec carries it: a join
+   * that is the next state's node may also be reached by other edges, with
+   * inputs that are not the branch outputs.
+   */
   private joinNodeFor(container: Parallel | MapState): string {
     const known = this.joinOf.get(container);
     if (known) return known;
     const next = container.nextState as AnyState | undefined;
-    const io = ioSpec(container.props, ['resultSelector', 'outputPath']);
+    const output = joinOutput(container);
+    const rules = hasErrorRules(container);
     let name: string;
     if (next?.kind === 'fold') name = this.nodeFor(next);
-    else if ((next?.kind === 'task' || next?.kind === 'pass') && !io && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
+    else if ((next?.kind === 'task' || next?.kind === 'pass') && !output && !rules && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
     else {
-      name = this.implicit(implicitName.join(container.id), this.scope(container), io, (b) => {
+      name = this.implicit(implicitName.join(container.id), this.scope(container), undefined, (b) => {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
+        // The state's rules are its join's: the join decides what a failed attempt leads to.
+        this.catchRules(b, container);
+        if (container.retries.length > 0) this.joinRetries.set(b.name, { rules: container.retries.map(retryRule), fanOut: (this.fanOut(container) as { invoke: ParallelInvoke | MapInvoke }).invoke });
       });
+      if (output) this.joinOutputs.set(name, output);
     }
     this.joinOf.set(container, name);
     return name;
@@ -236,8 +260,8 @@ export class Emitter {
         return from.nextState === pass;
       case 'parallel':
       case 'map':
-        // The join is an implicit node (see joinNodeFor) only when the container has output processing.
-        return from.nextState === pass && ioSpec(from.props, ['resultSelector', 'outputPath']) !== undefined;
+        // The join is an implicit node (see joinNodeFor) only when the container has output processing or error rules.
+        return from.nextState === pass && (joinOutput(from) !== undefined || hasErrorRules(from));
       default:
         return false;
     }
@@ -253,7 +277,7 @@ export class Emitter {
         throw this.misplacedFold(target);
       case 'parallel':
       case 'map':
-        return [needsOrigin(target) ? invoke({ kind: 'scalar', target: this.entryNodeFor(target) }) : this.fanOut(target)];
+        return [this.fanOut(target)];
       case 'choice':
         return [this.choice(from, target, scope, inlining)];
       case 'succeed':
@@ -281,10 +305,20 @@ export class Emitter {
 
   private fanOut(state: Parallel | MapState): Instruction {
     if (state.kind === 'parallel') {
-      return invoke({ kind: 'parallel', targets: state.branches.map((b) => this.entryNodeFor(b as State)), join: this.joinNodeFor(state) });
+      const targets = state.branches.map((b) => this.entryNodeFor(b as State));
+      const { inputPath, parameters } = state.props;
+      if (inputPath === undefined && parameters === undefined) return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state) });
+      const input: BranchInput = { state: state.id, ...(inputPath !== undefined ? { inputPath } : {}), ...(parameters !== undefined ? { parameters } : {}) };
+      // Each branch's start rebuilds an input too large to travel inline from the origin's checkpoint.
+      for (const target of targets) (this.nodes.get(target) as NodeBuilder).branchInput = input;
+      return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state), input });
     }
-    const { itemsPath, itemSelector, maxConcurrency } = state.props;
-    const items: MapItems = { itemsPath: itemsPath ?? '$', ...(itemSelector !== undefined ? { itemSelector } : {}) };
+    const { inputPath, itemsPath, itemSelector, maxConcurrency } = state.props;
+    const items: MapItems = {
+      ...(inputPath !== undefined ? { inputPath } : {}),
+      itemsPath: itemsPath ?? '$',
+      ...(itemSelector !== undefined ? { itemSelector } : {}),
+    };
     const target = this.entryNodeFor(state.processorState as State);
     // The item processor's start rebuilds items that are too large to travel inline.
     (this.nodes.get(target) as NodeBuilder).mapItems = items;
@@ -310,7 +344,8 @@ export class Emitter {
       const tails = [...new Set(list.map((a) => a.from))].sort();
       const index = new Map(tails.map((t, i) => [t, i]));
       for (const a of list) a.invoke.tail = index.get(a.from) as number;
-      (this.nodes.get(join) as NodeBuilder).join = { tails };
+      const retry = this.joinRetries.get(join);
+      (this.nodes.get(join) as NodeBuilder).join = { tails, ...this.joinOutputs.get(join), ...(retry ? { retry } : {}) };
     }
   }
 
@@ -338,6 +373,12 @@ export class Emitter {
     return timeout + eventAge;
   }
 
+  /** Whether a container around `scope` has Retry or Catch rules: then an unhandled error fails the innermost one. */
+  private stateErrors(scope: Scope): boolean {
+    for (let c = scope.container; c; c = this.scope(c).container) if (hasErrorRules(c)) return true;
+    return false;
+  }
+
   /** The join of the container around `scope` (the last fan-out frame of the node's invocations), with its tails. */
   private enclosingJoin(scope: Scope): EnclosingJoin | undefined {
     if (!scope.container) return undefined;
@@ -356,7 +397,9 @@ export class Emitter {
       ...(b.io ? { io: b.io } : {}),
       ...(b.join ? { join: b.join } : {}),
       ...(b.mapItems ? { mapItems: b.mapItems } : {}),
+      ...(b.branchInput ? { branchInput: b.branchInput } : {}),
       ...(enclosingJoin ? { enclosingJoin } : {}),
+      ...(this.stateErrors(b.scope) ? { stateErrors: true as const } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
       instructions: b.instructions,
@@ -366,16 +409,34 @@ export class Emitter {
     return {
       ir,
       fn: b.fn,
-      successors: successorsOf(b.name, b.instructions, b.catch ?? [], b.handler.kind === 'fold'),
+      successors: nodeSuccessors(b),
       async: resolveAsyncSettings(b.fn, this.asyncDefaults),
       implicit: b.implicit,
     };
   }
 }
 
-/** Input processing of a Parallel/Map runs in a function of its own, before the fan-out. */
-function needsOrigin(state: Parallel | MapState): boolean {
-  return state.props.inputPath !== undefined || (state.kind === 'parallel' && state.props.parameters !== undefined);
+/** Has the Parallel/Map Retry or Catch rules (applied by its join)? */
+function hasErrorRules(state: Parallel | MapState): boolean {
+  return state.retries.length > 0 || state.catches.length > 0;
+}
+
+/** Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold), a retried state's fan-out. */
+function nodeSuccessors(b: NodeBuilder): string[] {
+  const retry = b.join?.retry;
+  const instructions = retry ? [...b.instructions, invoke(retry.fanOut)] : b.instructions;
+  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold');
+}
+
+/** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */
+function joinOutput(state: Parallel | MapState): JoinOutput | undefined {
+  const { resultSelector, resultPath, outputPath } = state.props;
+  const out: JoinOutput = {
+    ...(resultSelector !== undefined ? { resultSelector } : {}),
+    ...(resultPath !== undefined && resultPath !== '$' ? { resultPath } : {}),
+    ...(outputPath !== undefined ? { outputPath } : {}),
+  };
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** What a folded Pass does, as an instruction of its predecessor's node. */

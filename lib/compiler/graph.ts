@@ -28,11 +28,11 @@ export function sameScopeEdges(state: AnyState): State[] {
   switch (state.kind) {
     case 'task':
     case 'fold':
+    case 'parallel':
+    case 'map':
       out.push(state.nextState, ...state.catches.map((c) => c.handler));
       break;
     case 'pass':
-    case 'parallel':
-    case 'map':
       out.push(state.nextState);
       break;
     case 'choice':

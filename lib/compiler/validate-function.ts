@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { FunctionState } from '../definition';
+import type { ErrorRulesState } from '../definition/error-rules';
 import { atLeast, integerIn, type Problem } from './checks';
 import { MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from './function-settings';
 import { pathProblem } from './jsonpath';
@@ -33,6 +34,16 @@ export function functionProblems(state: FunctionState): Problem[] {
     else if (RESERVED_ENV.has(key) || key.startsWith('UNUM_')) add('environment', `'${key}' is reserved (set by Lambda or unum)`);
     else if (typeof value !== 'string') add('environment', `the value of '${key}' is not a string`);
   }
+  out.push(...errorRuleProblems(state));
+  return out;
+}
+
+/** Problems in the Retry and Catch rules of a Task, Fold, Parallel or Map. */
+export function errorRuleProblems(state: ErrorRulesState): Problem[] {
+  const out: Problem[] = [];
+  const add = (field: string, message: string | undefined): void => {
+    if (message) out.push({ field, message });
+  };
   state.retries.forEach((r, i) => {
     const field = `retry[${i}]`;
     add(`${field}.errors`, errorsProblem(r.errors, i === state.retries.length - 1));

@@ -6,7 +6,7 @@ import { atLeast, jsonProblem, type Problem } from './checks';
 import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';
 import { pathProblem, templateProblem, type PathKind, type TemplateContext } from './jsonpath';
-import { functionProblems } from './validate-function';
+import { errorRuleProblems, functionProblems } from './validate-function';
 
 /**
  * Checks every reachable state's own settings, in definition order, and throws
@@ -72,15 +72,21 @@ function templateMessage(template: Json | undefined, where: TemplateContext): st
 }
 
 /**
- * A Parallel/Map's join receives only the branch outputs, not the state's
- * input, so ASL's `resultPath` (merging the outputs into the input) cannot be
- * expressed in IR version 1.
+ * A Parallel/Map's io fields. Its join applies the output processing to the
+ * branch outputs; a Fold that follows folds the branch outputs themselves
+ * (its steps have no state input to merge into), so there it is refused.
  */
 function containerIoProblems(state: Parallel | MapState): Problem[] {
-  const { resultPath } = state.props;
-  const out = ioProblems(state.props);
-  if (resultPath !== undefined && resultPath !== '$') {
-    out.push({ field: 'resultPath', message: `resultPath ${JSON.stringify(resultPath)} is not supported on a ${state.kind === 'map' ? 'Map' : 'Parallel'} (its join does not receive the state input); use '$' and merge in the next state` });
+  const out = [...ioProblems(state.props), ...errorRuleProblems(state)];
+  if ((state.nextState as AnyState | undefined)?.kind !== 'fold') return out;
+  const kind = state.kind === 'map' ? 'Map' : 'Parallel';
+  // The Fold is the join: its steps carry no state input to retry from or merge a caught error into.
+  if (state.retries.length > 0) out.push({ field: 'retry[0]', message: `a ${kind} followed by a Fold ('${state.nextState?.id}') cannot have Retry rules; put them on the states inside it` });
+  if (state.catches.length > 0) out.push({ field: 'catch[0]', message: `a ${kind} followed by a Fold ('${state.nextState?.id}') cannot have Catch rules; put them on the states inside it` });
+  for (const field of ['resultSelector', 'resultPath', 'outputPath'] as const) {
+    const value = state.props[field];
+    if (value === undefined || (field === 'resultPath' && value === '$')) continue;
+    out.push({ field, message: `a ${kind} followed by a Fold ('${state.nextState?.id}') cannot have ${field}: the Fold receives the branch outputs themselves; process the Fold's result instead` });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { IoProps } from './io';
-import { NextableState } from './nextable';
+import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
 import type { JsonPath, PayloadTemplate, Untyped } from './types';
 
@@ -19,9 +19,14 @@ export interface MapProps extends Omit<IoProps, 'parameters'> {
 /**
  * Runs the item processor once per element of the array at `itemsPath`, then
  * continues with the array of results in item order (the next state is the
- * fan-in join). Exported as `Map` and `MapState` (to avoid shadowing the global).
+ * fan-in join), placed by the output processing (`resultSelector`,
+ * `resultPath`, `outputPath`) as in Step Functions. `R` is the results'
+ * array type; `O` the state's output, when the output processing makes
+ * another. `addRetry` / `addCatch` apply to the whole state: an item error no
+ * rule inside handles fails it once, and a Retry runs every item again.
+ * Exported as `Map` and `MapState` (to avoid shadowing the global).
  */
-export class MapState<I = Untyped, O extends readonly unknown[] = Untyped[]> extends NextableState<I, O> {
+export class MapState<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends ErrorRulesState<I, O> {
   readonly kind = 'map' as const;
   private processor?: { readonly start: State | undefined };
 
@@ -40,7 +45,7 @@ export class MapState<I = Untyped, O extends readonly unknown[] = Untyped[]> ext
   }
 
   /** Sets the states that process one item; their final output is the item's result. */
-  itemProcessor(processor: IChainable<Untyped, O[number]>): this {
+  itemProcessor(processor: IChainable<Untyped, R[number]>): this {
     if (this.processor !== undefined) {
       this.misuses.push({ field: 'itemProcessor', message: `the item processor is already set (to '${this.processor.start?.id}')` });
       return this;

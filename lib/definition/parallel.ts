@@ -1,5 +1,5 @@
 import type { IoProps } from './io';
-import { NextableState } from './nextable';
+import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
 import type { Untyped } from './types';
 
@@ -8,10 +8,16 @@ export type ParallelProps = IoProps;
 
 /**
  * Runs every branch on the same input, then continues with the array of the
- * branch outputs, in branch order (the next state is the fan-in join).
- * `O` is that array's type, e.g. `Parallel<In, [A, B]>`.
+ * branch outputs, in branch order (the next state is the fan-in join), placed
+ * by the output processing (`resultSelector`, `resultPath`, `outputPath`) as
+ * in Step Functions. `R` is the branch outputs' array type, e.g.
+ * `Parallel<In, [A, B]>`; `O` the state's output, when the output processing
+ * makes another, e.g. `Parallel<In, [A, B], { a: A; b: B }>` with a
+ * `resultSelector` building that object. `addRetry` / `addCatch` apply to
+ * the whole state: a branch error no rule inside handles fails it once, and
+ * a Retry runs every branch again.
  */
-export class Parallel<I = Untyped, O extends readonly unknown[] = Untyped[]> extends NextableState<I, O> {
+export class Parallel<I = Untyped, R extends readonly unknown[] = Untyped[], O = R> extends ErrorRulesState<I, O> {
   readonly kind = 'parallel' as const;
   /** Start state of each branch (undefined for an empty chain). */
   readonly branches: (State | undefined)[] = [];
@@ -21,7 +27,7 @@ export class Parallel<I = Untyped, O extends readonly unknown[] = Untyped[]> ext
   }
 
   /** Adds branches; each accepts this state's input. */
-  branch(...branches: IChainable<I, O[number]>[]): this {
+  branch(...branches: IChainable<I, R[number]>[]): this {
     for (const b of branches) {
       this.branches.push(b.startState);
       b.startState?.addIncoming(this);

@@ -84,21 +84,26 @@ describe('ASL specification examples', () => {
   });
 });
 
-describe('ResultPath of a Map or Parallel, applied by the merge step to [raw input, result]', () => {
-  const mergeIr = (fields: Record<string, Json>): NodeIR =>
-    irOf(machine({ M: { Type: 'Map', Iterator: { StartAt: 'F', States: { F: task() } }, End: true, ...fields } }), 'M-result');
+describe('ResultPath of a Map or Parallel, applied by its join to [the state input, the results]', () => {
+  /** The join's output processing of a Map with these fields: the join node's `join` spec, which the runtime applies as io (runtime/ingress.ts). */
+  const joinOf = (fields: Record<string, Json>): NodeIR['join'] =>
+    irOf(machine({ M: { Type: 'Map', Iterator: { StartAt: 'F', States: { F: task() } }, End: true, ...fields } }), 'M.Join').join;
+  const output = (fields: Record<string, Json>, stateInput: Json, results: Json): Json => processOutput(joinOf(fields), stateInput, results, CONTEXT);
 
   test('the spec\'s ResultPath examples: overwrite $.master.detail, or add $.master.result.sum', () => {
     const input = { master: { detail: [1, 2, 3] } };
-    // The merge Pass receives the fan-in [raw input, result]; it runs no user code.
-    expect(run(mergeIr({ ResultPath: '$.master.detail' }), [input, 6], () => null).output).toEqual({ master: { detail: 6 } });
-    expect(run(mergeIr({ ResultPath: '$.master.result.sum' }), [input, 6], () => null).output).toEqual({ master: { detail: [1, 2, 3], result: { sum: 6 } } });
+    expect(output({ ResultPath: '$.master.detail' }, input, 6)).toEqual({ master: { detail: 6 } });
+    expect(output({ ResultPath: '$.master.result.sum' }, input, 6)).toEqual({ master: { detail: [1, 2, 3], result: { sum: 6 } } });
   });
 
   test('ResultPath null keeps the raw input; OutputPath then selects from the combination', () => {
-    expect(run(mergeIr({ ResultPath: null }), [{ keep: 1 }, [9, 9]], () => null).output).toEqual({ keep: 1 });
-    expect(run(mergeIr({ ResultPath: '$.r', OutputPath: '$.r' }), [{ keep: 1 }, [9, 9]], () => null).output).toEqual([9, 9]);
-    expect(run(mergeIr({ ResultPath: '$.r', OutputPath: null }), [{ keep: 1 }, [9, 9]], () => null).output).toEqual({});
+    expect(output({ ResultPath: null }, { keep: 1 }, [9, 9])).toEqual({ keep: 1 });
+    expect(output({ ResultPath: '$.r', OutputPath: '$.r' }, { keep: 1 }, [9, 9])).toEqual([9, 9]);
+    expect(output({ ResultPath: '$.r', OutputPath: null }, { keep: 1 }, [9, 9])).toEqual({});
+  });
+
+  test('ResultSelector builds the result from the outputs before ResultPath places it', () => {
+    expect(output({ ResultSelector: { 'first.$': '$[0]' }, ResultPath: '$.r' }, { keep: 1 }, [7, 8])).toEqual({ keep: 1, r: { first: 7 } });
   });
 });
 

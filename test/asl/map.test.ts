@@ -23,12 +23,26 @@ describe('Map', () => {
     expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$', itemSelector: { 'n.$': '$$.Map.Item.Value' }, maxConcurrency: 0 } }]);
   });
 
-  test('InputPath applies before the fan-out (origin node); ResultSelector and OutputPath after it (join node)', () => {
+  test('InputPath applies in the fan-out (the origin checkpoints the state input); ResultSelector and OutputPath in the join', () => {
     const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, InputPath: '$.batch', ResultSelector: { 'squares.$': '$' }, OutputPath: '$.squares' }));
-    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Each.Origin' } }]);
-    expect(nodes['Each.Origin'].ir.io).toEqual({ inputPath: '$.batch' });
-    expect(nodes['Each.Join'].ir.io).toEqual({ resultSelector: { 'squares.$': '$' }, outputPath: '$.squares' });
+    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Each.Join', inputPath: '$.batch', itemsPath: '$', maxConcurrency: 0 } }]);
+    expect(nodes['Each.Join'].ir.join).toEqual({ tails: ['Square'], resultSelector: { 'squares.$': '$' }, outputPath: '$.squares' });
     expect(nodes['Each.Join'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Sum' } }]);
+  });
+});
+
+describe('ResultPath on a Map (applied by its join to the state input)', () => {
+  test('ResultPath $.x: no extra states; the join merges the results into the state input, then OutputPath', () => {
+    const doc = mapAfterTask({ Iterator: processor, ItemsPath: '$.items', ResultPath: '$.squares', OutputPath: '$.squares' });
+    const { nodes } = compileAsl(doc);
+    expect(Object.keys(nodes).sort()).toEqual(['Each.Join', 'Load', 'Square', 'Sum']);
+    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Each.Join', itemsPath: '$.items', maxConcurrency: 0 } }]);
+    expect(nodes['Each.Join'].ir.join).toEqual({ tails: ['Square'], resultPath: '$.squares', outputPath: '$.squares' });
+  });
+
+  test('ResultPath null keeps the input', () => {
+    const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, ResultPath: null }));
+    expect(nodes['Each.Join'].ir.join).toEqual({ tails: ['Square'], resultPath: null });
   });
 });
 
@@ -60,31 +74,5 @@ describe('nesting', () => {
   test('$$.Map.Item is only available in a Map\'s ItemSelector', () => {
     const doc = mapAfterTask({ Iterator: { StartAt: 'Square', States: { Square: task({ Resource: 'Square', Parameters: { 'i.$': '$$.Map.Item.Index' } }) } } });
     expect(aslError(doc)).toBe("Workflow 'wf', node 'Square', field 'Parameters.i.$': the context path $$.Map.Item.Index is not supported (available here: $$.Execution.Id, $$.State.Name)");
-  });
-});
-
-describe('ResultPath on a Map (placed by a merge step)', () => {
-  test('ResultPath $.x: a Parallel of [input, the Map], then a Pass that places $[1] at $[0].x', () => {
-    const doc = mapAfterTask({ Iterator: processor, ItemsPath: '$.items', ResultPath: '$.squares', OutputPath: '$.squares' });
-    const { nodes } = compileAsl(doc);
-    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Each-input', 'Each-items.Origin'], join: 'Each-result' } }]);
-    expect(nodes['Each-items.Origin'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Each-items.Join', itemsPath: '$.items', maxConcurrency: 0 } }]);
-    expect(nodes['Each-result'].ir.io).toEqual({ inputPath: '$[1]', resultPath: '$[0].squares', outputPath: '$[0].squares' });
-    expect(nodes['Each-result'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Sum' } }]);
-  });
-
-  test('ResultPath null keeps the input: the merge step only selects $[0]', () => {
-    const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, ResultPath: null }));
-    expect(nodes['Each-result'].ir.io).toEqual({ outputPath: '$[0]' });
-  });
-
-  test('helper names never clash with state names', () => {
-    const doc = machine({
-      Each: { Type: 'Map', Iterator: processor, ResultPath: '$.r', Next: 'Each-input' } as never,
-      'Each-input': task({ Resource: 'Next' }),
-    });
-    const names = Object.keys(compileAsl(doc).nodes);
-    expect(names).toContain('Each-input');
-    expect(names.filter((n) => /^Each-[0-9a-f]{8}-input$/.test(n))).toHaveLength(1);
   });
 });

@@ -16,7 +16,7 @@ describe('Parallel', () => {
     expect(nodes.Merge.ir.join).toEqual({ tails: ['Left', 'Right'] });
   });
 
-  test('InputPath and Parameters apply before the fan-out (origin node); ResultSelector and OutputPath after the fan-in (join node)', () => {
+  test('InputPath and Parameters apply in the fan-out (the origin checkpoints the state input); ResultSelector and OutputPath in the join', () => {
     const doc = machine({
       Both: {
         Type: 'Parallel',
@@ -31,8 +31,11 @@ describe('Parallel', () => {
     });
     const { nodes, entry } = compileAsl(doc);
     expect(entry).toBe('Both.Origin');
-    expect(nodes['Both.Origin'].ir.io).toEqual({ inputPath: '$.job', parameters: { 'id.$': '$.id' } });
-    expect(nodes['Both.Join'].ir.io).toEqual({ resultSelector: { 'left.$': '$[0]', 'right.$': '$[1]' }, outputPath: '$.left' });
+    expect(nodes['Both.Origin'].ir.io).toBeUndefined();
+    const input = { state: 'Both', inputPath: '$.job', parameters: { 'id.$': '$.id' } };
+    expect(nodes['Both.Origin'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Left', 'Right'], join: 'Both.Join', input } }]);
+    expect(nodes.Left.ir.branchInput).toEqual(input);
+    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], resultSelector: { 'left.$': '$[0]', 'right.$': '$[1]' }, outputPath: '$.left' });
     expect(nodes['Both.Join'].ir.instructions).toEqual([{ op: 'succeed' }]);
   });
 
@@ -45,8 +48,8 @@ describe('Parallel', () => {
   });
 });
 
-describe('ResultPath on a Parallel (placed by a merge step)', () => {
-  test('the inner Parallel keeps InputPath, Parameters and ResultSelector; the merge step applies ResultPath and OutputPath', () => {
+describe('ResultPath on a Parallel (applied by its join to the state input)', () => {
+  test('no extra states: the origin fans out with InputPath and Parameters, the join applies ResultSelector, ResultPath and OutputPath', () => {
     const doc = machine({
       Both: {
         Type: 'Parallel',
@@ -60,10 +63,33 @@ describe('ResultPath on a Parallel (placed by a merge step)', () => {
     });
     const { nodes, entry } = compileAsl(doc);
     expect(entry).toBe('Both.Origin');
-    expect(nodes['Both.Origin'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Both-input', 'Both-items.Origin'], join: 'Both-result' } }]);
-    expect(nodes['Both-items.Origin'].ir.io).toEqual({ inputPath: '$.job', parameters: { 'id.$': '$.id' } });
-    expect(nodes['Both-items.Join'].ir.io).toEqual({ resultSelector: { 'left.$': '$[0]' } });
-    expect(nodes['Both-result'].ir.io).toEqual({ inputPath: '$[1]', resultPath: "$[0]['both results']", outputPath: '$[0]' });
-    expect(nodes['Both-result'].ir.instructions).toEqual([{ op: 'succeed' }]);
+    expect(Object.keys(nodes).sort()).toEqual(['Both.Join', 'Both.Origin', 'Left', 'Right']);
+    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], resultSelector: { 'left.$': '$[0]' }, resultPath: "$['both results']" });
+  });
+});
+
+describe('Retry and Catch on a Parallel or Map', () => {
+  test('become the rules of the state: its join retries the fan-out or routes the error to the Catch target', () => {
+    const doc = machine({
+      Load: task({ Next: 'Both' }),
+      Both: {
+        Type: 'Parallel',
+        Branches: [branch('Left'), branch('Right')],
+        Retry: [{ ErrorEquals: ['Busy'], MaxAttempts: 2, IntervalSeconds: 3, BackoffRate: 1.5 }],
+        Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Recover', ResultPath: '$.error' }],
+        Next: 'Each',
+      },
+      Each: { Type: 'Map', ItemsPath: '$.items', Iterator: { StartAt: 'Item', States: { Item: task() } }, Catch: [{ ErrorEquals: ['Bad'], Next: 'Recover' }], End: true },
+      Recover: task(),
+    });
+    const { nodes } = compileAsl(doc);
+    expect(nodes['Both.Join'].ir.join?.retry).toEqual({
+      rules: [{ errors: ['Busy'], maxAttempts: 2, intervalSeconds: 3, backoffRate: 1.5, jitter: 'NONE' }],
+      fanOut: { kind: 'parallel', targets: ['Left', 'Right'], join: 'Both.Join' },
+    });
+    expect(nodes['Both.Join'].ir.catch).toEqual([{ errors: ['States.ALL'], next: 'Recover', resultPath: '$.error' }]);
+    expect(nodes['Each.Join'].ir.catch).toEqual([{ errors: ['Bad'], next: 'Recover' }]);
+    expect(nodes.Left.ir.stateErrors).toBe(true);
+    expect(nodes.Item.ir.stateErrors).toBe(true);
   });
 });

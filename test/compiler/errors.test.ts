@@ -239,11 +239,18 @@ describe('invalid definitions', () => {
     expectDefinitionError(() => compile(map({ 'i.$': '$$.Map.Item.Index.x' })), W('M', 'itemSelector', `'i.$': the context path $$.Map.Item.Index.x is not supported (available here: $$.Execution.Id, $$.State.Name, $$.Map.Item.Value, $$.Map.Item.Index)`));
   });
 
-  it('resultPath on a Parallel', () => {
+  it('output processing on a Map or Parallel followed by a Fold', () => {
+    const fold = () => new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 });
     expectDefinitionError(
-      () => compile(task('A').next(new Parallel('P', { resultPath: '$.results' }).branch(task('B')))),
-      W('P', 'resultPath', `resultPath "$.results" is not supported on a Parallel (its join does not receive the state input); use '$' and merge in the next state`),
+      () => compile(task('A').next(new Parallel('P', { resultPath: '$.results' }).branch(task('B'))).next(fold())),
+      W('P', 'resultPath', "a Parallel followed by a Fold ('Sum') cannot have resultPath: the Fold receives the branch outputs themselves; process the Fold's result instead"),
     );
+    expectDefinitionError(
+      () => compile(task('A').next(new MapState('M', { resultSelector: { 'n.$': '$[0]' } }).itemProcessor(task('B'))).next(fold())),
+      W('M', 'resultSelector', "a Map followed by a Fold ('Sum') cannot have resultSelector: the Fold receives the branch outputs themselves; process the Fold's result instead"),
+    );
+    // ResultPath '$' is no processing: the Fold folds the outputs as before.
+    expect(() => compile(task('A').next(new MapState('M', { resultPath: '$' }).itemProcessor(task('B'))).next(fold()))).not.toThrow();
   });
 
   it('an empty Parallel branch', () => {

@@ -104,15 +104,25 @@ describe('parallel (fan-out and fan-in)', () => {
     expect(instructions(c, 'C.Enter')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'null', path: '$', expected: true }, then: [scalar('X')] }], otherwise: [scalar('Y')] }]);
   });
 
-  it('io: inputPath/parameters go to an implicit origin, resultSelector/outputPath to an implicit join', () => {
-    const p = new Parallel('P', { inputPath: '$.in', parameters: { 'v.$': '$.a' }, resultSelector: { 'first.$': '$[0]' }, outputPath: '$.first' }).branch(task('B'));
+  it('io: inputPath/parameters go to the fan-out (the origin checkpoints the state input), the output processing to an implicit join', () => {
+    const p = new Parallel('P', { inputPath: '$.in', parameters: { 'v.$': '$.a' }, resultSelector: { 'first.$': '$[0]' }, resultPath: '$.r', outputPath: '$.r.first' }).branch(task('B'));
     const c = compile(task('S').next(p).next(task('J')));
-    expect(instructions(c, 'S')).toEqual([scalar('P.Origin')]);
-    expect(ir(c, 'P.Origin').io).toEqual({ inputPath: '$.in', parameters: { 'v.$': '$.a' } });
-    expect(instructions(c, 'P.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B'], join: 'P.Join' } }]);
-    expect(ir(c, 'P.Join').io).toEqual({ resultSelector: { 'first.$': '$[0]' }, outputPath: '$.first' });
+    const input = { state: 'P', inputPath: '$.in', parameters: { 'v.$': '$.a' } };
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B'], join: 'P.Join', input } }]);
+    // The branch start rebuilds an input sent by reference to the origin.
+    expect(ir(c, 'B').branchInput).toEqual(input);
+    expect(ir(c, 'P.Join').io).toBeUndefined();
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B'], resultSelector: { 'first.$': '$[0]' }, resultPath: '$.r', outputPath: '$.r.first' });
     expect(instructions(c, 'P.Join')).toEqual([scalar('J')]);
-    expect(c.nodes.S.successors).toEqual(['P.Origin']);
+    expect(c.nodes.S.successors).toEqual(['B']);
+  });
+
+  it('resultPath null and resultPath $: null is output processing (an implicit join), $ is none', () => {
+    const discard = compile(task('S').next(new Parallel('P', { resultPath: null }).branch(task('B'))).next(task('J')));
+    expect(ir(discard, 'P.Join').join).toEqual({ tails: ['B'], resultPath: null });
+    const replace = compile(task('S').next(new Parallel('P', { resultPath: '$' }).branch(task('B'))).next(task('J')));
+    expect(ir(replace, 'J').join).toEqual({ tails: ['B'] });
+    expect(replace.nodes['P.Join']).toBeUndefined();
   });
 
   it('a Parallel nested in a Parallel branch', () => {
@@ -172,13 +182,13 @@ describe('map', () => {
     expect(instructions(c, 'Inner.Join')).toEqual([fanIn('All', 'frame', 0)]);
   });
 
-  it('io: Map inputPath runs in an implicit origin, resultSelector/outputPath in an implicit join', () => {
-    const m = new MapState('M', { inputPath: '$.data', itemsPath: '$.rows', resultSelector: { 'rows.$': '$' }, outputPath: '$.rows' }).itemProcessor(task('I'));
+  it('io: Map inputPath goes to the fan-out (its item spec), the output processing to an implicit join', () => {
+    const m = new MapState('M', { inputPath: '$.data', itemsPath: '$.rows', resultSelector: { 'rows.$': '$' }, resultPath: '$.out', outputPath: '$.out.rows' }).itemProcessor(task('I'));
     const c = compile(task('S').next(m).next(task('J')));
-    expect(instructions(c, 'S')).toEqual([scalar('M.Origin')]);
-    expect(ir(c, 'M.Origin').io).toEqual({ inputPath: '$.data' });
-    expect(instructions(c, 'M.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'I', join: 'M.Join', itemsPath: '$.rows', maxConcurrency: 0 } }]);
-    expect(ir(c, 'M.Join')).toMatchObject({ io: { resultSelector: { 'rows.$': '$' }, outputPath: '$.rows' }, join: { tails: ['I'] }, instructions: [scalar('J')] });
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'I', join: 'M.Join', inputPath: '$.data', itemsPath: '$.rows', maxConcurrency: 0 } }]);
+    expect(ir(c, 'I').mapItems).toEqual({ inputPath: '$.data', itemsPath: '$.rows' });
+    expect(ir(c, 'M.Join')).toMatchObject({ join: { tails: ['I'], resultSelector: { 'rows.$': '$' }, resultPath: '$.out', outputPath: '$.out.rows' }, instructions: [scalar('J')] });
+    expect(ir(c, 'M.Join').io).toBeUndefined();
   });
 
   it('a Pass after a Map is the join', () => {
@@ -301,7 +311,8 @@ describe('loop', () => {
       expect(Object.values(c.nodes).some((n) => n.successors.includes(c.entry))).toBe(false);
       return c.entry;
     });
-    expect(entries).toEqual(['H.Start', 'M.Start', 'P.Start']);
+    // A loop back to a Map fans out from the Choice's node: the Map's origin is entered only at the start.
+    expect(entries).toEqual(['H.Start', 'M.Origin', 'P.Start']);
     expect(compile(task('A').next(task('B'))).entry).toBe('A');
   });
 
@@ -452,7 +463,7 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
   it('a Pass after a join folds into the join (an implicit join, a Fold, a Pass that is the join)', () => {
     const viaIo = compile(task('S').next(new MapState('M', { resultSelector: { 'rows.$': '$' } }).itemProcessor(task('I'))).next(new Pass('Shape', { outputPath: '$.rows' })).next(task('T')));
     expect(Object.keys(viaIo.nodes)).toEqual(['S', 'I', 'M.Join', 'T']);
-    expect(ir(viaIo, 'M.Join')).toMatchObject({ io: { resultSelector: { 'rows.$': '$' } }, join: { tails: ['I'] }, instructions: [pass({ io: { outputPath: '$.rows' } }), scalar('T')] });
+    expect(ir(viaIo, 'M.Join')).toMatchObject({ join: { tails: ['I'], resultSelector: { 'rows.$': '$' } }, instructions: [pass({ io: { outputPath: '$.rows' } }), scalar('T')] });
 
     const viaFold = compile(task('S').next(new Parallel('P').branch(task('A'), task('B'))).next(new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 })).next(new Pass('Box', { parameters: { 'total.$': '$' } })));
     expect(Object.keys(viaFold.nodes)).toEqual(['S', 'A', 'B', 'Sum']);
@@ -503,5 +514,41 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     const c = compile(chain);
     expect(Object.keys(c.nodes)).toEqual(['A']);
     expect(instructions(c, 'A')).toHaveLength(10001);
+  });
+});
+
+describe('Retry and Catch on a Parallel / Map', () => {
+  it('the join is implicit and holds the rules: catch on the join node, retry with the fan-out it runs again', () => {
+    const m = new MapState('M', { itemsPath: '$.items' })
+      .itemProcessor(task('I').next(task('I2')))
+      .addRetry({ errors: ['Busy'], maxAttempts: 2 })
+      .addCatch(task('Handle'), { resultPath: '$.error' });
+    const c = compile(task('S').next(m).next(task('After')));
+    const fanOut = { kind: 'map', target: 'I', join: 'M.Join', itemsPath: '$', maxConcurrency: 0 };
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { ...fanOut, itemsPath: '$.items' } }]);
+    expect(ir(c, 'M.Join').join).toEqual({
+      tails: ['I2'],
+      retry: { rules: [{ errors: ['Busy'], maxAttempts: 2, intervalSeconds: 1, backoffRate: 2, jitter: 'NONE' }], fanOut: { ...fanOut, itemsPath: '$.items' } },
+    });
+    expect(ir(c, 'M.Join').catch).toEqual([{ errors: ['States.ALL'], next: 'Handle', resultPath: '$.error' }]);
+    expect(c.nodes['M.Join'].successors).toEqual(['After', 'Handle', 'I', 'M.Join']);
+    // Nodes inside fail the state; nodes outside do not.
+    expect([ir(c, 'I').stateErrors, ir(c, 'I2').stateErrors, ir(c, 'S').stateErrors, ir(c, 'M.Join').stateErrors]).toEqual([true, true, undefined, undefined]);
+  });
+
+  it('nodes in an inner container without rules fail it too when an outer one has rules; its join propagates', () => {
+    const inner = new Parallel('Inner').branch(task('X'), task('Y'));
+    const outer = new Parallel('Outer').branch(task('A').next(inner).next(task('AJ')), task('B')).addCatch(new Pass('Caught'));
+    const c = compile(task('S').next(outer));
+    expect([ir(c, 'X').stateErrors, ir(c, 'AJ').stateErrors, ir(c, 'B').stateErrors]).toEqual([true, true, true]);
+    expect(ir(c, 'AJ').join).toEqual({ tails: ['X', 'Y'] });
+  });
+
+  it('rules on a Map/Parallel followed by a Fold, or invalid rules, are definition errors naming the field', () => {
+    const fold = () => new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 });
+    expect(() => compile(task('S').next(new MapState('M').itemProcessor(task('I')).addRetry()).next(fold()))).toThrow(
+      "Workflow 'W', node 'M', field 'retry[0]': a Map followed by a Fold ('Sum') cannot have Retry rules; put them on the states inside it",
+    );
+    expect(() => compile(task('S').next(new Parallel('P').branch(task('I')).addRetry({ maxAttempts: -1 })))).toThrow("Workflow 'W', node 'P', field 'retry[0].maxAttempts': -1 is not an integer >= 0");
   });
 });

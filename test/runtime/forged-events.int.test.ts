@@ -129,6 +129,8 @@ const forgeries: [string, Base, (u: Header) => void, RegExp, boolean][] = [
   ['a map item index past the bound', 'Tenfold', (u) => (input(u).mapItem.index = tooBig), /mapItem must be \{origin/, true],
   ['a map item state that is no node name', 'Tenfold', (u) => (input(u).mapItem.state = ''), /mapItem must be \{origin/, true],
   ['a fan-in to a node that is no join', 'Count', (u) => (u.inputs = [{ fanIn: { join: 'j'.repeat(43), size: 2, origin: KEY } }]), /fanIn is not accepted: node Count is not a join/, true],
+  ['a state failure to a node that is no join', 'Count', (u) => (u.inputs = [{ failed: { join: 'j'.repeat(43), size: 2, origin: KEY } }]), /failed is not accepted: node Count is not a join/, true],
+  ['a state failure of size 0', 'Sum0', (u) => (u.inputs = [{ failed: { join: 'j'.repeat(43), size: 0, origin: KEY } }]), /failed\.size must be an integer in \[1, 262144\]/, true],
   ['a fan-in of size 0', 'Sum0', (u) => (input(u).fanIn.size = 0), /fanIn\.size must be an integer in \[1, 262144\]/, true],
   ['a fan-in of size 2^40', 'Sum0', (u) => (input(u).fanIn.size = 2 ** 40), /fanIn\.size must be an integer in \[1, 262144\]/, true],
   ['a fan-in join that is no invocation name', 'Sum0', (u) => (input(u).fanIn.join = 'join'), /fanIn\.join must be an invocation name/, true],

@@ -4,7 +4,7 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -15,6 +15,8 @@ export class MemoryStore implements CheckpointStore {
   readonly ttls = new Map<string, number>();
   /** Items deleted because their TTL passed (with `expires`), by key. */
   readonly expired: string[] = [];
+  /** State-attempt failures by join invocation name. */
+  readonly stateFailures = new Map<string, StateFailure>();
   /** Run records by key (`runKey`). */
   readonly runs = new Map<string, RunRecord>();
   /** Run history by counter key (`historyKey`): the counter, and entries by sequence number. */
@@ -149,6 +151,26 @@ export class MemoryStore implements CheckpointStore {
     if (this.runs.has(runKey(run))) return false;
     this.runs.set(runKey(run), { status: 'FAILED', startedAt: at, finishedAt: at, error });
     return true;
+  }
+
+  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+    this.count('failState', true);
+    const old = this.stateFailures.get(join);
+    if (old) return old;
+    this.stateFailures.set(join, { ...failure });
+    this.ttls.set(stateFailureKey(join), ttl);
+    return { ...failure };
+  }
+
+  async getStateFailure(join: string): Promise<StateFailure | undefined> {
+    this.count('getStateFailure');
+    return this.stateFailures.get(join);
+  }
+
+  async setStateRetries(join: string, retries: readonly number[]): Promise<void> {
+    this.count('setStateRetries', true);
+    const old = this.stateFailures.get(join);
+    if (old) this.stateFailures.set(join, { ...old, retries: [...retries] });
   }
 
   async nextHistorySeq(run: RunRef, _ttl: number): Promise<number> {

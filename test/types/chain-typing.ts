@@ -36,6 +36,18 @@ new Parallel<number, [number]>('P2').branch(measure);
 // @ts-expect-error -- the join expects an object, but the Parallel outputs an array
 par.next(measure);
 
+// An object-building resultSelector: the third type parameter is the state's output.
+const shaped = new Parallel<{ url: string }, [{ bytes: number; type: string }, void], { bytes: number }>('Shaped', { resultSelector: { 'bytes.$': '$[0].bytes' } }).branch(fetch, wantsUrl);
+export const afterShaped: Chain<{ url: string }, { size: 'small' | 'big' }> = shaped.next(measure);
+// @ts-expect-error -- the output is the selector's object, not the branch outputs' array
+shaped.next(new Task<[{ bytes: number }, void], string>('MergeArray', { entry }));
+// @ts-expect-error -- branches still produce the branch outputs' types
+new Parallel<{ url: string }, [number], { n: number }>('Shaped2').branch(fetch);
+// ResultPath merging into the input: the output is the input with the results beside it.
+export const merged = new Parallel<{ url: string }, [{ bytes: number; type: string }], { url: string; results: [{ bytes: number }] }>('Merged', { resultPath: '$.results' })
+  .branch(fetch)
+  .next(new Task<{ url: string; results: [{ bytes: number }] }, void>('UseBoth', { entry }));
+
 // Map: the processor produces the declared item output; a Fold consumes the array.
 const perItem = new Task<{ url: string }, number>('PerItem', { entry });
 const map = new MapState<{ urls: string[] }, number[]>('M', { itemsPath: '$.urls' }).itemProcessor(perItem);
@@ -43,6 +55,13 @@ const sum = new Fold<number, number>('Sum', { entry, handler: 'sum', initial: 0 
 export const summed: Chain<{ urls: string[] }, number> = map.next(sum);
 // @ts-expect-error -- the processor must produce numbers
 new MapState<{ urls: string[] }, number[]>('M2').itemProcessor(fetch);
+// A Map with a resultSelector object: the next state takes the object, a Fold (which folds the items) does not.
+const counted = new MapState<{ urls: string[] }, number[], { first: number }>('Counted', { itemsPath: '$.urls', resultSelector: { 'first.$': '$[0]' } }).itemProcessor(perItem);
+export const afterCounted = counted.next(new Task<{ first: number }, void>('Report', { entry }));
+// @ts-expect-error -- the item processor must still produce numbers
+new MapState<{ urls: string[] }, number[], { first: number }>('Counted2').itemProcessor(fetch);
+// @ts-expect-error -- a Fold needs the items' array, not the selector's object
+counted.next(new Fold<number, number>('SumCounted', { entry, initial: 0 }));
 // @ts-expect-error -- a Fold over strings cannot follow a Map of numbers
 map.next(new Fold<string, string>('Concat', { entry, initial: '' }));
 // @ts-expect-error -- the initial accumulator must have the accumulator's type

@@ -139,6 +139,7 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
   'parallel-nested': runs({ n: 2, word: 'hey', list: [1, 2, 3] }),
   'parallel-branch-fails': runs({ n: 4 }, { n: -4 }),
   'parallel-choice-branch': runs(6, -6),
+  'parallel-retry-catch': runs({ key: 'parallel-retried', failures: 1 }, { key: 'parallel-caught', failures: 5 }),
   'map-iterator': runs([1, 2, 3], []),
   'map-item-processor': runs({ items: ['a', { b: 1 }, null], label: 'L' }),
   'map-parameters': runs({ words: ['x', 'y'] }),
@@ -150,6 +151,8 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
     pinned([[1], []], peerWrong('a wildcard path selects the array of its matches, [] for none (Jayway, as Step Functions); the peer fails the run', succeeded([{ cells: [1], indexes: [0] }, { cells: [], indexes: [] }]))),
   ],
   'map-item-fails': runs([1, 2], [1, -2, 3]),
+  'map-retry-catch': runs({ batch: { items: [1, 2] }, tag: 't' }, { batch: { items: [1, -2, -3] }, tag: 'u' }),
+  'map-result-selector-null-path': runs({ items: [3, 4] }),
   'map-choice-inside': [
     ...runs({ values: [2, 'hi', true] }),
     pinned({ values: [null, 3] }, peerWrong('an item null is a value at $ (IsNumeric/IsString false); the peer finds no value there', succeeded({ results: ['other', 9] }))),

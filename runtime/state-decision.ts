@@ -1,0 +1,70 @@
+/**
+ * Retry and Catch on Parallel and Map (docs/architecture.md "Retry and Catch
+ * on Parallel and Map"): a join invoked with `failed` decides, once (its
+ * checkpoint), what the state's failure leads to: the first matching Retry
+ * rule with retries left runs the state again (the state input is committed
+ * with catch index RETRY_STATE, and the fan-out follows one iteration
+ * later); else the first matching Catch rule routes `{Error, Cause}` at its
+ * ResultPath in the state input; else the state fails in turn.
+ */
+import { StateFailedError, runtimeError } from './errors';
+import { shardKeys } from './fan-in';
+import { readValues } from './ingress';
+import { proceed } from './interpreter';
+import type { FanInRef, Json } from './ir';
+import { applyResultPath } from './io';
+import { sleep } from './pool';
+import { findCatch, matchesError, RESERVE_MS, retryDelay } from './retry';
+import { exactlyOnceStep, type StepOutcome } from './step';
+import { parseKey, RETRY_STATE, type StateFailure } from './table';
+import { remainingMs } from './user-code';
+import type { Exec } from './types';
+
+/**
+ * Retries the state when a rule allows it: counts are per rule, carried from
+ * attempt to attempt in the failure record of the previous attempt's join,
+ * which is this attempt's origin. The delay is slept here, before the
+ * decision commits; one that does not fit in the time left is no retry.
+ */
+async function retries(x: Exec, failure: StateFailure, used: readonly number[]): Promise<boolean> {
+  const rules = x.rt.ir.join?.retry?.rules ?? [];
+  const i = rules.findIndex((r) => matchesError(r.errors, failure.error));
+  const n = used[i] ?? 0;
+  if (i < 0 || n >= rules[i].maxAttempts) return false;
+  const delay = retryDelay(rules[i], n);
+  if (delay + RESERVE_MS > remainingMs(x)) return false;
+  await sleep(delay);
+  await x.rt.store.setStateRetries(x.name, rules.map((_, k) => (k === i ? n + 1 : (used[k] ?? 0))));
+  return true;
+}
+
+/** The previous attempt's failure when the origin is its join (a retry), whose record holds the retries used. */
+async function previousAttempt(x: Exec, origin: string): Promise<StateFailure | undefined> {
+  const key = parseKey(origin);
+  return key?.kind === 'checkpoint' ? x.rt.store.getStateFailure(key.invocation) : undefined;
+}
+
+export function decideState(x: Exec, failed: FanInRef): Promise<StepOutcome> {
+  // The failed attempt's fan-in: late branches find it gone and stop at their arrival.
+  const cleanup = { tombstones: [failed.origin], shards: shardKeys(failed.join, failed.size) };
+  return exactlyOnceStep(x, () => ({
+    instructionsFollow: false,
+    owedCleanup: async () => cleanup,
+    async computeOutput() {
+      const [input, failure, previous] = await Promise.all([readValues(x, [failed.origin]), x.rt.store.getStateFailure(x.name), previousAttempt(x, failed.origin)]);
+      // The origin is tombstoned only after a decision (or the join) committed: this execution is stale.
+      if (!input) return undefined;
+      if (!failure) throw runtimeError(`node ${x.rt.ir.node}: invoked for a state failure that is not recorded`);
+      const stateInput: Json = input[0];
+      if (await retries(x, failure, previous?.retries ?? [])) return { value: stateInput, catchIndex: RETRY_STATE, cleanup };
+      const catchIndex = findCatch(x.rt.ir.catch, failure.error);
+      if (catchIndex < 0) throw new StateFailedError(failure.error, failure.cause);
+      const rule = x.rt.ir.catch![catchIndex];
+      return { value: applyResultPath(rule.resultPath, stateInput, { Error: failure.error, Cause: failure.cause }), catchIndex, cleanup };
+    },
+    async afterCommit(ck, owed) {
+      await proceed(x, ck);
+      return owed;
+    },
+  }));
+}
