@@ -5,8 +5,9 @@
  * this invocation's own.
  */
 import { evaluate } from './condition';
-import { contextObject } from './context';
+import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
+import { failure } from './fail';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, type Transition } from './table';
@@ -130,11 +131,11 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
         return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
-      const origin = x.rt.ir.node;
+      const mapState = invoke.state ?? stateOf(x);
       const input = (index: number): InputRef => {
-        const value = mapItem(x, invoke, ck.value, list, index, origin);
+        const value = mapItem(x, invoke, ck.value, list, index, mapState);
         // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
-        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state: origin } };
+        return byteLength(JSON.stringify(value)) <= x.rt.ir.settings.inlineLimitBytes ? { value } : { mapItem: { origin: ck.key, index, state: mapState } };
       };
       return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
     }
@@ -179,7 +180,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
-          await failRun(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
+          await failRun(x, 'States.NoChoiceMatched', `Choice ${ins.state}: no choice rule matched and there is no default`, ins.state);
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
@@ -189,9 +190,11 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         state = await appendOnce(x, ck, state);
         await succeedRun(x, ck);
         break;
-      case 'fail':
-        await failRun(x, ins.error, ins.cause ?? '');
+      case 'fail': {
+        const { error, cause } = failure(x, ins, ck.value);
+        await failRun(x, error, cause, ins.state);
         return 'ended';
+      }
     }
   }
   return state;

@@ -12,7 +12,7 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'],
   Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath'],
   Succeed: ['InputPath', 'OutputPath'],
-  Fail: ['Error', 'Cause'],
+  Fail: ['Error', 'ErrorPath', 'Cause', 'CausePath'],
 };
 
 const CONTAINER_ERRORS = 'unum retries and catches errors of a function\'s handler; a Parallel or Map is not a function: put Retry/Catch on the Tasks inside it';
@@ -26,8 +26,6 @@ const REASONS: Readonly<Record<string, string>> = {
   HeartbeatSecondsPath: HEARTBEATS,
   TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
   Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
-  ErrorPath: 'the error name is a fixed string in unum: use Error',
-  CausePath: 'the cause is a fixed string in unum: use Cause',
   MaxConcurrencyPath: 'the concurrency bound is fixed at deploy time: use MaxConcurrency',
   ItemReader: 'distributed Map features (reading items from S3) are not supported',
   ItemBatcher: 'distributed Map features (item batching) are not supported',

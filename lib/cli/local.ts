@@ -114,7 +114,8 @@ function report(workflow: string, run: LocalRun): number {
 
 function logOutcome(title: string, run: LocalRunOutcome): void {
   const s = summarize(run.timeline);
-  log(`${title}: ${run.status} (${s.executions} executions, ${s.retries} retries, ${s.duplicates} duplicates)`);
+  const ended = run.error ? ` at ${run.error.state ?? run.error.node ?? '?'}: ${run.error.error ?? 'Error'}` : '';
+  log(`${title}: ${run.status}${ended} (${s.executions} executions, ${s.retries} Lambda retries, ${s.handlerRetries} handler retries, ${s.duplicates} duplicates)`);
   log(renderTimeline(run.timeline));
 }
 

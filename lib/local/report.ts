@@ -2,6 +2,7 @@
  * Text renderings of a run for the CLI: a per-node timeline (which function
  * ran when, retries and duplicates) and a one-line summary of it.
  */
+import { attemptsText } from '../client/format';
 import type { TimelineEntry } from './timeline';
 
 const BAR_WIDTH = 40;
@@ -10,6 +11,8 @@ export interface TimelineSummary {
   readonly executions: number;
   /** Executions after the first attempt of their event (Lambda async retries). */
   readonly retries: number;
+  /** Handler attempts retried inside executions (the runtime's retry rules, Step Functions' Retry). */
+  readonly handlerRetries: number;
   /** Duplicate deliveries and re-runs of succeeded executions. */
   readonly duplicates: number;
   readonly failedAttempts: number;
@@ -19,6 +22,7 @@ export function summarize(entries: readonly TimelineEntry[]): TimelineSummary {
   return {
     executions: entries.length,
     retries: entries.filter((e) => e.attempt > 1 && !e.duplicate).length,
+    handlerRetries: entries.reduce((n, e) => n + (e.handlerAttempts ?? 1) - 1, 0),
     duplicates: entries.filter((e) => e.duplicate).length,
     failedAttempts: entries.filter((e) => e.outcome !== undefined && e.outcome !== 'ok').length,
   };
@@ -38,6 +42,7 @@ export function renderTimeline(entries: readonly TimelineEntry[]): string {
     const bar = `${' '.repeat(from)}${(e.outcome === 'ok' ? '█' : '▒').repeat(to - from)}`.padEnd(BAR_WIDTH);
     const flags = [
       e.attempt > 1 ? `attempt ${e.attempt}` : '',
+      e.handlerAttempts ? `handler attempts ${attemptsText(e.handlerAttempts, e.retried)}` : '',
       e.duplicate ? 'duplicate' : '',
       e.outcome && e.outcome !== 'ok' ? `${e.outcome}${e.error ? ` (${e.error.slice(0, 60)})` : ''}` : '',
     ].filter(Boolean).join(', ');
@@ -50,5 +55,6 @@ function label(e: TimelineEntry): string {
   const frames = /\[([^\]]*)\]/.exec(e.identity)?.[1];
   const iteration = /@(\d+)\[/.exec(e.identity)?.[1];
   const where = [frames ? `#${frames.split(',').map((f) => f.split('.')[1]).join('.')}` : '', iteration && iteration !== '0' ? `it${iteration}` : ''].filter(Boolean).join(' ');
-  return `${e.node ?? e.functionName}${where ? ` ${where}` : ''}`;
+  const name = e.state !== undefined && e.node !== undefined && e.state !== e.node ? `${e.state} (${e.node})` : (e.node ?? e.functionName);
+  return `${name}${where ? ` ${where}` : ''}`;
 }

@@ -10,7 +10,7 @@ test('fan-outs, maps, fan-ins, choices, loops and ends become Mermaid and DOT', 
   const irs: NodeIR[] = [
     node('Split', [{ op: 'invoke', invoke: { kind: 'map', target: 'Count', join: 'Merge', itemsPath: '$.chunks', maxConcurrency: 0 } }], { entry: true }),
     node('Count', [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Merge', size: 'frame', tail: 0 } }]),
-    node('Merge', [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 1 }, then: [{ op: 'incrIteration' }, { op: 'invoke', invoke: { kind: 'scalar', target: 'Split' } }] }], otherwise: [{ op: 'succeed' }] }], { join: { tails: ['Count'] } }),
+    node('Merge', [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 1 }, then: [{ op: 'incrIteration' }, { op: 'invoke', invoke: { kind: 'scalar', target: 'Split' } }] }], otherwise: [{ op: 'succeed' }] }], { join: { tails: ['Count'] } }),
   ];
   const graph = workflowGraph(irs);
   const mermaid = toMermaid(graph);
@@ -25,6 +25,6 @@ test('fan-outs, maps, fan-ins, choices, loops and ends become Mermaid and DOT', 
 });
 
 test('a choice without otherwise shows the failing path', () => {
-  const irs = [node('A', [{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [{ op: 'succeed' }] }] }], { entry: true })];
+  const irs = [node('A', [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [{ op: 'succeed' }] }] }], { entry: true })];
   expect(toMermaid(workflowGraph(irs))).toContain('|"no match"| fail_');
 });

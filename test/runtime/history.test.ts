@@ -191,8 +191,9 @@ test('fail, an unmatched choice and a terminal error append `failed` entries (an
         instructions: [
           {
             op: 'choice',
+            state: 'Check',
             rules: [
-              { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'fail' }, then: [{ op: 'fail', error: 'Bad', cause: 'told to' }] },
+              { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'fail' }, then: [{ op: 'fail', state: 'Failed', error: 'Bad', cause: 'told to' }] },
               { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'map' }, then: [map('M', 'J')] },
             ],
           },
