@@ -3,6 +3,7 @@
  * ran when, retries and duplicates) and a one-line summary of it.
  */
 import { attemptsText } from '../client/format';
+import type { LocalRunOutcome } from './run-workflow';
 import type { TimelineEntry } from './timeline';
 
 const BAR_WIDTH = 40;
@@ -26,6 +27,17 @@ export function summarize(entries: readonly TimelineEntry[]): TimelineSummary {
     duplicates: entries.filter((e) => e.duplicate).length,
     failedAttempts: entries.filter((e) => e.outcome !== undefined && e.outcome !== 'ok').length,
   };
+}
+
+/**
+ * The one-line summary of a run: its status, the state where a failed run
+ * ended, and how its functions ran, with Lambda's retries of an execution
+ * and the handler's retries inside one (retry rules) counted apart.
+ */
+export function runSummary(title: string, run: Pick<LocalRunOutcome, 'status' | 'error' | 'timeline'>): string {
+  const s = summarize(run.timeline);
+  const ended = run.error ? ` at ${run.error.state ?? run.error.node ?? '?'}: ${run.error.error ?? 'Error'}` : '';
+  return `${title}: ${run.status}${ended} (${s.executions} executions, ${s.retries} Lambda retries, ${s.handlerRetries} handler retries, ${s.duplicates} duplicates)`;
 }
 
 /** One line per execution: offset, a bar over the run's span, node, duration, outcome and flags. */

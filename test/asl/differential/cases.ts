@@ -30,7 +30,6 @@ const pinned = (input: Json, pin: Pin): Case => ({ input, pin });
 
 const peerWrong = (reason: string, expected: Outcome): Pin => ({ kind: 'peer wrong', reason, expected });
 const deliberate = (reason: string, expected: Outcome): Pin => ({ kind: 'unum deliberate', reason: `README "Differences from Step Functions": ${reason}`, expected });
-const gap = (reason: string, expected: Outcome): Pin => ({ kind: 'unum gap', reason, expected });
 
 /** A handler's error as a run's error: its name, and Lambda's error document (without the trace) as the cause. */
 const handlerError = (errorType: string, errorMessage: string): Outcome => failed(errorType, JSON.stringify({ errorType, errorMessage }));
