@@ -272,14 +272,15 @@ export class LocalEngine {
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
       // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.
       let endpoint = '';
-      let timeline: Timeline | undefined;
+      // The emulator, made after the runner, keeps the timeline the log lines add to.
+      const logged: { timeline?: Timeline } = {};
       const onLog = this.options.onLog;
       const runner = new FunctionRunner({
         get endpoint() { return endpoint; },
         region,
         ...(this.options.maxSandboxes !== undefined ? { maxSandboxes: this.options.maxSandboxes } : {}),
         onLog: (line, fn, executionId) => {
-          if (executionId !== undefined) timeline?.noteLog(executionId, line);
+          if (executionId !== undefined) logged.timeline?.noteLog(executionId, line);
           onLog?.(line, fn, executionId);
         },
       });
@@ -292,7 +293,7 @@ export class LocalEngine {
         sendToQueue: (queue, body) => sqs.send(queue, body),
       });
       stops.push(() => emulator.stop());
-      timeline = emulator.timeline;
+      logged.timeline = emulator.timeline;
       const proxy = new FaultProxy({
         dynamoEndpoint: dynamo.endpoint,
         emulator,
