@@ -264,7 +264,7 @@ test('fail instruction ends the run FAILED with its error and cause', async () =
   const { name, store } = await db.table();
   const nodes = defineWorkflow('fail', { A: { instructions: [{ op: 'fail', state: 'Failed', error: 'Bad.Input', cause: 'nope' }] } });
   await new Driver(store, nodes).run({ workflowId: 'f1', input: 1 });
-  expect(await runOf(name, 'f1')).toEqual({ status: 'FAILED', error: { node: 'A', error: 'Bad.Input', cause: 'nope' } });
+  expect(await runOf(name, 'f1')).toEqual({ status: 'FAILED', error: { node: 'A', state: 'Failed', error: 'Bad.Input', cause: 'nope' } });
 });
 
 test('loop: a back edge runs the node again one iteration later', async () => {
