@@ -2,6 +2,9 @@
 import type { Json } from './ir';
 import type { Exec } from './types';
 
+/** The state the node's function runs (`NodeIR.state`), as run records and `$$.State.Name` name it. */
+export const stateOf = (x: Exec): string => x.rt.ir.state ?? x.rt.ir.node;
+
 export function contextObject(x: Exec, extra?: { [k: string]: Json }): Json {
-  return { Execution: { Id: x.invocation.workflowId }, State: { Name: x.rt.ir.node }, ...extra };
+  return { Execution: { Id: x.invocation.workflowId }, State: { Name: stateOf(x) }, ...extra };
 }

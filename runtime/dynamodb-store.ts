@@ -36,7 +36,7 @@ import {
   type PutRequest,
   type RenewalClaim,
   type RunEnd,
-  type RunError,
+  type WrittenRunError,
   runFinish,
   runRejection,
   type RunRef,
@@ -210,7 +210,7 @@ export class DynamoDbStore implements CheckpointStore {
     return wrote(this.update(runFinish(run, end, finishedAt, ttl)));
   }
 
-  async rejectRun(run: RunRef, error: Required<RunError>, at: string, ttl: number): Promise<boolean> {
+  async rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean> {
     return wrote(this.put(runRejection(run, error, at, ttl)));
   }
 

@@ -84,10 +84,11 @@ export function truncated(text: string, max: number): string {
   return `${text.slice(0, end)}${marker}`.slice(0, max);
 }
 
-/** The error with its name and cause (and the node naming it, if any) within `ERROR_BOUNDS`. */
-export function boundedError<E extends { readonly error: string; readonly cause?: string; readonly node?: string }>(e: E): E {
-  const bounded: { error: string; cause?: string; node?: string } = { ...e, error: truncated(e.error, ERROR_BOUNDS.name) };
+/** The error with its name and cause (and the node and state naming it, if any) within `ERROR_BOUNDS`. */
+export function boundedError<E extends { readonly error: string; readonly cause?: string; readonly node?: string; readonly state?: string }>(e: E): E {
+  const bounded: { error: string; cause?: string; node?: string; state?: string } = { ...e, error: truncated(e.error, ERROR_BOUNDS.name) };
   if (e.cause !== undefined) bounded.cause = truncated(e.cause, ERROR_BOUNDS.cause);
   if (e.node !== undefined) bounded.node = truncated(e.node, ERROR_BOUNDS.name);
+  if (e.state !== undefined) bounded.state = truncated(e.state, ERROR_BOUNDS.name);
   return bounded as E;
 }

@@ -17,7 +17,7 @@ import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
 import { decideState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
-import { checkpointKey } from './table';
+import { checkpointKey, retriedErrors } from './table';
 import { callUser, compute } from './user-code';
 import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 
@@ -64,14 +64,16 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   const foldIndex = spec.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
   const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
   const name = invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
-  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, userMs: 0 };
+  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };
   const report = (outcome: StepOutcome | 'error' | 'failed', error?: unknown): void => {
     if (x.userMs > 0) x.metrics.userCodeDuration = x.userMs;
     writeTransitionLog({
       workflowId: invocation.workflowId,
       node: ir.node,
+      ...(ir.state === undefined ? {} : { state: ir.state }),
       invocation: name,
       attempt: x.attempts,
+      ...(x.attempts > 1 ? { retried: retriedErrors(x.attemptErrors, x.attempts) } : {}),
       outcome,
       durations: { totalMs: Date.now() - started, userMs: x.userMs },
       ...(error === undefined ? {} : { error: errorName(error), cause: errorMessage(error) }),

@@ -27,9 +27,13 @@ export async function appendHistory(store: CheckpointStore, run: RunRef, item: H
 export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Transition = {}): Promise<void> {
   const { ir } = x.rt;
   if (!ir.settings.history) return;
-  // User-code time only when user code ran in this execution (not for a duplicate).
-  const ms = x.rt.fn && x.attempts ? x.userMs : undefined;
-  const item = historyItem(ir.node, x.name, x.invocation.iteration, x.invocation.frames, outcome, t, ms);
+  const input = x.invocation.input;
+  const item = historyItem(ir.node, x.name, x.invocation.iteration, x.invocation.frames, outcome, t, {
+    state: ir.state,
+    // User-code time and attempts only when user code ran in this execution (not for a duplicate).
+    ...(x.rt.fn && x.attempts ? { durationMs: x.userMs, attempts: x.attempts, attemptErrors: x.attemptErrors } : {}),
+    ...('fanIn' in input ? { joined: input.fanIn.join } : {}),
+  });
   await appendHistory(x.rt.store, x.run, item, ttlIn(ir.settings.runRetentionSeconds));
 }
 

@@ -88,14 +88,18 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
   return { value: joinOutput(x, values, state), cleanup: m.cleanup };
 }
 
-/** A map item sent by reference: rebuilt from the origin's value as the origin would have sent it. */
+/**
+ * A map item sent by reference: rebuilt from the origin's value as the origin
+ * would have sent it. `$$.State.Name` is the Map's name from this node's IR
+ * (the envelope's `state` is the origin node, a name the envelope can bound).
+ */
 async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
   const spec = x.rt.ir.mapItems;
   if (!spec) throw runtimeError(`node ${x.rt.ir.node} starts no item processor`);
   const v = await readValues(x, [origin]);
   if (!v) return undefined;
   const input = mapInput(spec, v[0]);
-  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, state), cleanup: noCleanup() };
+  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, spec.state ?? state), cleanup: noCleanup() };
 }
 
 /**

@@ -6,8 +6,9 @@
  */
 import { branchInput } from './branch-input';
 import { evaluate } from './condition';
-import { contextObject } from './context';
+import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
+import { failure } from './fail';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
@@ -136,8 +137,9 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
       }
       const origin = x.rt.ir.node;
-      // A large item goes by reference: the join keeps the origin's checkpoint until every branch committed.
-      const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, origin), { mapItem: { origin: ck.key, index, state: origin } });
+      const mapState = invoke.state ?? stateOf(x);
+      // A large item goes by reference (the item processor rebuilds it): the join keeps the origin's checkpoint until every branch committed.
+      const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, mapState), { mapItem: { origin: ck.key, index, state: origin } });
       return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
     }
     case 'fanIn': {
@@ -181,7 +183,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
-          await failRunOrState(x, 'States.NoChoiceMatched', `node ${x.rt.ir.node}: no choice rule matched and there is no default`);
+          await failRunOrState(x, 'States.NoChoiceMatched', `Choice ${ins.state}: no choice rule matched and there is no default`, ins.state);
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
@@ -191,9 +193,11 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         state = await appendOnce(x, ck, state);
         await succeedRun(x, ck);
         break;
-      case 'fail':
-        await failRunOrState(x, ins.error, ins.cause ?? '');
+      case 'fail': {
+        const { error, cause } = failure(x, ins, ck.value);
+        await failRunOrState(x, error, cause, ins.state);
         return 'ended';
+      }
     }
   }
   return state;
@@ -217,10 +221,14 @@ async function failState(x: Exec, error: string, cause: string): Promise<void> {
   await send(x, node, { iteration: top.iteration, fanOut: outer, inputs: [{ failed: { join, size: top.size, origin: top.origin } }] });
 }
 
-/** An error no rule handled: it fails the enclosing Parallel/Map state when that (or one around it) has rules (IR `stateErrors`), else the run. */
-export async function failRunOrState(x: Exec, error: string, cause: string): Promise<void> {
+/**
+ * An error no rule handled: it fails the enclosing Parallel/Map state when
+ * that (or one around it) has rules (IR `stateErrors`), else the run, naming
+ * `state` (the Fail or Choice state, by default the node's own).
+ */
+export async function failRunOrState(x: Exec, error: string, cause: string, state?: string): Promise<void> {
   if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
-  else await failRun(x, error, cause);
+  else await failRun(x, error, cause, state);
 }
 
 /** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, anything else runs the instructions. */

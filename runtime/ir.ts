@@ -119,6 +119,8 @@ export interface MapItems {
   readonly itemsPath: JsonPath;
   /** Builds each item's input; context `$$.Map.Item.Value` / `$$.Map.Item.Index`. @default the item */
   readonly itemSelector?: PayloadTemplate;
+  /** The Map state's name, the item selector's `$$.State.Name` (set with `itemSelector`). @default the node's `state` */
+  readonly state?: string;
 }
 
 /**
@@ -170,12 +172,31 @@ export type Instruction =
    */
   | { readonly op: 'pass'; readonly result?: Json; readonly io?: IoSpec }
   | { readonly op: 'invoke'; readonly invoke: Invoke }
-  /** First matching rule wins; no match and no `otherwise` = the run fails with States.NoChoiceMatched. */
-  | { readonly op: 'choice'; readonly rules: readonly ChoiceRule[]; readonly otherwise?: readonly Instruction[] }
+  /**
+   * The Choice state `state`: the first matching rule wins; no match and no
+   * `otherwise` = the run fails with States.NoChoiceMatched, recorded at `state`.
+   */
+  | { readonly op: 'choice'; readonly state: string; readonly rules: readonly ChoiceRule[]; readonly otherwise?: readonly Instruction[] }
   /** The run's result is this node's value (conditional write of the run record). */
   | { readonly op: 'succeed' }
-  /** The run fails with this error (conditional write of the run record). */
-  | { readonly op: 'fail'; readonly error: string; readonly cause?: string };
+  | FailInstruction;
+
+/**
+ * The Fail state `state`: the run fails (conditional write of the run record
+ * naming `state`). The error and the cause are fixed strings or read from
+ * the node's value (ASL `ErrorPath` / `CausePath`: a reference path, a context
+ * path or an intrinsic function call that must give a string, else the run fails
+ * with States.Runtime). Exactly one of `error` and `errorPath`; at most one of
+ * `cause` and `causePath` (neither = an empty cause).
+ */
+export interface FailInstruction {
+  readonly op: 'fail';
+  readonly state: string;
+  readonly error?: string;
+  readonly errorPath?: string;
+  readonly cause?: string;
+  readonly causePath?: string;
+}
 
 export interface ChoiceRule {
   readonly when: Condition;
@@ -284,6 +305,14 @@ export interface NodeIR {
   readonly workflow: string;
   readonly node: string;
   /**
+   * The state whose work the node's function does, as the definition names it
+   * (an ASL state name may hold characters a node name cannot): the context's
+   * `$$.State.Name`, and the state run records and the history name. An
+   * implicit origin, join or enter node does the work of its Parallel, Map or
+   * Choice. @default the node's name
+   */
+  readonly state?: string;
+  /**
    * The node that starts a run. It accepts start requests only, never an
    * envelope: the compiler gives a workflow whose first state has
    * predecessors (a loop target) an implicit start node, so the entry has none.
@@ -376,8 +405,8 @@ export type InputRef =
   | { readonly ref: string }
   /**
    * Map item `index`, too large to travel inline: rebuilt from the origin's
-   * checkpoint with this node's `mapItems`. `state` is the origin node, the
-   * selector's `$$.State.Name`, so the item equals the one sent inline.
+   * checkpoint with this node's `mapItems`. `state` is the selector's
+   * `$$.State.Name` (the Map state's name), so the item equals the one sent inline.
    */
   | { readonly mapItem: { readonly origin: string; readonly index: number; readonly state: string } }
   /** The outputs of all branches of a fan-in, in branch order. */

@@ -23,7 +23,7 @@ export function mapItemList(x: Exec, spec: MapItems, value: Json): Json[] {
   return items.value;
 }
 
-/** Map item `index` as the item processor receives it, from the effective input; `state` is the origin node (`$$.State.Name`). */
+/** Map item `index` as the item processor receives it, from the effective input; `state` is the Map state's name (`$$.State.Name`). */
 export function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Json {
   if (spec.itemSelector === undefined) return list[index];
   return applyTemplate(spec.itemSelector, value, contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } }));

@@ -1,4 +1,5 @@
 /** The run record `run#<workflow>#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
+import { stateOf } from './context';
 import { appendTransition } from './history';
 import { byteLength, ttlIn } from './payload';
 import type { RunEnd } from './table';
@@ -30,8 +31,9 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
   await finish(x, inline ? { status: 'SUCCEEDED', result: ck.json } : { status: 'SUCCEEDED', resultRef: ck.key }, ttl);
 }
 
-export async function failRun(x: Exec, error: string, cause: string): Promise<void> {
+/** Ends the run FAILED at `state` (a Fail or Choice state; by default the one the node runs). */
+export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x)): Promise<void> {
   x.metrics.failures = 1;
-  await appendTransition(x, 'failed', { error: { error, cause } });
-  await finish(x, { status: 'FAILED', error: { node: x.rt.ir.node, error, cause } }, runTtl(x));
+  await appendTransition(x, 'failed', { error: { state, error, cause } });
+  await finish(x, { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } }, runTtl(x));
 }

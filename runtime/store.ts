@@ -3,7 +3,7 @@
  * are those of the table layout (table.ts). One implementation talks to
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
-import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunError, RunRef, StateFailure } from './table';
+import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunRef, StateFailure, WrittenRunError } from './table';
 
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
 
@@ -45,7 +45,7 @@ export interface CheckpointStore {
   /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */
-  rejectRun(run: RunRef, error: Required<RunError>, at: string, ttl: number): Promise<boolean>;
+  rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean>;
   /** Run history counter: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */
   nextHistorySeq(run: RunRef, ttl: number): Promise<number>;
   /** Put history entry `seq` (unconditional: the key is new). */

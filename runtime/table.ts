@@ -269,17 +269,26 @@ const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satis
 
 /** Why a run failed, as the runtime or the failure recorder wrote it. */
 export interface RunError {
-  /** The node whose invocation failed. */
+  /** The node whose invocation failed (the function). */
   readonly node: string;
+  /**
+   * The state where the run ended, as the definition names it: a Fail state,
+   * a Choice state that matched nothing, or the state the node runs. Absent
+   * in a record the failure recorder or an older runtime wrote.
+   */
+  readonly state?: string;
   /** Error name, e.g. `States.TaskFailed` or the handler's `error.name`. */
   readonly error: string;
   readonly cause?: string;
 }
 
+/** An error as the runtime writes it: always with a cause (empty when there is none). */
+export type WrittenRunError = RunError & { readonly cause: string };
+
 /** How a run ended: the final status `finishRun` sets, with the result (inline JSON or a checkpoint key) or the error. */
 export type RunEnd =
   | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
-  | { readonly status: 'FAILED'; readonly error: Required<RunError> };
+  | { readonly status: 'FAILED'; readonly error: WrittenRunError };
 
 /** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
 export interface RunRecord {
@@ -298,16 +307,16 @@ export const runStart = (run: RunRef, startedAt: string, ttl: number): PutReques
   put({ ...newItem(runKey(run), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
 
 /** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
-function errorAttribute(e: Required<RunError>): AttributeValue {
-  const { node, error, cause } = boundedError(e);
-  return { M: { node: S(node), error: S(error), cause: S(cause) } };
+function errorAttribute(e: WrittenRunError): AttributeValue {
+  const { node, state, error, cause } = boundedError(e);
+  return { M: { node: S(node), ...(state === undefined ? {} : { state: S(state) }), error: S(error), cause: S(cause) } };
 }
 
 /**
  * A rejected start request's FAILED record (its error cut to `ERROR_BOUNDS`), only where the run has no record:
  * a start request can name any run id, and must not end another caller's run.
  */
-export const runRejection = (run: RunRef, error: Required<RunError>, at: string, ttl: number): PutRequest =>
+export const runRejection = (run: RunRef, error: WrittenRunError, at: string, ttl: number): PutRequest =>
   put({ ...newItem(runKey(run), ttl), status: S('FAILED'), startedAt: S(at), finishedAt: S(at), error: errorAttribute(error) }, ABSENT);
 
 /** When the run of a record began, as the entry wrote it (a record a terminal write created has none). */
@@ -348,20 +357,19 @@ function timestamp(item: Item, name: string): string | undefined {
   return new Date(n < 1e11 ? n * 1000 : n).toISOString();
 }
 
-/** `error` is `{node, error, cause}`: a map, or a JSON string like every stored value. */
+/** `error` is `{node, state, error, cause}`: a map, or a JSON string like every stored value. */
 function runError(item: Item): RunError | undefined {
   const attr = item.error;
-  if (!attr) return undefined;
-  if (attr.S !== undefined) {
-    const e = JSON.parse(attr.S) as Partial<RunError>;
-    return { node: String(e.node ?? '?'), error: String(e.error ?? 'Error'), ...(e.cause !== undefined ? { cause: String(e.cause) } : {}) };
-  }
-  if (attr.M) {
-    const m = attr.M;
-    const cause = str(m, 'cause');
-    return { node: str(m, 'node') ?? '?', error: str(m, 'error') ?? 'Error', ...(cause !== undefined ? { cause } : {}) };
-  }
-  return undefined;
+  let e: Partial<Record<keyof RunError, unknown>>;
+  if (attr?.S !== undefined) e = JSON.parse(attr.S) as typeof e;
+  else if (attr?.M) e = Object.fromEntries(['node', 'state', 'error', 'cause'].map((k) => [k, str(attr.M as Item, k)]));
+  else return undefined;
+  return {
+    node: String(e.node ?? '?'),
+    ...(e.state != null ? { state: String(e.state) } : {}),
+    error: String(e.error ?? 'Error'),
+    ...(e.cause != null ? { cause: String(e.cause) } : {}),
+  };
 }
 
 /** The record's status as stored, which `decodeRunRecord` checks. */
@@ -419,6 +427,8 @@ const OUTCOMES: readonly string[] = ['committed', 'caught', 'failed'] satisfies 
 export interface HistoryEntry {
   readonly seq: number;
   readonly node: string;
+  /** The state the node runs (`NodeIR.state`): the node's name unless the definition names it otherwise. */
+  readonly state: string;
   /** Invocation name (the checkpoint key without its prefix). */
   readonly invocation: string;
   readonly iteration: number;
@@ -428,26 +438,48 @@ export interface HistoryEntry {
   readonly at: string;
   readonly outcome: HistoryOutcome;
   readonly durationMs?: number;
+  /** Attempts of the handler in this execution, when its retry rules retried it (2 or more). */
+  readonly attempts?: number;
+  /** With `attempts`: the error names of the attempts that were retried, in order (the last `HISTORY_RETRIED_KEPT`). */
+  readonly retried?: readonly string[];
   /** Nodes this invocation invoked. */
   readonly next?: readonly string[];
   /** For a fan-out origin: the join's invocation name and the number of branches. */
   readonly fanIn?: { readonly join: string; readonly size: number };
-  /** For `caught` and `failed`. */
-  readonly error?: { readonly error: string; readonly cause?: string };
+  /** For a join (or a fold's first step): the invocation name of the fan-in it received, that is, a fan-out origin's `fanIn.join`. */
+  readonly joined?: string;
+  /** For `caught` and `failed`; `state` names where a run failed (a Fail or Choice state, or the node's state). */
+  readonly error?: { readonly state?: string; readonly error: string; readonly cause?: string };
 }
+
+/** How many retried error names an entry keeps: a rule may retry thousands of times, an item holds 400 KB. */
+export const HISTORY_RETRIED_KEPT = 20;
+
+/**
+ * The names of the retried errors among `attempts` attempts: every attempt but
+ * the last (which succeeded, or whose error went on to a catch rule or to
+ * Lambda), the last `HISTORY_RETRIED_KEPT`, each within `ERROR_BOUNDS`.
+ */
+export const retriedErrors = (attemptErrors: readonly string[], attempts: number): string[] =>
+  attemptErrors.slice(0, Math.max(0, attempts - 1)).slice(-HISTORY_RETRIED_KEPT).map((e) => boundedError({ error: e }).error);
 
 /** An entry's attributes besides key and TTL, as plain values; undefined ones are not written. */
 export interface HistoryItem {
   readonly node: string;
+  /** Only when it differs from `node`. */
+  readonly state?: string;
   readonly inv: string;
   readonly iteration: number;
   readonly indexes: string;
   readonly at: string;
   readonly outcome: HistoryOutcome;
   readonly durationMs?: number;
+  readonly attempts?: number;
+  readonly retried?: string;
   readonly next?: string;
   readonly fanInJoin?: string;
   readonly fanInSize?: number;
+  readonly joined?: string;
   readonly error?: string;
 }
 
@@ -459,10 +491,27 @@ export interface Transition {
   readonly join?: string;
   /** With `join`. */
   readonly size?: number;
-  readonly error?: { readonly error: string; readonly cause?: string };
+  readonly error?: { readonly state?: string; readonly error: string; readonly cause?: string };
 }
 
-/** An entry's attributes; `inv` is the invocation name, `frames` the fan-out frames (outermost first); an error is cut to `ERROR_BOUNDS`. */
+/** What the execution that appends an entry knows of itself. */
+export interface ExecutionFacts {
+  /** The node's state, when it differs from the node's name. */
+  readonly state?: string;
+  /** User-code time, when user code ran in this execution. */
+  readonly durationMs?: number;
+  /** The errors of the handler's attempts in this execution, in order. */
+  readonly attemptErrors?: readonly string[];
+  readonly attempts?: number;
+  /** The fan-in this execution received. */
+  readonly joined?: string;
+}
+
+/**
+ * An entry's attributes; `inv` is the invocation name, `frames` the fan-out
+ * frames (outermost first); an error is cut to `ERROR_BOUNDS`, the retried
+ * errors to the last `HISTORY_RETRIED_KEPT` names within it.
+ */
 export function historyItem(
   node: string,
   inv: string,
@@ -470,20 +519,25 @@ export function historyItem(
   frames: readonly { readonly index: number }[],
   outcome: HistoryOutcome,
   t: Transition,
-  durationMs?: number,
+  facts: ExecutionFacts = {},
 ): HistoryItem {
+  const attempts = facts.attempts ?? 0;
   // Undefined attributes are not written; JSON.stringify drops an undefined `cause`.
   return {
     node,
+    state: facts.state,
     inv,
     iteration,
     indexes: JSON.stringify(frames.map((f) => f.index)),
     at: new Date().toISOString(),
     outcome,
-    durationMs,
+    durationMs: facts.durationMs,
+    attempts: attempts > 1 ? attempts : undefined,
+    retried: attempts > 1 ? JSON.stringify(retriedErrors(facts.attemptErrors ?? [], attempts)) : undefined,
     next: t.next && JSON.stringify(t.next),
     fanInJoin: t.join,
     fanInSize: t.size,
+    joined: facts.joined,
     error: t.error && JSON.stringify(boundedError(t.error)),
   };
 }
@@ -510,23 +564,36 @@ export function decodeHistoryEntry(seq: number, item: Item): HistoryEntry | unde
     return undefined;
   }
   const durationMs = num(item, 'durationMs');
+  const attempts = num(item, 'attempts');
+  const retried = json(item, 'retried');
   const next = json(item, 'next');
   const join = str(item, 'fanInJoin');
   const size = num(item, 'fanInSize');
-  const error = json(item, 'error') as { error?: unknown; cause?: unknown } | undefined;
+  const joined = str(item, 'joined');
+  const error = json(item, 'error') as { state?: unknown; error?: unknown; cause?: unknown } | undefined;
   return {
     seq,
     node,
+    state: str(item, 'state') ?? node,
     invocation,
     iteration: num(item, 'iteration') ?? 0,
     indexes: (json(item, 'indexes') as number[] | undefined) ?? [],
     at,
     outcome: outcome as HistoryOutcome,
     ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(attempts !== undefined ? { attempts } : {}),
+    ...(Array.isArray(retried) ? { retried: retried.map(String) } : {}),
     ...(Array.isArray(next) ? { next: next.map(String) } : {}),
     ...(join !== undefined && size !== undefined ? { fanIn: { join, size } } : {}),
+    ...(joined !== undefined ? { joined } : {}),
     ...(error && typeof error === 'object'
-      ? { error: { error: String(error.error ?? 'Error'), ...(error.cause !== undefined ? { cause: String(error.cause) } : {}) } }
+      ? {
+          error: {
+            ...(error.state != null ? { state: String(error.state) } : {}),
+            error: String(error.error ?? 'Error'),
+            ...(error.cause !== undefined ? { cause: String(error.cause) } : {}),
+          },
+        }
       : {}),
   };
 }

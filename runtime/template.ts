@@ -19,7 +19,12 @@ export function applyTemplate(template: PayloadTemplate, input: Json, context: J
     }
     const what = `template key ${key}`;
     if (typeof spec !== 'string') throw runtimeError(`${what} needs a path or intrinsic string`);
-    out[key.slice(0, -2)] = spec.startsWith('$') ? selectReference(pathOf(spec, 'template'), spec, input, context, what) : evalIntrinsic(parseIntrinsic(spec), input, context);
+    out[key.slice(0, -2)] = templateValue(spec, input, context, what);
   }
   return out;
+}
+
+/** One `.$` value: a path of the input (`$...`), of the context (`$$...`), or an intrinsic function call. */
+export function templateValue(expression: string, input: Json, context: Json, what: string): Json {
+  return expression.startsWith('$') ? selectReference(pathOf(expression, 'template'), expression, input, context, what) : evalIntrinsic(parseIntrinsic(expression), input, context);
 }

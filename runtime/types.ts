@@ -56,7 +56,10 @@ export interface Exec {
   readonly metrics: Partial<Record<MetricName, number>>;
   /** Epoch seconds until which what the run will read again is kept; sent on in every envelope. */
   lease: number;
+  /** Attempts of the handler in this execution (retry rules), 0 when user code did not run. */
   attempts: number;
+  /** The error name of each failed attempt, in order. */
+  attemptErrors: string[];
   userMs: number;
 }
 

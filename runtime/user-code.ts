@@ -58,7 +58,10 @@ export async function compute(x: Exec, input: Json, attempt: () => Promise<Json>
     const value = await withRetry(
       (n) => {
         x.attempts = n;
-        return attempt();
+        return attempt().catch((e: unknown) => {
+          x.attemptErrors.push(errorName(e));
+          throw e;
+        });
       },
       x.rt.ir.retry,
       () => remainingMs(x),

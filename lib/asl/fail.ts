@@ -1,13 +1,17 @@
-import { Fail } from '../definition';
+import { Fail, type FailProps } from '../definition';
 import type { StateReader } from './context';
 
 /**
- * Fail: ends the run with `Error` and `Cause`. The IR needs an error name:
- * without `Error` (Step Functions then reports none) the ASL state name is recorded.
+ * Fail: ends the run with `Error` or `ErrorPath`, and `Cause` or
+ * `CausePath`. The IR needs an error name: without either (Step Functions
+ * then reports none) the ASL state name is recorded.
  */
 export const failReader: StateReader = {
   create(ctx, name, state) {
-    const cause = state.Cause as string | undefined;
-    return new Fail(ctx.names.node(name), { error: (state.Error as string | undefined) ?? name, ...(cause !== undefined ? { cause } : {}) });
+    const text = (field: string): string | undefined => state[field] as string | undefined;
+    const given = { error: text('Error'), errorPath: text('ErrorPath'), cause: text('Cause'), causePath: text('CausePath') };
+    // Both of a pair are passed on: the compiler rejects them as ASL does, naming the field.
+    const props: FailProps = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+    return new Fail(ctx.names.node(name), given.error === undefined && given.errorPath === undefined ? { ...props, error: name } : props);
   },
 };

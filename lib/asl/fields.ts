@@ -12,7 +12,7 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
   Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
   Succeed: ['InputPath', 'OutputPath'],
-  Fail: ['Error', 'Cause'],
+  Fail: ['Error', 'ErrorPath', 'Cause', 'CausePath'],
 };
 
 const HEARTBEATS = 'heartbeats apply to activity and callback tasks, which unum does not run';
@@ -23,8 +23,6 @@ const REASONS: Readonly<Record<string, string>> = {
   HeartbeatSecondsPath: HEARTBEATS,
   TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
   Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
-  ErrorPath: 'the error name is a fixed string in unum: use Error',
-  CausePath: 'the cause is a fixed string in unum: use Cause',
   MaxConcurrencyPath: 'the concurrency bound is fixed at deploy time: use MaxConcurrency',
   ItemReader: 'distributed Map features (reading items from S3) are not supported',
   ItemBatcher: 'distributed Map features (item batching) are not supported',

@@ -38,7 +38,7 @@ export function importAsl(json: string | object, options: FromAslOptions = {}): 
   const names = new NodeNames(stateNames(doc));
   const tasks = new TaskCatalog(report, options);
   const ctx: BuildContext = { report, names, tasks, buildScope: (scope) => buildScope(ctx, scope) };
-  const definition = Definition.from(buildScope(ctx, doc));
+  const definition = Definition.from(buildScope(ctx, doc), names.stateNames());
   tasks.rejectUnmatchedKeys();
   return { workflow, definition, names };
 }

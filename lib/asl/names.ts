@@ -68,6 +68,11 @@ export class NodeNames {
     return this.toAsl.get(nodeName);
   }
 
+  /** The ASL state name of every node (helpers included) whose name differs from it. */
+  stateNames(): Map<string, string> {
+    return new Map([...this.toAsl].filter(([node, asl]) => node !== asl));
+  }
+
   /** Pairs whose node name differs from the ASL name. */
   renamed(): [asl: string, node: string][] {
     return [...this.toNode].filter(([asl, node]) => asl !== node);

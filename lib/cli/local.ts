@@ -19,7 +19,7 @@ import type { Json } from '../../runtime/ir';
 import { parseArgs, UsageError } from './argv';
 import { LocalEngine } from '../local/engine';
 import { cloudAssemblyOf } from '../local/project';
-import { renderTimeline, summarize } from '../local/report';
+import { renderTimeline, runSummary } from '../local/report';
 import { runWorkflow, type LocalRun, type LocalRunOutcome } from '../local/run-workflow';
 
 const USAGE = `usage:
@@ -113,8 +113,7 @@ function report(workflow: string, run: LocalRun): number {
 }
 
 function logOutcome(title: string, run: LocalRunOutcome): void {
-  const s = summarize(run.timeline);
-  log(`${title}: ${run.status} (${s.executions} executions, ${s.retries} retries, ${s.duplicates} duplicates)`);
+  log(runSummary(title, run));
   log(renderTimeline(run.timeline));
 }
 

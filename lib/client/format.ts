@@ -22,6 +22,8 @@ export function formatStatus(s: RunStatus): string {
   if (s.finishedAt) rows.push(['finished', s.finishedAt]);
   if (s.startedAt) rows.push(['duration', duration(s.startedAt, s.finishedAt)]);
   if (s.error) {
+    // The state where the run ended (a Fail state, say), then the function that ran it.
+    if (s.error.state !== undefined) rows.push(['state', s.error.state]);
     rows.push(['node', s.error.node], ['error', s.error.error]);
     if (s.error.cause) rows.push(['cause', s.error.cause]);
   }
@@ -32,14 +34,25 @@ export function formatStatus(s: RunStatus): string {
 /** Long invocation names shortened for tables: they are 43-character hashes. */
 const short = (name: string): string => (name.length > 12 ? `${name.slice(0, 10)}…` : name);
 
+/** A state, with the node that runs it when that is named otherwise (`Fulfil (Fulfil.Join)`). */
+const stateAt = (state: string | undefined, node: string): string => (state === undefined || state === node ? node : `${state} (${node})`);
+
+/** The handler's attempts in one execution and the errors retried: `3: GatewayBusy x2`. */
+export function attemptsText(attempts: number | undefined, retried: readonly string[] = []): string {
+  if (attempts === undefined || attempts < 2) return '';
+  const counts = new Map<string, number>();
+  for (const e of retried) counts.set(e, (counts.get(e) ?? 0) + 1);
+  return `${attempts}: ${[...counts].map(([e, n]) => (n > 1 ? `${e} x${n}` : e)).join(', ')}`;
+}
+
 export function formatInspectReport(r: InspectReport): string {
   const parts = [formatStatus(r.run)];
   if (r.history) {
     parts.push(`history (${r.history.length} transitions)\n${table([
-      ['seq', 'at', 'node', 'index', 'iter', 'outcome', 'ms', 'next'],
+      ['seq', 'at', 'state', 'index', 'iter', 'outcome', 'attempts', 'ms', 'next'],
       ...r.history.map((e) => [
-        String(e.seq), e.at, e.node, e.indexes.length ? e.indexes.join('.') : '-', String(e.iteration),
-        e.outcome, e.durationMs === undefined ? '' : String(e.durationMs), (e.next ?? []).join(','),
+        String(e.seq), e.at, stateAt(e.error?.state ?? e.state, e.node), e.indexes.length ? e.indexes.join('.') : '-', String(e.iteration),
+        e.outcome, attemptsText(e.attempts, e.retried), e.durationMs === undefined ? '' : String(e.durationMs), (e.next ?? []).join(','),
       ]),
     ])}`);
   } else {
@@ -54,8 +67,8 @@ export function formatInspectReport(r: InspectReport): string {
   }
   if (r.failures.length) {
     parts.push(`failures\n${table([
-      ['node', 'error', 'cause', 'caught'],
-      ...r.failures.map((f) => [f.node, f.error, causeSummary(f.cause ?? ''), f.caught ? 'yes' : 'no']),
+      ['state', 'error', 'cause', 'caught'],
+      ...r.failures.map((f) => [stateAt(f.state, f.node), f.error, causeSummary(f.cause ?? ''), f.caught ? 'yes' : 'no']),
     ])}`);
   }
   if (r.table) {

@@ -27,7 +27,7 @@ export interface FanInProgress {
   readonly origin?: string;
   readonly arrived: number;
   readonly expected: number;
-  /** The join committed (its checkpoint exists) or its shards are gone after it did. */
+  /** The join received the fan-in (its history entry says so, or its checkpoint exists): every branch arrived. */
   readonly complete: boolean;
 }
 
@@ -48,6 +48,15 @@ export interface TableSummary {
   readonly attributable: boolean;
 }
 
+/** A failed or caught invocation: its node, the state that failed (a Fail or Choice state, or the node's state) and the error. */
+export interface InspectFailure {
+  readonly node: string;
+  readonly state?: string;
+  readonly error: string;
+  readonly cause?: string;
+  readonly caught: boolean;
+}
+
 /** What the table tells about a run while its records exist. */
 export interface InspectReport {
   readonly run: RunStatus;
@@ -56,7 +65,7 @@ export interface InspectReport {
   /** Fan-ins started by this run (from its history), with arrivals. */
   readonly fanIns: readonly FanInProgress[];
   /** Entries of the history that failed or were caught, and the run's own error. */
-  readonly failures: readonly { readonly node: string; readonly error: string; readonly cause?: string; readonly caught: boolean }[];
+  readonly failures: readonly InspectFailure[];
   readonly table?: TableSummary;
 }
 
@@ -67,7 +76,7 @@ export async function inspectRun(table: TableReader, ref: RunRef, options: Inspe
   const scan = options.scan ?? history === undefined;
   const summary = scan ? await scanTable(table, ref) : undefined;
   const failures = [
-    ...(history ?? []).filter((e) => e.error).map((e) => ({ node: e.node, ...e.error!, caught: e.outcome === 'caught' })),
+    ...(history ?? []).flatMap((e) => (e.error ? [{ node: e.node, state: e.state, ...e.error, caught: e.outcome === 'caught' }] : [])),
     // The failure recorder may write no history entry: the run record is the authority.
     ...(run.error && !history?.some((e) => e.outcome === 'failed') ? [{ ...run.error, caught: false }] : []),
   ];
@@ -91,7 +100,11 @@ async function readHistory(table: TableReader, run: RunRef): Promise<HistoryEntr
 /** Reads the level-0 shards of every fan-out the history records. */
 async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): Promise<FanInProgress[]> {
   const origins = new Map<string, { origin: string; size: number }>();
-  for (const e of history) if (e.fanIn) origins.set(e.fanIn.join, { origin: e.node, size: e.fanIn.size });
+  const joined = new Set<string>();
+  for (const e of history) {
+    if (e.fanIn) origins.set(e.fanIn.join, { origin: e.node, size: e.fanIn.size });
+    if (e.joined) joined.add(e.joined);
+  }
   if (origins.size === 0) return [];
   const keys: string[] = [];
   for (const [join, { size }] of origins) {
@@ -106,8 +119,9 @@ async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): P
       const shard = items.get(shardKey(join, 0, s));
       if (shard) { shards++; arrived += decodeShard(shard).arrivals.length; }
     }
-    // The join deletes the shards only after it checkpoints; an empty fan-out has no shards.
-    const complete = items.has(checkpointKey(join)) || (shards === 0 && size === 0);
+    // The join deletes the shards after it commits (a fold's first step too, under a name of its own), so
+    // its entry or its checkpoint tells completion, not the shards; an empty fan-out has no shards.
+    const complete = joined.has(join) || items.has(checkpointKey(join)) || (shards === 0 && size === 0);
     return { join, origin, arrived: complete ? size : arrived, expected: size, complete };
   });
 }

@@ -1,4 +1,4 @@
-import type { Definition, IChainable } from '../definition';
+import { Definition, type IChainable } from '../definition';
 import type { CompiledWorkflow, CompileOptions } from './compiled';
 import { Emitter, type WorkflowSettings } from './emit';
 import { UnumDefinitionError, WORKFLOW_LEVEL } from './errors';
@@ -25,7 +25,8 @@ export function compileWorkflow(workflowName: string, definition: IChainable | D
   const graph = buildGraph(workflowName, start);
   const warnings = validateAll(workflowName, graph);
   const asyncDefaults = { retryAttempts: options.retryAttempts, maxEventAgeSeconds: options.maxEventAgeSeconds };
-  return new Emitter(workflowName, graph, settings, asyncDefaults).emit(warnings);
+  const stateNames = definition instanceof Definition ? definition.stateNames : undefined;
+  return new Emitter(workflowName, graph, settings, asyncDefaults, stateNames).emit(warnings);
 }
 
 function validateAll(workflow: string, graph: ReturnType<typeof buildGraph>): string[] {

@@ -1,5 +1,5 @@
 import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
-import type { AnyState, Choice, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
+import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { UnumDefinitionError } from './errors';
@@ -14,6 +14,8 @@ export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds' | 'handoffSec
 /** A node under construction. Instructions are computed later, from a work queue. */
 interface NodeBuilder {
   readonly name: string;
+  /** The state whose work the node does (`NodeIR.state`); none for an implicit start node. */
+  readonly state?: string;
   /** Where the node runs: its fan-out frames are those of the containers around this scope. */
   readonly scope: Scope;
   readonly implicit: boolean;
@@ -74,7 +76,13 @@ export class Emitter {
     private readonly graph: Graph,
     private readonly settings: WorkflowSettings,
     private readonly asyncDefaults: Partial<AsyncSettings>,
+    private readonly stateNames: ReadonlyMap<string, string> = new Map(),
   ) {}
+
+  /** A state's name as the definition's source names it (`$$.State.Name`, run records). */
+  private stateName(state: State): string {
+    return this.stateNames.get(state.id) ?? state.id;
+  }
 
   emit(warnings: readonly string[]): CompiledWorkflow {
     for (const from of this.graph.order) {
@@ -115,13 +123,13 @@ export class Emitter {
     const scope = this.scope(state);
     if (state.kind === 'pass') {
       const handler: HandlerSpec = state.props.result !== undefined ? { kind: 'pass', result: state.props.result } : { kind: 'pass' };
-      return this.add({ name: state.id, scope, implicit: false, handler, fn: PASS_FUNCTION, io: ioSpec(state.props), instructions: [] }, (b) => {
+      return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler, fn: PASS_FUNCTION, io: ioSpec(state.props), instructions: [] }, (b) => {
         b.instructions = this.flowTo(b.name, state, state.nextState, scope);
       });
     }
     const handler: HandlerSpec = state.kind === 'fold' ? { kind: 'fold', export: exportOf(state), initial: state.props.initial } : userHandler(state);
     const io = state.kind === 'task' ? ioSpec(state.props) : undefined;
-    return this.add({ name: state.id, scope, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
+    return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
       this.errorRules(b, state);
       b.instructions = this.flowTo(b.name, state, state.nextState, scope);
     });
@@ -159,12 +167,12 @@ export class Emitter {
         throw this.misplacedFold(state);
       case 'parallel':
       case 'map':
-        name = this.implicit(implicitName.origin(state.id), this.scope(state), undefined, (b) => {
+        name = this.implicit(implicitName.origin(state.id), state, undefined, (b) => {
           b.instructions = [this.fanOut(state)];
         });
         break;
       default:
-        name = this.implicit(implicitName.enter(state.id), this.scope(state), undefined, (b) => {
+        name = this.implicit(implicitName.enter(state.id), state, undefined, (b) => {
           b.instructions = this.enterState(b.name, state, this.scope(state), newInlining());
         });
     }
@@ -180,7 +188,7 @@ export class Emitter {
   private startNodeFor(first: string): string {
     const invoked = [...this.nodes.values()].some((b) => nodeSuccessors(b).includes(first));
     if (!invoked) return first;
-    const start = this.implicit(implicitName.start(this.graph.start.id), ROOT_SCOPE, undefined, (b) => {
+    const start = this.add({ name: implicitName.start(this.graph.start.id), scope: ROOT_SCOPE, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, instructions: [] }, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
     });
     this.drain();
@@ -203,7 +211,7 @@ export class Emitter {
     if (next?.kind === 'fold') name = this.nodeFor(next);
     else if ((next?.kind === 'task' || next?.kind === 'pass') && !output && !rules && !this.graph.isBackEdge(container, next)) name = this.nodeFor(next);
     else {
-      name = this.implicit(implicitName.join(container.id), this.scope(container), undefined, (b) => {
+      name = this.implicit(implicitName.join(container.id), container, undefined, (b) => {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
         // The state's rules are its join's: the join decides what a failed attempt leads to.
         this.catchRules(b, container);
@@ -215,8 +223,10 @@ export class Emitter {
     return name;
   }
 
-  private implicit(name: string, scope: Scope, io: IoSpec | undefined, compute: (b: NodeBuilder) => void): string {
-    return this.add({ name, scope, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, io, instructions: [] }, compute);
+  /** A pass node the compiler adds to do part of `state`'s work (its input or output processing, its fan-out, its Choice). */
+  private implicit(name: string, state: State, io: IoSpec | undefined, compute: (b: NodeBuilder) => void): string {
+    const node: NodeBuilder = { name, state: this.stateName(state), scope: this.scope(state), implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, instructions: [] };
+    return this.add(io ? { ...node, io } : node, compute);
   }
 
   /**
@@ -283,7 +293,7 @@ export class Emitter {
       case 'succeed':
         return scope.container ? this.endOfScope(from, scope) : [{ op: 'succeed' }];
       case 'fail':
-        return [{ op: 'fail', error: target.props.error ?? target.id, ...(target.props.cause !== undefined ? { cause: target.props.cause } : {}) }];
+        return [failInstruction(target, this.stateName(target))];
     }
   }
 
@@ -300,7 +310,7 @@ export class Emitter {
     const rules = choice.arms.map((arm) => ({ when: arm.condition.ir, then: this.flowTo(from, choice, arm.next, scope, inlining) }));
     const otherwise = choice.otherwiseState ? { otherwise: this.flowTo(from, choice, choice.otherwiseState, scope, inlining) } : {};
     inlining.path.delete(choice);
-    return { op: 'choice', rules, ...otherwise };
+    return { op: 'choice', state: this.stateName(choice), rules, ...otherwise };
   }
 
   private fanOut(state: Parallel | MapState): Instruction {
@@ -317,7 +327,7 @@ export class Emitter {
     const items: MapItems = {
       ...(inputPath !== undefined ? { inputPath } : {}),
       itemsPath: itemsPath ?? '$',
-      ...(itemSelector !== undefined ? { itemSelector } : {}),
+      ...(itemSelector !== undefined ? { itemSelector, state: this.stateName(state) } : {}),
     };
     const target = this.entryNodeFor(state.processorState as State);
     // The item processor's start rebuilds items that are too large to travel inline.
@@ -392,6 +402,8 @@ export class Emitter {
       version: IR_VERSION,
       workflow: this.workflow,
       node: b.name,
+      // Only where it differs: the IR of a node named as its state stays as it was.
+      ...(b.state !== undefined && b.state !== b.name ? { state: b.state } : {}),
       entry,
       handler: b.handler,
       ...(b.io ? { io: b.io } : {}),
@@ -437,6 +449,17 @@ function joinOutput(state: Parallel | MapState): JoinOutput | undefined {
     ...(outputPath !== undefined ? { outputPath } : {}),
   };
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** What a Fail state does, as an instruction of its predecessor's node: without `error` or `errorPath`, the error is the state's name. */
+function failInstruction(fail: Fail, state: string): Instruction {
+  const { error, errorPath, cause, causePath } = fail.props;
+  return {
+    op: 'fail',
+    state,
+    ...(errorPath !== undefined ? { errorPath } : { error: error ?? state }),
+    ...(causePath !== undefined ? { causePath } : cause !== undefined ? { cause } : {}),
+  };
 }
 
 /** What a folded Pass does, as an instruction of its predecessor's node. */

@@ -1,5 +1,5 @@
 import { ENVELOPE_BOUNDS, type Condition as ConditionIr, type Json } from '../../runtime/ir';
-import type { AnyState, Choice, Fold, MapState, Parallel, State } from '../definition';
+import type { AnyState, Choice, FailProps, Fold, MapState, Parallel, State } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import { evalPath } from '../../runtime/paths';
 import { atLeast, jsonProblem, type Problem } from './checks';
@@ -39,13 +39,24 @@ function stateProblems(state: AnyState, graph: Graph): Problem[] {
     case 'choice':
       return choiceProblems(state);
     case 'fail':
-      return [
-        ...(state.props.error !== undefined && (typeof state.props.error !== 'string' || state.props.error === '') ? [{ field: 'error', message: 'the error name must be a non-empty string' }] : []),
-        ...(state.props.cause !== undefined && typeof state.props.cause !== 'string' ? [{ field: 'cause', message: 'the cause must be a string' }] : []),
-      ];
+      return failProblems(state.props);
     case 'succeed':
       return [];
   }
+}
+
+function failProblems(props: FailProps): Problem[] {
+  const out: Problem[] = [];
+  if (props.error !== undefined && (typeof props.error !== 'string' || props.error === '')) out.push({ field: 'error', message: 'the error name must be a non-empty string' });
+  if (props.cause !== undefined && typeof props.cause !== 'string') out.push({ field: 'cause', message: 'the cause must be a string' });
+  for (const [field, fixed] of [['errorPath', 'error'], ['causePath', 'cause']] as const) {
+    const expression = props[field];
+    if (expression === undefined) continue;
+    if (props[fixed] !== undefined) out.push({ field, message: `a Fail state takes a fixed ${fixed} or a path to it, not both` });
+    const problem = templateProblem({ [`${field}.$`]: expression }, 'state');
+    if (problem) out.push({ field, message: problem.message });
+  }
+  return out;
 }
 
 function jsonField(field: string, value: unknown): Problem[] {

@@ -5,13 +5,19 @@ import type { TypeWitness, Untyped } from './types';
 export class Definition<I = Untyped, O = Untyped> {
   declare readonly __types?: TypeWitness<I, O>;
 
-  /** Wraps the chain (or single state) that starts the workflow. */
-  static from<I, O>(chainable: IChainable<I, O>): Definition<I, O> {
-    return new Definition<I, O>(chainable.startState);
+  /**
+   * Wraps the chain (or single state) that starts the workflow. `stateNames`
+   * (@internal, for the ASL importer) gives the name a state has in the
+   * source document, by state id, where it differs from the id.
+   */
+  static from<I, O>(chainable: IChainable<I, O>, stateNames?: ReadonlyMap<string, string>): Definition<I, O> {
+    return new Definition<I, O>(chainable.startState, stateNames);
   }
 
   private constructor(
     /** The entry state; undefined for an empty workflow. */
     readonly startState: State | undefined,
+    /** @internal States named otherwise in the source document (state id -> name), e.g. ASL names with spaces. */
+    readonly stateNames?: ReadonlyMap<string, string>,
   ) {}
 }

@@ -3,10 +3,19 @@ import type { Untyped } from './types';
 
 /** Properties of a `Fail`. */
 export interface FailProps {
-  /** Error name recorded on the run. @default the state's name */
+  /** Error name recorded on the run. Not with `errorPath`. @default the state's name */
   readonly error?: string;
-  /** Human-readable cause. @default none */
+  /**
+   * The error name read from the state's input (ASL `ErrorPath`): a path
+   * (`$.reason.code`, `$$.Execution.Id`) or an intrinsic function call
+   * (`States.Format('Declined: {}', $.code)`) that gives a string; any other
+   * value fails the run with States.Runtime. Not with `error`. @default none
+   */
+  readonly errorPath?: string;
+  /** Human-readable cause. Not with `causePath`. @default none */
   readonly cause?: string;
+  /** The cause read from the state's input (ASL `CausePath`), as `errorPath`. Not with `cause`. @default none */
+  readonly causePath?: string;
 }
 
 /** Fails the whole run. Not a function: the compiler folds it into its predecessor. */

@@ -31,6 +31,15 @@ export function graphNodeId(node: string): string {
   return `n_${node.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
+/**
+ * The diagram id of a Fail state: one node however many functions it is
+ * folded into. Any character but a letter or digit is escaped, so that
+ * different state names (an ASL name may hold any character) get different ids.
+ */
+export function failStateId(state: string): string {
+  return `fail_${state.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
+}
+
 /** Builds the graph of a workflow from its nodes' IR. */
 export function workflowGraph(irs: readonly NodeIR[]): WorkflowGraph {
   const nodes: GraphNode[] = [{ id: 'start', label: 'start', shape: 'start' }];
@@ -43,6 +52,11 @@ export function workflowGraph(irs: readonly NodeIR[]): WorkflowGraph {
     nodes.push({ id: endId, label, shape });
     return endId;
   };
+  const failState = (state: string, label: string): string => {
+    const failId = failStateId(state);
+    if (!nodes.some((n) => n.id === failId)) nodes.push({ id: failId, label, shape: 'fail' });
+    return failId;
+  };
   const walk = (from: string, instructions: readonly Instruction[], loop: boolean): void => {
     let looping = loop;
     for (const ins of instructions) {
@@ -50,10 +64,10 @@ export function workflowGraph(irs: readonly NodeIR[]): WorkflowGraph {
       if (ins.op === 'pass') continue;
       if (ins.op === 'incrIteration') looping = true;
       else if (ins.op === 'succeed') edges.push({ from, to: endNode('end', 'end'), style: 'solid' });
-      else if (ins.op === 'fail') edges.push({ from, to: endNode('fail', `fail: ${ins.error}`), style: 'solid' });
+      else if (ins.op === 'fail') edges.push({ from, to: failState(ins.state, `${ins.state} (fail: ${ins.error ?? ins.errorPath})`), style: 'solid' });
       else if (ins.op === 'choice') {
         const c = `choice_${choices++}`;
-        nodes.push({ id: c, label: 'choice', shape: 'choice' });
+        nodes.push({ id: c, label: ins.state, shape: 'choice' });
         edges.push({ from, to: c, style: looping ? 'loop' : 'solid' });
         for (const rule of ins.rules) walkBranch(c, rule.then, describeCondition(rule.when), looping);
         if (ins.otherwise) walkBranch(c, ins.otherwise, 'otherwise', looping);
@@ -108,7 +122,7 @@ function mermaidText(s: string): string {
 
 const STATE_COLOURS: Record<NodeRunState, string> = { committed: '#c8f0c8', caught: '#f8e0a0', failed: '#f4b4b4' };
 
-/** Mermaid flowchart text; with `states`, nodes are filled by how far a run got (keys: node names). */
+/** Mermaid flowchart text; with `states`, nodes are filled by how far a run got (keys: diagram ids, `graphNodeId` and `failStateId`). */
 export function toMermaid(graph: WorkflowGraph, states?: ReadonlyMap<string, NodeRunState>): string {
   const shapes: Record<GraphNode['shape'], [string, string]> = {
     task: ['[', ']'], pass: ['([', '])'], fold: ['[[', ']]'], choice: ['{', '}'], start: ['((', '))'], end: ['((', '))'], fail: ['[/', '/]'],
@@ -122,7 +136,8 @@ export function toMermaid(graph: WorkflowGraph, states?: ReadonlyMap<string, Nod
   for (const e of graph.edges) {
     lines.push(`  ${e.from} ${arrows[e.style]}${e.label ? `|${mermaidText(e.label)}|` : ''} ${e.to}`);
   }
-  for (const [node, state] of states ?? []) lines.push(`  style ${graphNodeId(node)} fill:${STATE_COLOURS[state]}`);
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  for (const [id, state] of states ?? []) if (ids.has(id)) lines.push(`  style ${id} fill:${STATE_COLOURS[state]}`);
   return lines.join('\n');
 }
 
@@ -134,7 +149,7 @@ export function toDot(graph: WorkflowGraph, name = 'workflow', states?: Readonly
   const styles: Record<GraphEdge['style'], string> = { solid: '', map: ', penwidth=2.5', fanIn: ', style=dashed', catch: ', style=dotted, color=red', loop: ', color=blue' };
   const q = (s: string): string => JSON.stringify(s);
   const lines = [`digraph ${q(name)} {`, '  rankdir=TB;', '  node [fontname="Helvetica"]; edge [fontname="Helvetica", fontsize=10];'];
-  const fills = new Map([...(states ?? [])].map(([node, state]) => [graphNodeId(node), STATE_COLOURS[state]]));
+  const fills = new Map([...(states ?? [])].map(([id, state]) => [id, STATE_COLOURS[state]]));
   for (const n of graph.nodes) {
     const fill = fills.get(n.id);
     const shape = shapes[n.shape];

@@ -19,6 +19,7 @@ import type { FaultPlan } from './fault-plan';
 import { FaultProxy } from './fault-proxy';
 import { FunctionRunner } from './function-runner';
 import { SqsEmulator } from './sqs-emulator';
+import type { Timeline } from './timeline';
 import { synthesize } from './synth';
 import { createWorkflowTable } from './table';
 import { Traffic } from './traffic';
@@ -271,11 +272,17 @@ export class LocalEngine {
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
       // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.
       let endpoint = '';
+      // The emulator, made after the runner, keeps the timeline the log lines add to.
+      const logged: { timeline?: Timeline } = {};
+      const onLog = this.options.onLog;
       const runner = new FunctionRunner({
         get endpoint() { return endpoint; },
         region,
         ...(this.options.maxSandboxes !== undefined ? { maxSandboxes: this.options.maxSandboxes } : {}),
-        ...(this.options.onLog ? { onLog: this.options.onLog } : {}),
+        onLog: (line, fn, executionId) => {
+          if (executionId !== undefined) logged.timeline?.noteLog(executionId, line);
+          onLog?.(line, fn, executionId);
+        },
       });
       stops.push(() => runner.close());
       const sqs = new SqsEmulator(this.app.queues);
@@ -286,6 +293,7 @@ export class LocalEngine {
         sendToQueue: (queue, body) => sqs.send(queue, body),
       });
       stops.push(() => emulator.stop());
+      logged.timeline = emulator.timeline;
       const proxy = new FaultProxy({
         dynamoEndpoint: dynamo.endpoint,
         emulator,

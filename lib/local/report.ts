@@ -2,6 +2,8 @@
  * Text renderings of a run for the CLI: a per-node timeline (which function
  * ran when, retries and duplicates) and a one-line summary of it.
  */
+import { attemptsText } from '../client/format';
+import type { LocalRunOutcome } from './run-workflow';
 import type { TimelineEntry } from './timeline';
 
 const BAR_WIDTH = 40;
@@ -10,6 +12,8 @@ export interface TimelineSummary {
   readonly executions: number;
   /** Executions after the first attempt of their event (Lambda async retries). */
   readonly retries: number;
+  /** Handler attempts retried inside executions (the runtime's retry rules, Step Functions' Retry). */
+  readonly handlerRetries: number;
   /** Duplicate deliveries and re-runs of succeeded executions. */
   readonly duplicates: number;
   readonly failedAttempts: number;
@@ -19,9 +23,21 @@ export function summarize(entries: readonly TimelineEntry[]): TimelineSummary {
   return {
     executions: entries.length,
     retries: entries.filter((e) => e.attempt > 1 && !e.duplicate).length,
+    handlerRetries: entries.reduce((n, e) => n + (e.handlerAttempts ?? 1) - 1, 0),
     duplicates: entries.filter((e) => e.duplicate).length,
     failedAttempts: entries.filter((e) => e.outcome !== undefined && e.outcome !== 'ok').length,
   };
+}
+
+/**
+ * The one-line summary of a run: its status, the state where a failed run
+ * ended, and how its functions ran, with Lambda's retries of an execution
+ * and the handler's retries inside one (retry rules) counted apart.
+ */
+export function runSummary(title: string, run: Pick<LocalRunOutcome, 'status' | 'error' | 'timeline'>): string {
+  const s = summarize(run.timeline);
+  const ended = run.error ? ` at ${run.error.state ?? run.error.node ?? '?'}: ${run.error.error ?? 'Error'}` : '';
+  return `${title}: ${run.status}${ended} (${s.executions} executions, ${s.retries} Lambda retries, ${s.handlerRetries} handler retries, ${s.duplicates} duplicates)`;
 }
 
 /** One line per execution: offset, a bar over the run's span, node, duration, outcome and flags. */
@@ -38,6 +54,7 @@ export function renderTimeline(entries: readonly TimelineEntry[]): string {
     const bar = `${' '.repeat(from)}${(e.outcome === 'ok' ? '█' : '▒').repeat(to - from)}`.padEnd(BAR_WIDTH);
     const flags = [
       e.attempt > 1 ? `attempt ${e.attempt}` : '',
+      e.handlerAttempts ? `handler attempts ${attemptsText(e.handlerAttempts, e.retried)}` : '',
       e.duplicate ? 'duplicate' : '',
       e.outcome && e.outcome !== 'ok' ? `${e.outcome}${e.error ? ` (${e.error.slice(0, 60)})` : ''}` : '',
     ].filter(Boolean).join(', ');
@@ -50,5 +67,6 @@ function label(e: TimelineEntry): string {
   const frames = /\[([^\]]*)\]/.exec(e.identity)?.[1];
   const iteration = /@(\d+)\[/.exec(e.identity)?.[1];
   const where = [frames ? `#${frames.split(',').map((f) => f.split('.')[1]).join('.')}` : '', iteration && iteration !== '0' ? `it${iteration}` : ''].filter(Boolean).join(' ');
-  return `${e.node ?? e.functionName}${where ? ` ${where}` : ''}`;
+  const name = e.state !== undefined && e.node !== undefined && e.state !== e.node ? `${e.state} (${e.node})` : (e.node ?? e.functionName);
+  return `${name}${where ? ` ${where}` : ''}`;
 }

@@ -36,8 +36,8 @@ export interface LocalRunOutcome {
   readonly status: 'SUCCEEDED' | 'FAILED' | 'RUNNING' | 'NOT_FOUND';
   /** The result of a SUCCEEDED run. */
   readonly result?: Json;
-  /** Why a FAILED run failed: the node, the error name and its cause. */
-  readonly error?: { readonly node?: string; readonly error?: string; readonly cause?: string };
+  /** Why a FAILED run failed: the node, the state where the run ended (a Fail state, say), the error name and its cause. */
+  readonly error?: { readonly node?: string; readonly state?: string; readonly error?: string; readonly cause?: string };
   /** Every execution of the run's functions (attempts, retries, duplicates), in start order. */
   readonly timeline: readonly Readonly<TimelineEntry>[];
 }

@@ -57,6 +57,15 @@ function loadHandler(data: WorkerData): Handler {
   return exported as Handler;
 }
 
+/**
+ * Calls `then` once what the execution wrote to stdout and stderr reached the
+ * engine (a worker's write calls back when the parent took the chunk): the
+ * engine reads an execution's log lines before it learns that the execution ended.
+ */
+function afterLogs(then: () => void): void {
+  process.stdout.write('', () => process.stderr.write('', then));
+}
+
 function main(): void {
   const port = parentPort;
   if (!port) throw new Error('worker.ts must run in a worker thread');
@@ -85,8 +94,8 @@ function main(): void {
     Promise.resolve()
       .then(() => run(JSON.parse(msg.payload), context))
       .then(
-        (value) => reply({ type: 'result', executionId: msg.executionId, payload: JSON.stringify(value ?? null) }),
-        (err: unknown) => reply({ type: 'error', executionId: msg.executionId, error: toLambdaError(err) }),
+        (value) => afterLogs(() => reply({ type: 'result', executionId: msg.executionId, payload: JSON.stringify(value ?? null) })),
+        (err: unknown) => afterLogs(() => reply({ type: 'error', executionId: msg.executionId, error: toLambdaError(err) })),
       );
   });
   port.postMessage({ type: 'ready' } satisfies WorkerReply);

@@ -60,7 +60,7 @@ test('each entry exports exactly these names', () => {
     ],
     'unum-cdk/client': [
       'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
-      'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'RecoverOptions: interface', 'RecoveredDeadLetter: interface',
+      'InspectFailure: interface', 'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'RecoverOptions: interface', 'RecoveredDeadLetter: interface',
       'RecoveryReport: interface', 'RunError: interface', 'RunOutcome: interface', 'RunState: type', 'RunStatus: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
       'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface',

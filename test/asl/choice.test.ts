@@ -90,7 +90,7 @@ describe('Choice placement', () => {
     const compiled = compileAsl(doc);
     expect(compiled.entry).toBe('Pick.Enter');
     expect(compiled.nodes['Pick.Enter'].ir.instructions).toEqual([
-      { op: 'choice', rules: [{ when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'a' }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'A' } }] }] },
+      { op: 'choice', state: 'Pick', rules: [{ when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'a' }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'A' } }] }] },
     ]);
   });
 
@@ -103,6 +103,7 @@ describe('Choice placement', () => {
     expect(compileAsl(doc).nodes.Step.ir.instructions).toEqual([
       {
         op: 'choice',
+        state: 'Again?',
         rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 0 }, then: [{ op: 'incrIteration' }, { op: 'invoke', invoke: { kind: 'scalar', target: 'Step' } }] }],
         otherwise: [{ op: 'succeed' }],
       },
@@ -124,6 +125,7 @@ describe('Choice InputPath', () => {
     expect(nodes.Route.ir.instructions).toEqual([
       {
         op: 'choice',
+        state: 'Route',
         rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.total', value: 100 }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Big' } }] }],
         otherwise: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Small' } }],
       },

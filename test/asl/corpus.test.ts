@@ -73,6 +73,7 @@ describe('corpus shapes in the IR', () => {
     expect(compiled.nodes['GreetingChoice.Enter'].ir.instructions).toEqual([
       {
         op: 'choice',
+        state: 'GreetingChoice',
         rules: [
           { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'hello' }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Hello' } }] },
           { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'bye' }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Bye' } }] },

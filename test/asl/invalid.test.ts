@@ -37,7 +37,7 @@ const EXPECTED: Record<string, string> = {
   'choice-output-path.json': "Workflow 'wf', node 'Pick', field 'OutputPath': OutputPath is not supported on a Choice state: its rules see the InputPath selection, and the selected output would need a step after the decision; put the path on a Pass state after it",
   'distributed-map.json': `Workflow 'wf', node 'Each', field 'ItemProcessor.ProcessorConfig.Mode': "DISTRIBUTED" is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`,
   'heartbeat.json': "Workflow 'wf', node 'Long', field 'HeartbeatSeconds': HeartbeatSeconds is not supported on a Task state: heartbeats apply to activity and callback tasks, which unum does not run",
-  'fail-error-path.json': "Workflow 'wf', node 'Stop', field 'ErrorPath': ErrorPath is not supported on a Fail state: the error name is a fixed string in unum: use Error",
+  'fail-error-and-error-path.json': "Workflow 'wf', node 'Stop', field '(document)': the document is not valid ASL (asl-validator): [FAIL_ERROR_PROPERTY] State \"Stop\" MUST contain at most one of \"Error\", \"ErrorPath\"",
   'top-level-timeout.json': "Workflow 'wf', node '(workflow)', field 'TimeoutSeconds': a run-wide timeout is not supported: set TimeoutSeconds on the Tasks",
   'lambda-invoke-dynamic-function.json': "Workflow 'wf', node 'Call', field 'Parameters.FunctionName.$': the function must be known at deploy time: use a fixed FunctionName",
   'lambda-invoke-extra-parameter.json': "Workflow 'wf', node 'Call', field 'Parameters.InvocationType': arn:aws:states:::lambda:invoke supports only FunctionName and Payload (the call is always an asynchronous unum invocation)",

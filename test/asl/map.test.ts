@@ -15,12 +15,12 @@ describe('Map', () => {
   test('ItemProcessor (INLINE) with ItemSelector: the selector builds each item input from the context object', () => {
     const itemSelector = { 'value.$': '$$.Map.Item.Value', 'index.$': '$$.Map.Item.Index', 'run.$': '$.runId' };
     const { nodes } = compileAsl(mapAfterTask({ ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, ...processor }, ItemSelector: itemSelector }));
-    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$', itemSelector, maxConcurrency: 0 } }]);
+    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$', itemSelector, state: 'Each', maxConcurrency: 0 } }]);
   });
 
   test('Parameters on a Map is the older name of ItemSelector', () => {
     const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, Parameters: { 'n.$': '$$.Map.Item.Value' } }));
-    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$', itemSelector: { 'n.$': '$$.Map.Item.Value' }, maxConcurrency: 0 } }]);
+    expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$', itemSelector: { 'n.$': '$$.Map.Item.Value' }, state: 'Each', maxConcurrency: 0 } }]);
   });
 
   test('InputPath applies in the fan-out (the origin checkpoints the state input); ResultSelector and OutputPath in the join', () => {
@@ -63,6 +63,7 @@ describe('nesting', () => {
     expect(nodes['Row_kind.Enter'].ir.instructions).toEqual([
       {
         op: 'choice',
+        state: 'Row kind',
         rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.skip', value: true }, then: [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Skip' } }] }],
         otherwise: [{ op: 'invoke', invoke: { kind: 'map', target: 'Cell', join: 'Row_total', itemsPath: '$.cells', maxConcurrency: 0 } }],
       },

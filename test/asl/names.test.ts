@@ -41,4 +41,28 @@ describe('node names of ASL states', () => {
     const compiled = compileAsl(doc);
     expect(Object.keys(compiled.nodes).sort()).toEqual([`step_one-${hash8('step one')}`, 'step_one', 'do_it', 'each_item.Join'].sort());
   });
+
+  test('a node keeps the ASL name of its state: $$.State.Name and run records name the state as the document does', () => {
+    const doc = machine({
+      'step one': task({ Next: 'each item' }),
+      'each item': { Type: 'Map', ItemSelector: { 'map.$': '$$.State.Name' }, Iterator: { StartAt: 'do it', States: { 'do it': task() } }, Next: 'Stop here' },
+      'Stop here': { Type: 'Fail', Error: 'Stopped' },
+    });
+    const { nodes } = compileAsl(doc);
+    expect(nodes.step_one.ir.state).toBe('step one');
+    expect(nodes.do_it.ir.state).toBe('do it');
+    expect(nodes['each_item.Join'].ir.state).toBe('each item');
+    expect(nodes.step_one.ir.instructions[0]).toMatchObject({ invoke: { kind: 'map', state: 'each item' } });
+    expect(nodes['each_item.Join'].ir.instructions).toEqual([{ op: 'fail', state: 'Stop here', error: 'Stopped' }]);
+  });
+
+  test('ErrorPath and CausePath reach the Fail instruction', () => {
+    const doc = machine({ Work: task({ Next: 'Declined' }), Declined: { Type: 'Fail', ErrorPath: '$.code', CausePath: "States.Format('no: {}', $.why)" } });
+    expect(compileAsl(doc).nodes.Work.ir.instructions).toEqual([{ op: 'fail', state: 'Declined', errorPath: '$.code', causePath: "States.Format('no: {}', $.why)" }]);
+  });
+
+  test('an ErrorPath the runtime cannot evaluate is an error naming the state and field', () => {
+    const doc = machine({ Work: task({ Next: 'Declined' }), Declined: { Type: 'Fail', ErrorPath: 'States.Nope($.code)' } });
+    expect(() => compileAsl(doc)).toThrow(/node 'Declined', field 'ErrorPath': .*States\.Nope/);
+  });
 });

@@ -83,7 +83,7 @@ describe('Task Retry and Catch', () => {
       { errors: ['Boom'], next: 'Recover', resultPath: '$.error' },
       { errors: ['States.ALL'], next: 'Give_up.Enter' },
     ]);
-    expect(compiled.nodes['Give_up.Enter'].ir.instructions).toEqual([{ op: 'fail', error: 'Unrecoverable' }]);
+    expect(compiled.nodes['Give_up.Enter'].ir.instructions).toEqual([{ op: 'fail', state: 'Give up', error: 'Unrecoverable' }]);
   });
 });
 

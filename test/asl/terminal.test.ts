@@ -16,11 +16,11 @@ describe('Succeed and Fail', () => {
 
   test('Fail ends the run with Error and Cause', () => {
     const { nodes } = compileAsl(machine({ Work: task({ Next: 'Broken' }), Broken: { Type: 'Fail', Error: 'Order.Invalid', Cause: 'no items' } }));
-    expect(nodes.Work.ir.instructions).toEqual([{ op: 'fail', error: 'Order.Invalid', cause: 'no items' }]);
+    expect(nodes.Work.ir.instructions).toEqual([{ op: 'fail', state: 'Broken', error: 'Order.Invalid', cause: 'no items' }]);
   });
 
   test('Fail without Error records the ASL state name', () => {
     const { nodes } = compileAsl(machine({ Work: task({ Next: 'It broke' }), 'It broke': { Type: 'Fail' } }));
-    expect(nodes.Work.ir.instructions).toEqual([{ op: 'fail', error: 'It broke' }]);
+    expect(nodes.Work.ir.instructions).toEqual([{ op: 'fail', state: 'It broke', error: 'It broke' }]);
   });
 });

@@ -18,5 +18,21 @@ test('the failures table shows the summary, the status block the whole cause', (
     failures: [{ node: 'Charge', error: 'CardDeclined', cause: lambdaCause, caught: false }],
   });
   expect(text).toContain(`cause   ${lambdaCause}`);
-  expect(text).toContain('failures\nnode    error         cause     caught\nCharge  CardDeclined  no funds  no');
+  expect(text).toContain('failures\nstate   error         cause     caught\nCharge  CardDeclined  no funds  no');
+});
+
+test('the state where a run ended comes first, with the node that ran it; retried attempts are counted by error', () => {
+  const text = formatInspectReport({
+    run: { workflowId: 'w', status: 'FAILED', error: { node: 'Validate', state: 'Declined', error: 'Card.Declined', cause: 'expired' } },
+    history: [
+      { seq: 1, node: 'Charge', state: 'Charge', invocation: 'i1', iteration: 0, indexes: [], at: 't1', outcome: 'committed', attempts: 4, retried: ['GatewayBusy', 'Throttled', 'GatewayBusy'] },
+      { seq: 2, node: 'Validate', state: 'Validate', invocation: 'i2', iteration: 0, indexes: [], at: 't2', outcome: 'failed', error: { state: 'Declined', error: 'Card.Declined', cause: 'expired' } },
+    ],
+    fanIns: [],
+    failures: [{ node: 'Validate', state: 'Declined', error: 'Card.Declined', cause: 'expired', caught: false }],
+  });
+  expect(text.startsWith('run     w\nstatus  FAILED\nstate   Declined\nnode    Validate\nerror   Card.Declined\ncause   expired\n')).toBe(true);
+  expect(text).toContain('1    t1  Charge               -      0     committed  4: GatewayBusy x2, Throttled');
+  expect(text).toContain('2    t2  Declined (Validate)  -      0     failed');
+  expect(text).toContain('Declined (Validate)  Card.Declined  expired  no');
 });

@@ -65,7 +65,7 @@ test('a run with history: inspect returns the ordered transition log, its fan-in
     ['Finish', invocationName(run, 'Finish', 0, []), null],
   ]);
   expect(report.fanIns).toEqual([{ join, origin: 'Split', arrived: 4, expected: 4, complete: true }]);
-  expect(report.failures).toEqual([{ node: 'Work', error: 'Odd', cause: lambdaCause('Odd', 'odd item'), caught: true }]);
+  expect(report.failures).toEqual([{ node: 'Work', state: 'Work', error: 'Odd', cause: lambdaCause('Odd', 'odd item'), caught: true }]);
   expect(report.table).toBeUndefined();
 
   // The raw items: a counter with the last seq (duplicates counted), entries 1..n, all with the run's TTL.
@@ -102,7 +102,7 @@ test('a run failed by the failure recorder: its `failed` entry is the reported f
     [2, 'B', 'failed', invocationName({ workflow: 'hfail', workflowId: 'h2' }, 'B', 0, [])],
   ]);
   // Reported once, from the history (the run record says the same).
-  expect(report.failures).toEqual([{ node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x'), caught: false }]);
+  expect(report.failures).toEqual([{ node: 'B', state: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x'), caught: false }]);
 });
 
 test('a run without history has none: inspect falls back to the table scan', async () => {

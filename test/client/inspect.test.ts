@@ -52,14 +52,14 @@ describe('inspect with a history log', () => {
       [5, 'Pre', 'committed', []],
     ]);
     expect(report.history![0]).toEqual({
-      seq: 1, node: 'Split', invocation: 'inv-split', iteration: 0, indexes: [], at: '2026-11-22T00:00:00.000Z',
+      seq: 1, node: 'Split', state: 'Split', invocation: 'inv-split', iteration: 0, indexes: [], at: '2026-11-22T00:00:00.000Z',
       outcome: 'committed', durationMs: 12, next: ['Work'], fanIn: { join: 'J1', size: 300 },
     });
     expect(report.fanIns).toEqual([
       { join: 'J1', origin: 'Split', arrived: 178, expected: 300, complete: false },
       { join: 'J2', origin: 'Pre', arrived: 2, expected: 2, complete: true },
     ]);
-    expect(report.failures).toEqual([{ node: 'Work', error: 'Timeout', cause: 'slow upstream', caught: true }]);
+    expect(report.failures).toEqual([{ node: 'Work', state: 'Work', error: 'Timeout', cause: 'slow upstream', caught: true }]);
     // With a history, no scan unless asked.
     expect(report.table).toBeUndefined();
   });
@@ -73,6 +73,36 @@ describe('inspect with a history log', () => {
     const report = await client.inspect('g');
     expect(report.history!.map((e) => e.seq)).toEqual([1, 3]);
     expect(report.failures).toEqual([{ node: 'C', error: 'Lambda.Unhandled', cause: 'retries exhausted', caught: false }]);
+  });
+
+  test('a Map -> Fold fan-in of a finished run is complete: the fold\'s first step joined it, though its shards are gone', async () => {
+    await writer.startRun('f');
+    await writer.history('f', entry('Split', 'inv-split', { next: S('["Count"]'), fanInJoin: S('J-fold'), fanInSize: N(2) }));
+    await writer.history('f', entry('Count', 'inv-c0', { indexes: S('[0]') }));
+    await writer.history('f', entry('Count', 'inv-c1', { indexes: S('[1]') }));
+    // The fold's steps are named with their fold index: no checkpoint has the join's own name.
+    await writer.history('f', entry('Sum', 'inv-sum-0', { joined: S('J-fold'), next: S('["Sum"]') }));
+    await writer.history('f', entry('Sum', 'inv-sum-1'));
+    const report = await client.inspect('f');
+    expect(report.fanIns).toEqual([{ join: 'J-fold', origin: 'Split', arrived: 2, expected: 2, complete: true }]);
+    expect(report.history?.find((e) => e.invocation === 'inv-sum-0')?.joined).toBe('J-fold');
+  });
+
+  test('names the state where the run ended and the handler\'s retried attempts', async () => {
+    await writer.startRun('s');
+    await writer.history('s', entry('Charge', 'inv-charge', { attempts: N(3), retried: S('["GatewayBusy","GatewayBusy"]') }));
+    await writer.history('s', entry('Fulfil.Join', 'inv-join', {
+      state: S('Fulfil'), outcome: S('failed'), error: S(JSON.stringify({ state: 'Declined', error: 'Card.Declined', cause: 'expired' })),
+    }));
+    await writer.fail('s', { node: 'Fulfil.Join', state: 'Declined', error: 'Card.Declined', cause: 'expired' });
+    const report = await client.inspect('s');
+    expect(report.run.error).toEqual({ node: 'Fulfil.Join', state: 'Declined', error: 'Card.Declined', cause: 'expired' });
+    expect(report.history?.map((e) => [e.node, e.state, e.attempts, e.retried])).toEqual([
+      ['Charge', 'Charge', 3, ['GatewayBusy', 'GatewayBusy']],
+      ['Fulfil.Join', 'Fulfil', undefined, undefined],
+    ]);
+    // The entry's error names the Fail state; the entry itself the state the node runs.
+    expect(report.failures).toEqual([{ node: 'Fulfil.Join', state: 'Declined', error: 'Card.Declined', cause: 'expired', caught: false }]);
   });
 });
 

@@ -8,7 +8,7 @@ describe('the README (DSL section) examples', () => {
 
   it('the loop example leaves the loop to Collect and re-invokes Poll one iteration later', () => {
     const c = compile(examples.loop());
-    expect(instructions(c, 'Poll')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.done', value: false }, then: [INCR, scalar('Poll')] }], otherwise: [scalar('Collect')] }]);
+    expect(instructions(c, 'Poll')).toEqual([{ op: 'choice', state: 'Again', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.done', value: false }, then: [INCR, scalar('Poll')] }], otherwise: [scalar('Collect')] }]);
   });
 
   it('the choice example continues every arm with Store', () => {

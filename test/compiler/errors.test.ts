@@ -1,5 +1,5 @@
 import { compileWorkflow, UnumDefinitionError } from '../../lib/compiler';
-import { Chain, Choice, Condition, Definition, Fold, MapState, Parallel, Pass, Succeed, Task } from '../../lib/definition';
+import { Chain, Choice, Condition, Definition, Fail, Fold, MapState, Parallel, Pass, Succeed, Task } from '../../lib/definition';
 import { compile, ENTRY, expectDefinitionError, task } from './helpers';
 
 const W = (node: string, field: string, detail: string): string => `Workflow 'W', node '${node}', field '${field}': ${detail}`;
@@ -21,6 +21,12 @@ describe('UnumDefinitionError', () => {
 describe('invalid definitions', () => {
   it('duplicate names', () => {
     expectDefinitionError(() => compile(task('A').next(task('B')).next(task('A'))), W('A', 'id', "two different states are named 'A'; state names must be unique in a workflow"));
+  });
+
+  it('Fail with both a fixed error and an error path, or a path the runtime cannot read', () => {
+    expectDefinitionError(() => compile(task('A').next(new Fail('F', { error: 'E', errorPath: '$.e' }))), W('F', 'errorPath', 'a Fail state takes a fixed error or a path to it, not both'));
+    expectDefinitionError(() => compile(task('A').next(new Fail('F', { cause: 'c', causePath: '$.c' }))), W('F', 'causePath', 'a Fail state takes a fixed cause or a path to it, not both'));
+    expect(() => compile(task('A').next(new Fail('F', { causePath: '$$.Map.Item.Value' })))).toThrow(/node 'F', field 'causePath': the context path \$\$\.Map\.Item\.Value is not supported/);
   });
 
   it('unreachable state', () => {

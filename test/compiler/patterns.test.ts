@@ -92,7 +92,7 @@ describe('parallel (fan-out and fan-in)', () => {
   it('a Succeed inside a branch ends the branch; a Choice arm with no state after it fans in from the evaluating node', () => {
     const choice = new Choice('C').when(Condition.isPresent('$.x'), new Succeed('Ok')).otherwise(new Fail('Bad', { error: 'E', cause: 'why' }));
     const c = compile(task('S').next(new Parallel('P').branch(task('B').next(choice))).next(task('J')));
-    expect(instructions(c, 'B')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [fanIn('J', 1, 0)] }], otherwise: [{ op: 'fail', error: 'E', cause: 'why' }] }]);
+    expect(instructions(c, 'B')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [fanIn('J', 1, 0)] }], otherwise: [{ op: 'fail', state: 'Bad', error: 'E', cause: 'why' }] }]);
     expect(ir(c, 'J').join).toEqual({ tails: ['B'] });
   });
 
@@ -101,7 +101,7 @@ describe('parallel (fan-out and fan-in)', () => {
     const c = compile(task('S').next(new Parallel('P').branch(choice)).next(task('J')));
     expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['C.Enter'], join: 'J' } }]);
     expect(c.nodes['C.Enter'].implicit).toBe(true);
-    expect(instructions(c, 'C.Enter')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'null', path: '$', expected: true }, then: [scalar('X')] }], otherwise: [scalar('Y')] }]);
+    expect(instructions(c, 'C.Enter')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'null', path: '$', expected: true }, then: [scalar('X')] }], otherwise: [scalar('Y')] }]);
   });
 
   it('io: inputPath/parameters go to the fan-out (the origin checkpoints the state input), the output processing to an implicit join', () => {
@@ -145,12 +145,12 @@ describe('map', () => {
 
   it('the origin invokes the processor per item; tails fan in with the frame size', () => {
     const c = compile(task('S').next(map().itemProcessor(task('Item').next(task('Item2')))).next(task('J')));
-    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'J', itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, maxConcurrency: 10 } }]);
+    expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'J', itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, state: 'M', maxConcurrency: 10 } }]);
     expect(c.nodes.S.successors).toEqual(['Item', 'J']);
     expect(instructions(c, 'Item2')).toEqual([fanIn('J', 'frame', 0)]);
     expect(ir(c, 'J').join).toEqual({ tails: ['Item2'] });
     // Only the item processor's start can rebuild an item sent by reference.
-    expect(ir(c, 'Item').mapItems).toEqual({ itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' } });
+    expect(ir(c, 'Item').mapItems).toEqual({ itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, state: 'M' });
     expect(ir(c, 'Item2').mapItems).toBeUndefined();
   });
 
@@ -233,6 +233,7 @@ describe('choice', () => {
     expect(instructions(c, 'Measure')).toEqual([
       {
         op: 'choice',
+        state: 'Size',
         rules: [
           { when: { kind: 'compare', type: 'number', op: 'gt', path: '$.bytes', value: 1000 }, then: [scalar('Big')] },
           { when: { kind: 'and', all: [{ kind: 'test', test: 'string', path: '$.kind', expected: true }, { kind: 'not', arg: { kind: 'compare', type: 'string', op: 'eq', path: '$.kind', value: 'x' } }] }, then: [scalar('Kind')] },
@@ -246,7 +247,7 @@ describe('choice', () => {
 
   it('without otherwise: no otherwise in the IR and a warning', () => {
     const c = compile(task('A').next(new Choice('C').when(Condition.isPresent('$.x'), task('B'))));
-    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [scalar('B')] }] }]);
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [scalar('B')] }] }]);
     expect(c.warnings).toEqual(["Workflow 'W', node 'C', field 'otherwise': the Choice has no otherwise: if no condition matches, the run fails with States.NoChoiceMatched"]);
   });
 
@@ -258,8 +259,9 @@ describe('choice', () => {
     expect(instructions(c2, 'C1.Enter')).toEqual([
       {
         op: 'choice',
+        state: 'C1',
         rules: [{ when: { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 1 }, then: [scalar('One')] }],
-        otherwise: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 2 }, then: [scalar('Two')] }], otherwise: [scalar('Other')] }],
+        otherwise: [{ op: 'choice', state: 'C2', rules: [{ when: { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 2 }, then: [scalar('Two')] }], otherwise: [scalar('Other')] }],
       },
     ]);
     for (const n of ['One', 'Two', 'Other']) expect(instructions(c2, n)).toEqual([scalar('After2')]);
@@ -268,13 +270,13 @@ describe('choice', () => {
   it('a Choice after a Parallel is evaluated by an implicit join', () => {
     const choice = new Choice('C').when(Condition.isPresent('$[0].ok'), new Succeed('Done')).otherwise(new Fail('Failed'));
     const c = compile(task('S').next(new Parallel('P').branch(task('A'))).next(choice));
-    expect(instructions(c, 'P.Join')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$[0].ok', expected: true }, then: [SUCCEED] }], otherwise: [{ op: 'fail', error: 'Failed' }] }]);
+    expect(instructions(c, 'P.Join')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'present', path: '$[0].ok', expected: true }, then: [SUCCEED] }], otherwise: [{ op: 'fail', state: 'Failed', error: 'Failed' }] }]);
   });
 
   it('afterwards({ includeOtherwise: true }) makes the continuation the otherwise', () => {
     const choice = new Choice('C').when(Condition.booleanEquals('$.skip', false), task('Work'));
     const c = compile(task('A').next(choice.afterwards({ includeOtherwise: true })).next(task('End')));
-    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.skip', value: false }, then: [scalar('Work')] }], otherwise: [scalar('End')] }]);
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.skip', value: false }, then: [scalar('Work')] }], otherwise: [scalar('End')] }]);
     expect(instructions(c, 'Work')).toEqual([scalar('End')]);
     expect(c.warnings).toEqual([]);
   });
@@ -285,7 +287,7 @@ describe('loop', () => {
     const body = task('Body');
     const c = compile(task('Init').next(body).next(new Choice('More').when(Condition.booleanEquals('$.more', true), body).otherwise(new Succeed('Done'))));
     expect(instructions(c, 'Init')).toEqual([scalar('Body')]);
-    expect(instructions(c, 'Body')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.more', value: true }, then: [INCR, scalar('Body')] }], otherwise: [SUCCEED] }]);
+    expect(instructions(c, 'Body')).toEqual([{ op: 'choice', state: 'More', rules: [{ when: { kind: 'compare', type: 'boolean', op: 'eq', path: '$.more', value: true }, then: [INCR, scalar('Body')] }], otherwise: [SUCCEED] }]);
     expect(c.nodes.Body.successors).toEqual(['Body']);
   });
 
@@ -293,7 +295,7 @@ describe('loop', () => {
     const head = task('Head');
     const c = compile(head.next(task('Mid')).next(new Choice('Again').when(Condition.numberLessThan('$.i', 10), head).otherwise(task('Out'))));
     expect(instructions(c, 'Head')).toEqual([scalar('Mid')]);
-    expect(instructions(c, 'Mid')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 10 }, then: [INCR, scalar('Head')] }], otherwise: [scalar('Out')] }]);
+    expect(instructions(c, 'Mid')).toEqual([{ op: 'choice', state: 'Again', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 10 }, then: [INCR, scalar('Head')] }], otherwise: [scalar('Out')] }]);
     // The first state is a loop target: an implicit start node is the entry, which no node invokes.
     expect(c.entry).toBe('Head.Start');
     expect(instructions(c, 'Head.Start')).toEqual([scalar('Head')]);
@@ -319,13 +321,13 @@ describe('loop', () => {
   it('a loop around a Parallel: the back edge re-runs the fan-out one iteration later', () => {
     const p = new Parallel('P').branch(task('A'), task('B'));
     const c = compile(task('S').next(p).next(task('Check')).next(new Choice('Again').when(Condition.isPresent('$.again'), p).otherwise(new Succeed('Done'))));
-    expect(instructions(c, 'Check')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.again', expected: true }, then: [INCR, { op: 'invoke', invoke: { kind: 'parallel', targets: ['A', 'B'], join: 'Check' } }] }], otherwise: [SUCCEED] }]);
+    expect(instructions(c, 'Check')).toEqual([{ op: 'choice', state: 'Again', rules: [{ when: { kind: 'test', test: 'present', path: '$.again', expected: true }, then: [INCR, { op: 'invoke', invoke: { kind: 'parallel', targets: ['A', 'B'], join: 'Check' } }] }], otherwise: [SUCCEED] }]);
   });
 
   it('a loop inside a map item', () => {
     const step = task('Step');
     const c = compile(task('S').next(new MapState('M').itemProcessor(step.next(new Choice('Again').when(Condition.isPresent('$.more'), step).otherwise(new Succeed('ItemDone'))))).next(task('J')));
-    expect(instructions(c, 'Step')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Step')] }], otherwise: [fanIn('J', 'frame', 0)] }]);
+    expect(instructions(c, 'Step')).toEqual([{ op: 'choice', state: 'Again', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Step')] }], otherwise: [fanIn('J', 'frame', 0)] }]);
   });
 
   it('a back edge to the state after a fan-in goes through an implicit join that increments', () => {
@@ -333,7 +335,7 @@ describe('loop', () => {
     const p = new Parallel('P').branch(task('A'));
     p.next(head);
     const c = compile(head.next(new Choice('C').when(Condition.isPresent('$.x'), p).otherwise(new Succeed('Done'))));
-    expect(instructions(c, 'Head')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['A'], join: 'P.Join' } }] }], otherwise: [SUCCEED] }]);
+    expect(instructions(c, 'Head')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['A'], join: 'P.Join' } }] }], otherwise: [SUCCEED] }]);
     expect(instructions(c, 'P.Join')).toEqual([INCR, scalar('Head')]);
   });
 });
@@ -354,7 +356,7 @@ describe('retry and catch', () => {
       { errors: ['Bad'], next: 'Recover', resultPath: '$.error' },
       { errors: ['States.ALL'], next: 'Failed.Enter' },
     ]);
-    expect(instructions(c, 'Failed.Enter')).toEqual([{ op: 'fail', error: 'Unrecoverable' }]);
+    expect(instructions(c, 'Failed.Enter')).toEqual([{ op: 'fail', state: 'Failed', error: 'Unrecoverable' }]);
     expect(instructions(c, 'Recover')).toEqual([SUCCEED]);
     expect(c.nodes.Risky.successors).toEqual(['Failed.Enter', 'Next', 'Recover']);
   });
@@ -401,12 +403,12 @@ describe('pass, succeed, fail', () => {
   it('Succeed and Fail are folded into the predecessor', () => {
     const c = compile(task('A').next(new Choice('C').when(Condition.stringMatches('$.s', 'ok*'), new Succeed('Yes')).otherwise(new Fail('No', { cause: 'no match' }))));
     expect(Object.keys(c.nodes)).toEqual(['A']);
-    expect(instructions(c, 'A')).toEqual([{ op: 'choice', rules: [{ when: { kind: 'matches', path: '$.s', pattern: 'ok*' }, then: [SUCCEED] }], otherwise: [{ op: 'fail', error: 'No', cause: 'no match' }] }]);
+    expect(instructions(c, 'A')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'matches', path: '$.s', pattern: 'ok*' }, then: [SUCCEED] }], otherwise: [{ op: 'fail', state: 'No', error: 'No', cause: 'no match' }] }]);
   });
 
   it('a workflow that is only a Succeed or a Fail has one implicit node', () => {
     expect(instructions(compile(new Succeed('Done')), 'Done.Enter')).toEqual([SUCCEED]);
-    expect(instructions(compile(new Fail('Nope')), 'Nope.Enter')).toEqual([{ op: 'fail', error: 'Nope' }]);
+    expect(instructions(compile(new Fail('Nope')), 'Nope.Enter')).toEqual([{ op: 'fail', state: 'Nope', error: 'Nope' }]);
   });
 
   it('Task io fields are recorded in a fixed order', () => {
@@ -477,7 +479,7 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
   it('a Pass before a Choice folds: the pass instruction comes first, so the choice sees the transformed value', () => {
     const c = compile(task('A').next(new Pass('Pick', { inputPath: '$.inner' })).next(new Choice('C').when(Condition.numberGreaterThan('$.n', 1), task('Big')).otherwise(task('Small'))));
     expect(Object.keys(c.nodes)).toEqual(['A', 'Big', 'Small']);
-    expect(instructions(c, 'A')).toEqual([pass({ io: { inputPath: '$.inner' } }), { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 1 }, then: [scalar('Big')] }], otherwise: [scalar('Small')] }]);
+    expect(instructions(c, 'A')).toEqual([pass({ io: { inputPath: '$.inner' } }), { op: 'choice', state: 'C', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 1 }, then: [scalar('Big')] }], otherwise: [scalar('Small')] }]);
   });
 
   it('a Pass reached from a Choice, from two states, or as a catch handler stays a node', () => {
@@ -496,7 +498,7 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     const c = compile(task('Init').next(head).next(task('Work')).next(new Pass('Bump', { resultPath: '$.bumped', result: true })).next(new Choice('Again').when(Condition.isPresent('$.more'), head).otherwise(new Succeed('Done'))));
     expect(Object.keys(c.nodes)).toEqual(['Init', 'Head', 'Work']);
     expect(instructions(c, 'Init')).toEqual([scalar('Head')]);
-    expect(instructions(c, 'Work')).toEqual([pass({ result: true, io: { resultPath: '$.bumped' } }), { op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Head')] }], otherwise: [SUCCEED] }]);
+    expect(instructions(c, 'Work')).toEqual([pass({ result: true, io: { resultPath: '$.bumped' } }), { op: 'choice', state: 'Again', rules: [{ when: { kind: 'test', test: 'present', path: '$.more', expected: true }, then: [INCR, scalar('Head')] }], otherwise: [SUCCEED] }]);
 
     const direct = new Pass('Top');
     const d = compile(task('Init').next(direct).next(task('Body')).next(new Choice('More').when(Condition.isPresent('$.more'), direct).otherwise(new Succeed('End'))));

@@ -33,11 +33,11 @@ const report = (history: InspectReport['history'], failures: InspectReport['fail
   failures,
 });
 const entry = (seq: number, node: string, outcome: 'committed' | 'caught' | 'failed') =>
-  ({ seq, node, invocation: `i${seq}`, iteration: 0, indexes: [], at: '2026-11-22T00:00:00Z', outcome });
+  ({ seq, node, state: node, invocation: `i${seq}`, iteration: 0, indexes: [], at: '2026-11-22T00:00:00Z', outcome });
 
 test('a run colours the nodes it reached, the worst outcome of a node winning', () => {
   const states = nodeStatesOfRun(report([entry(1, 'Split', 'committed'), entry(2, 'CountChunk', 'committed'), entry(3, 'CountChunk', 'failed')], [{ node: 'CountChunk', error: 'Boom', caught: false }]));
-  expect([...states]).toEqual([['Split', 'committed'], ['CountChunk', 'failed']]);
+  expect([...states]).toEqual([['n_Split', 'committed'], ['n_CountChunk', 'failed']]);
   const text = toMermaid(graphOf('WordCount'), states);
   expect(text).toContain('style n_Split fill:#c8f0c8');
   expect(text).toContain('style n_CountChunk fill:#f4b4b4');
@@ -47,5 +47,5 @@ test('a run colours the nodes it reached, the worst outcome of a node winning', 
 
 test('without a history only the failed node is coloured', () => {
   const states = nodeStatesOfRun(report(undefined, [{ node: 'Merge', error: 'States.TaskFailed', caught: false }]));
-  expect([...states]).toEqual([['Merge', 'failed']]);
+  expect([...states]).toEqual([['n_Merge', 'failed']]);
 });

@@ -55,7 +55,7 @@ function workflow(noise: () => number, history = false) {
     A: { fn: (n: number) => ({ items: Array.from({ length: n }, (_, i) => i) }), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'F', itemsPath: '$.items', maxConcurrency: 2 } }] },
     M: {
       fn: (i: number) => i * i + noise(),
-      instructions: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0)] }],
+      instructions: [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0)] }],
     },
     E: { instructions: [fanIn('F', 1)] },
     F: { fn: (acc: number, v: number) => acc + v, handler: { kind: 'fold', export: 'handler', initial: 0 }, join: { tails: ['M', 'E'] }, instructions: [seq('P')] },
@@ -66,6 +66,7 @@ function workflow(noise: () => number, history = false) {
       instructions: [
         {
           op: 'choice',
+          state: 'Check',
           rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.k', value: 3 }, then: [{ op: 'incrIteration' }, seq('Y')] }],
           otherwise: [fanIn('K', 1, 2)],
         },

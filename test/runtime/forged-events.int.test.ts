@@ -269,6 +269,7 @@ test('a loop at its iteration bound ends the run FAILED, naming the bound, inste
   expect(invoker.sent).toEqual([]);
   expect((await db.run(name, 'bound'))?.error?.M).toEqual({
     node: { S: 'Count' },
+    state: { S: 'Count' },
     error: { S: 'States.Runtime' },
     cause: { S: `node Count: the loop reached its limit of ${ENVELOPE_BOUNDS.iteration} iterations` },
   });

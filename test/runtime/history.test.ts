@@ -191,8 +191,9 @@ test('fail, an unmatched choice and a terminal error append `failed` entries (an
         instructions: [
           {
             op: 'choice',
+            state: 'Check',
             rules: [
-              { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'fail' }, then: [{ op: 'fail', error: 'Bad', cause: 'told to' }] },
+              { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'fail' }, then: [{ op: 'fail', state: 'Failed', error: 'Bad', cause: 'told to' }] },
               { when: { kind: 'compare', type: 'string', op: 'eq', path: '$', value: 'map' }, then: [map('M', 'J')] },
             ],
           },
@@ -203,10 +204,11 @@ test('fail, an unmatched choice and a terminal error append `failed` entries (an
     },
     HISTORY,
   );
+  // Each entry names the state where the run ended: the Fail state, the Choice, the node's own state.
   const cases: [string, unknown][] = [
-    ['fail', { error: 'Bad', cause: 'told to' }],
-    ['other', { error: 'States.NoChoiceMatched', cause: expect.stringMatching(/no choice rule matched/) }],
-    ['map', { error: 'States.Runtime', cause: expect.stringMatching(/ItemsPath \$ is not an array/) }],
+    ['fail', { state: 'Failed', error: 'Bad', cause: 'told to' }],
+    ['other', { state: 'Check', error: 'States.NoChoiceMatched', cause: expect.stringMatching(/no choice rule matched/) }],
+    ['map', { state: 'A', error: 'States.Runtime', cause: expect.stringMatching(/ItemsPath \$ is not an array/) }],
   ];
   for (const [input, error] of cases) {
     const store = new MemoryStore();

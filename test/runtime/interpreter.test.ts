@@ -114,11 +114,12 @@ test('a duplicate execution skips user code and sends the committed value', asyn
 test('a choice inside a choice, incrIteration, then succeed', async () => {
   const inner: Instruction = {
     op: 'choice',
+    state: 'Check',
     rules: [{ when: { kind: 'matches', path: '$.s', pattern: 'a*' }, then: [{ op: 'incrIteration' }, seq('B')] }],
-    otherwise: [{ op: 'fail', error: 'E' }],
+    otherwise: [{ op: 'fail', state: 'Failed', error: 'E' }],
   };
   const nodes = defineWorkflow('c', {
-    A: { instructions: [{ op: 'choice', rules: [{ when: { kind: 'test', test: 'present', path: '$.s', expected: true }, then: [inner] }], otherwise: [succeed] }] },
+    A: { instructions: [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'test', test: 'present', path: '$.s', expected: true }, then: [inner] }], otherwise: [succeed] }] },
     B: { instructions: [] },
   });
   const store = new MemoryStore();
@@ -133,7 +134,7 @@ test('a choice inside a choice, incrIteration, then succeed', async () => {
 });
 
 test('the run record gets one final status; a later fail cannot overwrite success', async () => {
-  const nodes = defineWorkflow('once', { A: { instructions: [succeed, { op: 'fail', error: 'Late' }] } });
+  const nodes = defineWorkflow('once', { A: { instructions: [succeed, { op: 'fail', state: 'Failed', error: 'Late' }] } });
   const store = new MemoryStore();
   await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A'));
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
@@ -184,7 +185,7 @@ describe('a Choice on a missing path fails the run with States.Runtime, as in St
   const compareN: Condition = { kind: 'compare', type: 'number', op: 'eq', path: '$.n', value: 1 };
   const run = async (when: Condition, input: unknown): Promise<{ store: MemoryStore; sent: string[] }> => {
     const nodes = defineWorkflow('c', {
-      A: { instructions: [{ op: 'choice', rules: [{ when, then: [seq('B')] }], otherwise: [seq('C')] }] },
+      A: { instructions: [{ op: 'choice', state: 'Check', rules: [{ when, then: [seq('B')] }], otherwise: [seq('C')] }] },
       B: { instructions: [] },
       C: { instructions: [] },
     });
@@ -320,7 +321,7 @@ describe('pass instruction (a folded Pass state)', () => {
         instructions: [
           pass({ io: { parameters: { 'm.$': '$.n', 'who.$': '$$.Execution.Id' }, resultPath: '$.p' } }),
           pass({ io: { outputPath: '$.p' } }),
-          { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.m', value: 15 }, then: [seq('B')] }], otherwise: [succeed] },
+          { op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.m', value: 15 }, then: [seq('B')] }], otherwise: [succeed] },
         ],
       },
       B: { instructions: [] },

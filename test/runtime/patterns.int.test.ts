@@ -236,6 +236,7 @@ test('choice: first matching rule wins; no match fails the run', async () => {
   const { name, store } = await db.table();
   const choose: Instruction = {
     op: 'choice',
+    state: 'Check',
     rules: [
       { when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 100 }, then: [seq('Huge')] },
       { when: { kind: 'compare', type: 'number', op: 'gt', path: '$.n', value: 10 }, then: [seq('Big')] },
@@ -261,9 +262,9 @@ test('choice: first matching rule wins; no match fails the run', async () => {
 
 test('fail instruction ends the run FAILED with its error and cause', async () => {
   const { name, store } = await db.table();
-  const nodes = defineWorkflow('fail', { A: { instructions: [{ op: 'fail', error: 'Bad.Input', cause: 'nope' }] } });
+  const nodes = defineWorkflow('fail', { A: { instructions: [{ op: 'fail', state: 'Failed', error: 'Bad.Input', cause: 'nope' }] } });
   await new Driver(store, nodes).run({ workflowId: 'f1', input: 1 });
-  expect(await runOf(name, 'f1')).toEqual({ status: 'FAILED', error: { node: 'A', error: 'Bad.Input', cause: 'nope' } });
+  expect(await runOf(name, 'f1')).toEqual({ status: 'FAILED', error: { node: 'A', state: 'Failed', error: 'Bad.Input', cause: 'nope' } });
 });
 
 test('loop: a back edge runs the node again one iteration later', async () => {
@@ -280,6 +281,7 @@ test('loop: a back edge runs the node again one iteration later', async () => {
       instructions: [
         {
           op: 'choice',
+          state: 'Check',
           rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 5 }, then: [{ op: 'incrIteration' }, seq('A')] }],
           otherwise: [seq('Done')],
         },
@@ -302,6 +304,7 @@ test('loop inside map branches: the join finds each tail at its own iteration', 
       instructions: [
         {
           op: 'choice',
+          state: 'Check',
           rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$', value: 0 }, then: [{ op: 'incrIteration' }, seq('M')] }],
           otherwise: [fanIn('J', 0)],
         },
@@ -432,7 +435,7 @@ test('folded Pass states (pass instructions): a join reads the transformed tails
         join: { tails: ['B1', 'B2'] },
         instructions: [
           { op: 'pass', io: { parameters: { 'total.$': '$', pad } } },
-          { op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.total', value: 20 }, then: [seq('End')] }], otherwise: [succeed] },
+          { op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'gt', path: '$.total', value: 20 }, then: [seq('End')] }], otherwise: [succeed] },
         ],
       },
       End: { fn: (x: { total: number; pad: string }) => ({ end: x.total, padded: x.pad === pad }), instructions: [succeed] },

@@ -6,19 +6,23 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { ERROR_BOUNDS, truncated } from '../../runtime/errors';
 import {
   checkpointKey,
   checkpointPut,
   decodeCheckpoint,
   decodeHistoryEntry,
   decodeRunRecord,
+  HISTORY_RETRIED_KEPT,
   historyEntryPut,
   historyItem,
   historyKey,
+  type Item,
   isCheckpointKey,
   keyOf,
   parseKey,
   runKey,
+  runFinish,
   runRejection,
   runStart,
   shardKey,
@@ -82,32 +86,64 @@ test('a history entry decodes to what the runtime logged (property)', () => {
     {
       next: fc.array(name, { maxLength: 3 }),
       fanIn: fc.record({ join: name, size: fc.nat(1000) }),
-      error: fc.record({ error: fc.string(), cause: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ['error'] }),
+      error: fc.record({ state: name, error: fc.string(), cause: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ['error'] }),
+    },
+    { requiredKeys: [] },
+  );
+  // What the execution knows: its state, user-code time, handler attempts with their errors, the fan-in it joined.
+  const facts = fc.record(
+    {
+      state: name,
+      durationMs: fc.nat(),
+      attempts: fc.integer({ min: 1, max: 30 }),
+      attemptErrors: fc.array(name, { maxLength: 30 }),
+      joined: name,
     },
     { requiredKeys: [] },
   );
   const outcome = fc.constantFrom('committed' as const, 'caught' as const, 'failed' as const);
   fc.assert(
-    fc.property(name, name, fc.nat(5), fc.array(fc.nat(50), { maxLength: 4 }), outcome, transition, fc.option(fc.nat(), { nil: undefined }), fc.nat(100), (node, inv, iteration, indexes, out, t, durationMs, seq) => {
-      const item = historyItem(node, inv, iteration, indexes.map((index) => ({ index })), out, { next: t.next, join: t.fanIn?.join, size: t.fanIn?.size, error: t.error }, durationMs);
+    fc.property(name, name, fc.nat(5), fc.array(fc.nat(50), { maxLength: 4 }), outcome, transition, facts, fc.nat(100), (node, inv, iteration, indexes, out, t, f, seq) => {
+      const item = historyItem(node, inv, iteration, indexes.map((index) => ({ index })), out, { next: t.next, join: t.fanIn?.join, size: t.fanIn?.size, error: t.error }, f);
       const { Item } = historyEntryPut({ workflow: 'W', workflowId: 'w' }, seq, item, 1);
       expect(keyOf(Item)).toBe(historyKey({ workflow: 'W', workflowId: 'w' }, seq));
       const entry = decodeHistoryEntry(seq, Item);
+      const attempts = f.attempts ?? 0;
       expect(entry).toEqual({
         seq,
         node,
+        state: f.state ?? node,
         invocation: inv,
         iteration,
         indexes,
         at: item.at,
         outcome: out,
-        ...(durationMs === undefined ? {} : { durationMs }),
+        ...(f.durationMs === undefined ? {} : { durationMs: f.durationMs }),
+        ...(attempts > 1 ? { attempts, retried: (f.attemptErrors ?? []).slice(0, attempts - 1).slice(-HISTORY_RETRIED_KEPT) } : {}),
         ...(t.next ? { next: t.next } : {}),
         ...(t.fanIn ? { fanIn: t.fanIn } : {}),
+        ...(f.joined === undefined ? {} : { joined: f.joined }),
         ...(t.error ? { error: JSON.parse(JSON.stringify(t.error)) } : {}),
       });
     }),
   );
+});
+
+test('an entry keeps the last retried errors, each within the name bound', () => {
+  const errors = Array.from({ length: 100 }, (_, i) => `E${i}${i === 99 ? 'x'.repeat(1000) : ''}`);
+  const item = historyItem('A', 'i', 0, [], 'committed', {}, { attempts: 100, attemptErrors: errors });
+  const retried = decodeHistoryEntry(1, historyEntryPut({ workflow: 'W', workflowId: 'w' }, 1, item, 1).Item)?.retried ?? [];
+  // The 100th attempt succeeded: 99 were retried, the last HISTORY_RETRIED_KEPT of them are kept.
+  expect(retried).toEqual(errors.slice(99 - HISTORY_RETRIED_KEPT, 99));
+  const failedLast = historyItem('A', 'i', 0, [], 'failed', {}, { attempts: 3, attemptErrors: ['Busy', 'Busy', 'Fatal'.repeat(100)] });
+  expect(JSON.parse(failedLast.retried ?? '[]')).toEqual(['Busy', 'Busy']);
+});
+
+test('a run record names the state where the run ended, within the bounds', () => {
+  const end = { node: 'Validate', state: 'Declined '.repeat(100), error: 'Payment.Declined', cause: 'card expired' };
+  const request = runFinish({ workflow: 'W', workflowId: 'w-1' }, { status: 'FAILED', error: end }, '2026-11-22T00:00:00.000Z', 99);
+  const item = { pk: { S: 'run#W#w-1' }, status: { S: 'FAILED' }, error: request.ExpressionAttributeValues?.[':v3'] } as Item;
+  expect(decodeRunRecord(item).error).toEqual({ ...end, state: truncated(end.state, ERROR_BOUNDS.name) });
 });
 
 describe('only runtime/table.ts names the layout (eslint.config.mjs)', () => {

@@ -30,7 +30,6 @@ const pinned = (input: Json, pin: Pin): Case => ({ input, pin });
 
 const peerWrong = (reason: string, expected: Outcome): Pin => ({ kind: 'peer wrong', reason, expected });
 const deliberate = (reason: string, expected: Outcome): Pin => ({ kind: 'unum deliberate', reason: `README "Differences from Step Functions": ${reason}`, expected });
-const gap = (reason: string, expected: Outcome): Pin => ({ kind: 'unum gap', reason, expected });
 
 /** A handler's error as a run's error: its name, and Lambda's error document (without the trace) as the cause. */
 const handlerError = (errorType: string, errorMessage: string): Outcome => failed(errorType, JSON.stringify({ errorType, errorMessage }));
@@ -163,6 +162,11 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
     pinned('error', peerWrong('a Fail state without Cause has none; the peer supplies a text of its own', failed('OnlyError', ''))),
     pinned('cause', deliberate('a Fail state without Error records the ASL state name as the error', failed('Cause only', 'no error name'))),
   ],
+  'fail-paths': [
+    ...runs({ approved: true }, { approved: false, code: 42, reason: 'r' }),
+    pinned({ approved: false, code: 'Card.Declined', reason: 'expired' }, peerWrong('CausePath may be an intrinsic function call (Step Functions); the peer fails the run', failed('Card.Declined', 'declined: expired'))),
+    pinned({ approved: false, reason: 'none given' }, peerWrong("$$.State.Name is the state's name in the context object; the peer's context has no State", failed('No decision', 'none given'))),
+  ],
   'fail-in-branch': runs(5, 500),
   intrinsics: runs({ name: 'Ann', age: 30, member: true, nickname: null, tags: ['t1'], base: { a: 1, b: { c: 2 } }, override: { b: 3 }, json: '{"k":[1,"v"]}' }),
   'intrinsic-escapes': [
@@ -198,6 +202,6 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
   'jsonpath-recursive': runs({ id: 1, tree: { name: 'root', id: 2, children: [{ name: 'a', id: 3, children: [{ name: 'a1' }] }, { name: 'b', children: [] }] } }),
   'jsonpath-in-paths': [pinned({ items: [{ n: 1 }, { n: 2 }, { n: 3 }] }, peerWrong('$..sum selects an array, [5], even for one match (Jayway, as Step Functions); the peer unwraps it', succeeded([5])))],
   'context-paths': [pinned({ any: 'thing' }, peerWrong("$$.State.Name is the state's name in the context object; the peer's context has no State", succeeded({ state: 'State_name', formatted: 'State_name in context-paths-1' })))],
-  'context-state-name': [pinned({}, gap('$$.State.Name is the node name, not the ASL state name "Read the state name" (README "Differences from Step Functions"; ASL names there: open work)', succeeded({ state: 'Read_the_state_name' })))],
+  'context-state-name': [pinned({}, peerWrong("$$.State.Name is the state's name as the document spells it, spaces included; the peer's context has no State", succeeded({ state: 'Read the state name' })))],
   'top-level': runs('hey'),
 };

@@ -58,8 +58,9 @@ export class RuntimeWriter {
     await this.finish(workflowId, 'SUCCEEDED', byRef ? { resultRef: { S: `ckpt#${byRef}` } } : { result: { S: JSON.stringify(value) } });
   }
 
-  async fail(workflowId: string, error: { node: string; error: string; cause?: string }): Promise<void> {
+  async fail(workflowId: string, error: { node: string; state?: string; error: string; cause?: string }): Promise<void> {
     const m: Attrs = { node: { S: error.node }, error: { S: error.error } };
+    if (error.state) m.state = { S: error.state };
     if (error.cause) m.cause = { S: error.cause };
     await this.finish(workflowId, 'FAILED', { error: { M: m } });
   }
