@@ -42,8 +42,10 @@ export interface CompiledWorkflow {
   readonly warnings: readonly string[];
   /**
    * True when a run may invoke a node's function again from that function's
-   * own chain of invocations: a loop (a transition back to an earlier state)
-   * or a Fold (each step invokes the next).
+   * own chain of invocations, i.e. the nodes' successors have a cycle: a loop
+   * (a transition back to an earlier state), a Fold (each step invokes the
+   * next), a bounded Map (each item's tail launches the next of its slot), a
+   * retried Parallel/Map (its join starts the state again).
    */
   readonly loops: boolean;
 }

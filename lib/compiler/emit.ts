@@ -2,6 +2,7 @@ import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type 
 import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
+import { hasCycle } from './cycles';
 import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
@@ -102,8 +103,8 @@ export class Emitter {
     const handoffSeconds = this.handoffSeconds();
     const nodes: Record<string, CompiledNode> = {};
     for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry, handoffSeconds);
-    const folds = [...this.nodes.values()].some((b) => b.handler.kind === 'fold');
-    return { workflow: this.workflow, entry, nodes, warnings: [...warnings], loops: this.graph.hasLoop || folds };
+    const loops = hasCycle(new Map(Object.values(nodes).map((n) => [n.ir.node, n.successors])));
+    return { workflow: this.workflow, entry, nodes, warnings: [...warnings], loops };
   }
 
   private drain(): void {

@@ -18,8 +18,6 @@ export interface Graph {
   readonly scopeOf: ReadonlyMap<State, Scope>;
   /** True when the transition closes a cycle (the target is on the DFS path): it must increment the iteration. */
   isBackEdge(from: State, to: State): boolean;
-  /** True when some transition is a back edge: the definition has a loop. */
-  readonly hasLoop: boolean;
 }
 
 /** Transitions that stay in the state's scope, in definition order. */
@@ -126,7 +124,6 @@ export function buildGraph(workflow: string, start: State): Graph {
     order,
     scopeOf,
     isBackEdge: (from, to) => backEdges.get(from)?.has(to) ?? false,
-    hasLoop: backEdges.size > 0,
   };
 }
 
