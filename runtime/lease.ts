@@ -59,8 +59,8 @@ export async function keepLease(x: Exec): Promise<void> {
 }
 
 /**
- * Renews the fan-in of frame `level` until `lease`: its shards, and the
- * checkpoints of the branches that arrived. One execution per lease does it,
+ * Renews the fan-in of frame `level` until `lease`: its shards, the
+ * checkpoints of the branches that arrived, and its origin's. One execution per lease does it,
  * the one whose claim on the root shard finds it due; the others take the
  * root's TTL as the fan-in's lease. The root is claimed first and renewed
  * with the rest: each level-0 shard's renewal returns the arrivals it holds,
@@ -70,7 +70,7 @@ export async function keepLease(x: Exec): Promise<void> {
  * exhausted the run is FAILED and needs nothing.
  */
 async function renewFanIn(x: Exec, level: number, due: number, lease: number): Promise<number> {
-  const { size, iteration, join } = x.invocation.frames[level];
+  const { size, iteration, join, origin } = x.invocation.frames[level];
   if (!join) throw runtimeError(`node ${x.rt.ir.node}: fan-out frame ${level} names no join`);
   const outer = x.invocation.frames.slice(0, level);
   const plan = shardPlan(invocationName(x.run, join.node, iteration, outer), size);
@@ -86,6 +86,7 @@ async function renewFanIn(x: Exec, level: number, due: number, lease: number): P
     if (r.renewed && i < level0) codes.push(...r.arrivals);
   });
   const tails = codes.map((code) => tailKey(x.run, join.tails, outer, iteration, decodeArrival(code, size)));
-  await raiseAll(x, tails, lease);
+  // The origin's checkpoint too: a bounded Map's tails launch items that read it until the last one starts.
+  await raiseAll(x, [origin, ...tails], lease);
   return lease;
 }

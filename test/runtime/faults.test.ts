@@ -7,7 +7,7 @@
  */
 import { dedupeHistory } from '../../lib/client/history';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { Envelope, Instruction, NodeIR } from '../../runtime/ir';
+import type { Envelope, Instruction, ItemLaunch, NodeIR } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, decodeHistoryEntry, type HistoryEntry } from '../../runtime/table';
@@ -48,16 +48,19 @@ function crashing<T extends object>(inner: T, random: () => number, p: number): 
   });
 }
 
-const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame'): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail } });
+const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame', launch?: ItemLaunch): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail, ...(launch ? { launch } : {}) } });
+/** The Map runs at most two items at once: each tail launches the item two further on. */
+const nextItem: ItemLaunch = { target: 'M', maxConcurrency: 2 };
 
 function workflow(noise: () => number, history = false) {
   return defineWorkflow('faults', {
     A: { fn: (n: number) => ({ items: Array.from({ length: n }, (_, i) => i) }), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'F', itemsPath: '$.items', maxConcurrency: 2 } }] },
     M: {
       fn: (i: number) => i * i + noise(),
-      instructions: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0)] }],
+      mapItems: { itemsPath: '$.items' },
+      instructions: [{ op: 'choice', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0, 'frame', nextItem)] }],
     },
-    E: { instructions: [fanIn('F', 1)] },
+    E: { instructions: [fanIn('F', 1, 'frame', nextItem)] },
     F: { fn: (acc: number, v: number) => acc + v, handler: { kind: 'fold', export: 'handler', initial: 0 }, join: { tails: ['M', 'E'] }, instructions: [seq('P')] },
     P: { instructions: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['X', 'Y'], join: 'K' } }] },
     X: { fn: (v: number) => v + 1, instructions: [fanIn('K', 0, 2)] },
