@@ -105,14 +105,19 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
  * run at once. Every execution of this tail that records the arrival sends
  * the launch (a retry after a crash between the two sends it again), and a
  * launched item's name depends only on its index, so one launched twice is
- * absorbed by its checkpoint.
+ * absorbed by its checkpoint. A duplicate execution first reads that
+ * checkpoint and skips the launch when it exists: the item's own event owes
+ * the rest, and a duplicate of a one-node item would otherwise relaunch the
+ * items after it, one by one, to the end of the chain.
  */
 async function launchNext(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly FanOutFrame[]): Promise<void> {
   const index = top.index + launch.maxConcurrency;
   if (index >= top.size) return;
   if (top.kind !== 'map' || !top.originNode) throw runtimeError(`node ${x.rt.ir.node}: the frame of a bounded Map names no origin node`);
   const frame: FanOutFrame = { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode };
-  await send(x, launch.target, { iteration: 0, fanOut: [...outer, frame], inputs: [{ mapItem: { origin: top.origin, index, state: top.originNode } }] });
+  const frames = [...outer, frame];
+  if (x.metrics.duplicates && (await x.rt.store.getCheckpoint(checkpointKey(invocationName(x.run, launch.target, 0, frames))))) return;
+  await send(x, launch.target, { iteration: 0, fanOut: frames, inputs: [{ mapItem: { origin: top.origin, index, state: top.originNode } }] });
 }
 
 /**

@@ -10,6 +10,7 @@ const rec = (identity: string, operation: string, label: string, request: unknow
   call: { service: operation === 'Invoke' ? 'lambda' : 'dynamodb', operation, label, occurrence: 0, index: index++ },
   request: JSON.stringify(request),
   fault,
+  at: index,
   ...(status === undefined ? {} : { status }),
 });
 
