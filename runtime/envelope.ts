@@ -41,7 +41,8 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
   check(f.kind === 'map' || f.kind === 'parallel', `${at}.kind`, "must be 'map' or 'parallel'");
   check(isCount(f.iteration, MAX_ITERATION), `${at}.iteration`, ITERATION);
   check(isKey(f.origin), `${at}.origin`, KEY);
-  const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin };
+  check(f.originNode === undefined || (f.kind === 'map' && isNodeName(f.originNode)), `${at}.originNode`, "must be a node name, on a 'map' frame");
+  const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin, ...(f.originNode === undefined ? {} : { originNode: f.originNode }) };
   const j = f.join;
   if (j === undefined) return frame;
   check(isObject(j) && isNodeName(j.node) && Array.isArray(j.tails) && j.tails.length <= TAIL_RADIX && j.tails.every(isNodeName), `${at}.join`, 'must be {node, tails}');

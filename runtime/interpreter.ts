@@ -12,7 +12,7 @@ import { failure } from './fail';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type Json } from './ir';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
@@ -63,7 +63,18 @@ export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, '
   await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
 }
 
-const concurrency = (x: Exec, bound?: number): number => (bound && bound > 0 ? bound : x.rt.ir.settings.invokeConcurrency);
+/** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
+interface FanOutSpec {
+  readonly kind: FanOutFrame['kind'];
+  readonly join: string;
+  readonly size: number;
+  readonly next: readonly string[];
+  readonly branch: (index: number) => { target: string; input: InputRef };
+  /** Branches launched now (a bounded Map's first ones; its tails launch the rest). @default size */
+  readonly launched?: number;
+  /** A bounded Map's origin node, written into its frames. */
+  readonly originNode?: string;
+}
 
 /**
  * Pushes a fan-out: create the join's shards first, then invoke each branch
@@ -72,35 +83,43 @@ const concurrency = (x: Exec, bound?: number): number => (bound && bound > 0 ? b
  * deletes the shards, so re-reading our checkpoint after creating them tells
  * us whether we just recreated shards the join had already removed.
  */
-async function fanOut(
-  x: Exec,
-  ck: Committed,
-  state: PathState,
-  out: Outgoing,
-  kind: FanOutFrame['kind'],
-  join: string,
-  size: number,
-  next: readonly string[],
-  branch: (index: number) => { target: string; input: InputRef },
-  bound?: number,
-): Promise<PathState> {
-  const joinName = invocationName(x.run, join, out.iteration, out.frames);
-  await appendOnce(x, ck, state, { next, join: joinName, size });
-  await createFanIn(x.rt.store, joinName, size, itemTtl(x), concurrency(x));
+async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, spec: FanOutSpec): Promise<PathState> {
+  const { kind, size, originNode } = spec;
+  const joinName = invocationName(x.run, spec.join, out.iteration, out.frames);
+  await appendOnce(x, ck, state, { next: spec.next, join: joinName, size });
+  await createFanIn(x.rt.store, joinName, size, itemTtl(x), x.rt.ir.settings.invokeConcurrency);
   if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
     await x.rt.store.deleteItems(shardKeys(joinName, size));
     return 'ended';
   }
-  const indexes = Array.from({ length: size }, (_, i) => i);
-  await forEachLimit(indexes, concurrency(x, bound), (index) => {
-    const b = branch(index);
-    return send(x, b.target, {
-      iteration: 0,
-      fanOut: [...out.frames, { index, size, kind, iteration: out.iteration, origin: ck.key }],
-      inputs: [b.input],
-    });
+  const indexes = Array.from({ length: spec.launched ?? size }, (_, i) => i);
+  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) => {
+    const b = spec.branch(index);
+    const frame: FanOutFrame = { index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) };
+    return send(x, b.target, { iteration: 0, fanOut: [...out.frames, frame], inputs: [b.input] });
   });
   return 'logged';
+}
+
+/**
+ * A bounded Map's tail, once item `top.index` arrived: launches item
+ * index + N. Items i, i + N, i + 2N, ... run one after another, so at most N
+ * run at once. Every execution of this tail that records the arrival sends
+ * the launch (a retry after a crash between the two sends it again), and a
+ * launched item's name depends only on its index, so one launched twice is
+ * absorbed by its checkpoint. A duplicate execution first reads that
+ * checkpoint and skips the launch when it exists: the item's own event owes
+ * the rest, and a duplicate of a one-node item would otherwise relaunch the
+ * items after it, one by one, to the end of the chain.
+ */
+async function launchNext(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly FanOutFrame[]): Promise<void> {
+  const index = top.index + launch.maxConcurrency;
+  if (index >= top.size) return;
+  if (top.kind !== 'map' || !top.originNode) throw runtimeError(`node ${x.rt.ir.node}: the frame of a bounded Map names no origin node`);
+  const frame: FanOutFrame = { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode };
+  const frames = [...outer, frame];
+  if (x.metrics.duplicates && (await x.rt.store.getCheckpoint(checkpointKey(invocationName(x.run, launch.target, 0, frames))))) return;
+  await send(x, launch.target, { iteration: 0, fanOut: frames, inputs: [{ mapItem: { origin: top.origin, index, state: top.originNode } }] });
 }
 
 /**
@@ -126,7 +145,13 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
     case 'parallel': {
       // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
       const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
-      return fanOut(x, ck, state, out, 'parallel', invoke.join, invoke.targets.length, invoke.targets, (i) => ({ target: invoke.targets[i], input }));
+      return fanOut(x, ck, state, out, {
+        kind: 'parallel',
+        join: invoke.join,
+        size: invoke.targets.length,
+        next: invoke.targets,
+        branch: (i) => ({ target: invoke.targets[i], input }),
+      });
     }
     case 'map': {
       const mapped = mapInput(invoke, ck.value);
@@ -140,7 +165,15 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       const mapState = invoke.state ?? stateOf(x);
       // A large item goes by reference (the item processor rebuilds it): the join keeps the origin's checkpoint until every branch committed.
       const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, mapState), { mapItem: { origin: ck.key, index, state: origin } });
-      return fanOut(x, ck, state, out, 'map', invoke.join, list.length, [invoke.target], (i) => ({ target: invoke.target, input: input(i) }), invoke.maxConcurrency);
+      const bounded = invoke.maxConcurrency > 0 && invoke.maxConcurrency < list.length;
+      return fanOut(x, ck, state, out, {
+        kind: 'map',
+        join: invoke.join,
+        size: list.length,
+        next: [invoke.target],
+        branch: (i) => ({ target: invoke.target, input: input(i) }),
+        ...(bounded ? { launched: invoke.maxConcurrency, originNode: origin } : {}),
+      });
     }
     case 'fanIn': {
       const top = out.frames[out.frames.length - 1];
@@ -156,6 +189,8 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       if (arrival.outcome === 'gone' && !(await joined(x, invoke.target, top.iteration, popped))) throw expired(x, `the fan-in state of join ${invoke.target}`);
       // A renewal of the fan-in that read this shard before the arrival missed our checkpoint: keep it as long as the shard.
       if (arrival.ttl !== undefined && arrival.ttl > (ck.ttl ?? 0)) await x.rt.store.extendTtl(ck.key, arrival.ttl);
+      // Pending: the item that this one's completion launches has not arrived (complete or joined: every item has).
+      if (arrival.outcome === 'pending' && invoke.launch) await launchNext(x, invoke.launch, top, popped);
       out.frames = popped;
       out.iteration = top.iteration;
       if (arrival.outcome === 'complete') {

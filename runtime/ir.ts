@@ -132,7 +132,21 @@ export interface MapInvoke extends MapItems {
   readonly kind: 'map';
   readonly target: string;
   readonly join: string;
-  /** Bound on concurrent launches from the origin (0 = the runtime default). */
+  /**
+   * At most this many items run at once (0 = no bound): the origin launches
+   * the first N, and the tail that completes item i launches item i + N
+   * (`FanInInvoke.launch`; docs/architecture.md "Bounded Maps").
+   */
+  readonly maxConcurrency: number;
+}
+
+/**
+ * On the tails of a Map with `maxConcurrency` N > 0: once item i's arrival is
+ * recorded, launch item i + N (when it exists) at `target`, the item
+ * processor's start, which rebuilds it from the origin's checkpoint.
+ */
+export interface ItemLaunch {
+  readonly target: string;
   readonly maxConcurrency: number;
 }
 
@@ -147,6 +161,8 @@ export interface FanInInvoke {
   readonly size: FanInSize;
   /** This tail's position in the join node's `join.tails` list (encoded in the arrival record). */
   readonly tail: number;
+  /** Present on the tails of a bounded Map: the next item this one's completion launches. */
+  readonly launch?: ItemLaunch;
 }
 
 export type Invoke = ScalarInvoke | ParallelInvoke | MapInvoke | FanInInvoke;
@@ -396,6 +412,12 @@ export interface FanOutFrame {
   readonly origin: string;
   /** The join of this fan-out, written by the nodes inside it (`NodeIR.enclosingJoin`). */
   readonly join?: EnclosingJoin;
+  /**
+   * A bounded Map's origin node (a `mapItem`'s `state`): the tail that
+   * completes an item launches a later one by reference to the origin's
+   * checkpoint, and the origin may be any of the nodes a Map is folded into.
+   */
+  readonly originNode?: string;
 }
 
 /** Where an input value comes from. */

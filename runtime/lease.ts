@@ -60,7 +60,7 @@ export async function keepLease(x: Exec): Promise<void> {
 
 /**
  * Renews the fan-in of frame `level` until `lease`: its shards, the
- * checkpoints of the branches that arrived, and the origin's. One execution per lease does it,
+ * checkpoints of the branches that arrived, and its origin's. One execution per lease does it,
  * the one whose claim on the root shard finds it due; the others take the
  * root's TTL as the fan-in's lease. The root is claimed first and renewed
  * with the rest: each level-0 shard's renewal returns the arrivals it holds,
@@ -86,9 +86,10 @@ async function renewFanIn(x: Exec, level: number, due: number, lease: number): P
     if (r.renewed && i < level0) codes.push(...r.arrivals);
   });
   const tails = codes.map((code) => tailKey(x.run, join.tails, outer, iteration, decodeArrival(code, size)));
-  // The origin holds the state input, which the join reads for its ResultPath (and a Retry);
-  // after a retry the origin is the last attempt's join, whose failure record counts the retries used.
+  // The origin holds the state input, which the join reads for its ResultPath (and a Retry), and a bounded
+  // Map's tails launch items that read it until the last one starts; after a retry the origin is the last
+  // attempt's join, whose failure record counts the retries used.
   const previous = parseKey(origin);
-  await raiseAll(x, [...tails, origin, ...(previous?.kind === 'checkpoint' ? [stateFailureKey(previous.invocation)] : [])], lease);
+  await raiseAll(x, [origin, ...tails, ...(previous?.kind === 'checkpoint' ? [stateFailureKey(previous.invocation)] : [])], lease);
   return lease;
 }

@@ -227,6 +227,9 @@ export const isShardCreation = (updateExpression: unknown): boolean => typeof up
 /** Recording an arrival: adding to a set is idempotent, and a deleted shard fails the condition. */
 export const shardArrival = (key: string, code: number): UpdateRequest => update(key, 'ADD a :x', { ':x': { NS: [String(code)] } }, PRESENT);
 
+/** True for a recorded UpdateExpression that records an arrival (`shardArrival`). */
+export const isShardArrival = (updateExpression: unknown): boolean => typeof updateExpression === 'string' && updateExpression.startsWith('ADD a ');
+
 /** `text` with the join names in shard keys replaced by `<join>`, so that texts of different runs compare. */
 export const maskShardJoins = (text: string): string => text.replace(/fanin#[A-Za-z0-9_-]+#/g, 'fanin#<join>#');
 

@@ -1,4 +1,4 @@
-import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type ItemLaunch, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
@@ -341,11 +341,18 @@ export class Emitter {
     const container = scope.container;
     if (!container) return [{ op: 'succeed' }];
     const join = this.joinNodeFor(container);
-    const pending: PendingFanIn = { kind: 'fanIn', target: join, size: container.kind === 'parallel' ? container.branches.length : 'frame', tail: -1 };
+    const pending: PendingFanIn = { kind: 'fanIn', target: join, size: container.kind === 'parallel' ? container.branches.length : 'frame', tail: -1, ...this.itemLaunch(container) };
     let list = this.arrivals.get(join);
     if (!list) this.arrivals.set(join, (list = []));
     list.push({ from, invoke: pending });
     return [invoke(pending)];
+  }
+
+  /** On the tails of a bounded Map: the item processor's start, where a completed item launches the next. */
+  private itemLaunch(container: Parallel | MapState): { launch?: ItemLaunch } {
+    const maxConcurrency = container.kind === 'map' ? (container.props.maxConcurrency ?? 0) : 0;
+    if (container.kind !== 'map' || maxConcurrency === 0) return {};
+    return { launch: { target: this.entryNodeFor(container.processorState as State), maxConcurrency } };
   }
 
   /** Each join lists its possible tails sorted by name; each fan-in records its tail's position. */

@@ -68,6 +68,8 @@ export function successorsOf(node: string, instructions: readonly Instruction[],
       else out.add(inv.target);
       // An empty map's origin invokes the join directly with [].
       if (inv.kind === 'map') out.add(inv.join);
+      // A bounded Map's tail launches the next item.
+      if (inv.kind === 'fanIn' && inv.launch) out.add(inv.launch.target);
     }
   }
   return [...out].sort();

@@ -12,7 +12,12 @@ export interface MapProps extends Omit<IoProps, 'parameters'> {
   readonly itemsPath?: JsonPath;
   /** Builds each item's input; `$$.Map.Item.Value` / `$$.Map.Item.Index` are available. @default the item */
   readonly itemSelector?: PayloadTemplate;
-  /** Bound on concurrently launched items; 0 = the runtime default. @default 0 */
+  /**
+   * At most this many items run at once: the first ones start together, and
+   * each completed item starts the next (as Step Functions' MaxConcurrency, to
+   * protect a rate-limited service); 0 = all items at once.
+   * @default 0
+   */
   readonly maxConcurrency?: number;
 }
 

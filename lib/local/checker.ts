@@ -19,6 +19,9 @@
  *    without a valid run id, another run's) are checked too.
  * 5. A late duplicate produced no second result (checked by the caller
  *    comparing the record before and after, plus check 1 again).
+ * 6. Never more than N item processors of one Map with `maxConcurrency` N
+ *    ran at once, measured from the engine's timeline and traffic
+ *    (map-concurrency.ts).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
@@ -26,6 +29,8 @@ import type { Json } from '../../runtime/ir';
 import { decodeCheckpoint, isShardCreation, type Item, keyOf, parseKey, TABLE, ttlOf } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
+import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
+import type { TimelineEntry } from './timeline';
 import type { CallRecord } from './traffic';
 
 /** Committed checkpoint values of a run, by invocation identity (the winning conditional put). */
@@ -169,6 +174,9 @@ export interface CheckInput {
   /** The items of the table without a TTL (`itemsWithoutTtl`, after the run). */
   readonly untimed: readonly Item[];
   readonly expectation: Expectation;
+  /** The run's executions, and the workflow's bounded Maps (`boundedMaps`), for invariant 6. */
+  readonly timeline?: readonly TimelineEntry[];
+  readonly maps?: readonly BoundedMap[];
 }
 
 /** All violations of one finished run (empty: the run is correct). */
@@ -189,5 +197,6 @@ export function checkRun(input: CheckInput): string[] {
     if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
   }
   out.push(...leftoverViolations([...input.items, ...input.untimed]));
+  if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   return out;
 }

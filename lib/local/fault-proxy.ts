@@ -120,6 +120,7 @@ export class FaultProxy {
       call,
       request: body,
       fault,
+      at: Date.now(),
       ...(invoke ? { target: decodeURIComponent(invoke[1] as string) } : {}),
     });
     if (fault === 'crash-before' || fault === 'timeout') {

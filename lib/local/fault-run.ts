@@ -11,6 +11,7 @@ import type { RunStatusWithResult } from '../client/records';
 import { checkRun, itemsWithoutTtl, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
+import { boundedMaps } from './map-concurrency';
 import type { CrashPoint } from './schedule';
 
 export interface CheckedRun {
@@ -68,10 +69,11 @@ export async function checkedRun(
       if (!isDeepStrictEqual(after, record)) violations.push(`invariant 5: a late duplicate changed the run record: ${JSON.stringify(record)} -> ${JSON.stringify(after)}`);
     }
     const calls = engine.traffic.of(workflowId);
-    const { tableName } = engine.workflow(workflow);
+    const { tableName, nodes } = engine.workflow(workflow);
     const items = await readItems(engine.dynamo, tableName, writtenKeys(calls));
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
-    violations.push(...checkRun({ record, calls, items, untimed, expectation }));
+    const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
+    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps }));
     notes.push(...leftoverNotes(items, calls));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);

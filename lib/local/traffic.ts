@@ -13,6 +13,8 @@ export interface CallRecord {
   /** Invoke calls: the target function name. */
   readonly target?: string;
   readonly fault: CallFault;
+  /** Epoch ms the proxy received the call (before it took effect). */
+  readonly at: number;
   /** HTTP status the service answered; undefined when the call never reached it. */
   status?: number;
   /** DynamoDB response body (error responses and returned attributes). */

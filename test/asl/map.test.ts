@@ -9,6 +9,13 @@ describe('Map', () => {
   test('Iterator (the older field): ItemsPath and MaxConcurrency go to the map invoke', () => {
     const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, ItemsPath: '$.items', MaxConcurrency: 5 }));
     expect(nodes.Load.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Square', join: 'Sum', itemsPath: '$.items', maxConcurrency: 5 } }]);
+    // At most 5 items run: the tail that completes item i launches item i + 5.
+    expect(nodes.Square.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Sum', size: 'frame', tail: 0, launch: { target: 'Square', maxConcurrency: 5 } } }]);
+    expect(nodes.Square.successors).toEqual(['Square', 'Sum']);
+  });
+
+  test('MaxConcurrency 0 (or absent) launches every item at once: no tail launches another', () => {
+    const { nodes } = compileAsl(mapAfterTask({ Iterator: processor, MaxConcurrency: 0 }));
     expect(nodes.Square.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Sum', size: 'frame', tail: 0 } }]);
   });
 

@@ -147,7 +147,9 @@ describe('map', () => {
     const c = compile(task('S').next(map().itemProcessor(task('Item').next(task('Item2')))).next(task('J')));
     expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'J', itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, state: 'M', maxConcurrency: 10 } }]);
     expect(c.nodes.S.successors).toEqual(['Item', 'J']);
-    expect(instructions(c, 'Item2')).toEqual([fanIn('J', 'frame', 0)]);
+    // maxConcurrency 10: the tail that completes item i launches item i + 10 at the processor's start.
+    expect(instructions(c, 'Item2')).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0, launch: { target: 'Item', maxConcurrency: 10 } } }]);
+    expect(c.nodes.Item2.successors).toEqual(['Item', 'J']);
     expect(ir(c, 'J').join).toEqual({ tails: ['Item2'] });
     // Only the item processor's start can rebuild an item sent by reference.
     expect(ir(c, 'Item').mapItems).toEqual({ itemsPath: '$.items', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index' }, state: 'M' });
@@ -160,6 +162,25 @@ describe('map', () => {
     expect(instructions(c, 'M.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'map', target: 'Item', join: 'M.Join', itemsPath: '$', maxConcurrency: 0 } }]);
     expect(instructions(c, 'Item')).toEqual([fanIn('M.Join', 'frame', 0)]);
     expect(instructions(c, 'M.Join')).toEqual([SUCCEED]);
+  });
+
+  it('a bounded Map: every tail launches the next item, through a Choice, a loop and a catch; the bound is per Map', () => {
+    const launch = (target: string, maxConcurrency: number) => ({ target, maxConcurrency });
+    const retry = task('Retry');
+    const check = new Choice('Check').when(Condition.numberLessThan('$.n', 3), retry).otherwise(task('Done'));
+    retry.next(check);
+    const handler = task('Handler');
+    const first = task('First').addCatch(handler);
+    const inner = new MapState('Inner', { itemsPath: '$.parts', maxConcurrency: 2 }).itemProcessor(task('Part'));
+    const c = compile(task('S').next(new MapState('M', { maxConcurrency: 3 }).itemProcessor(first.next(inner).next(check))).next(task('J')));
+    // The fan-ins a node's instructions may run, through its Choices.
+    const fanIns = (list: readonly Instruction[]): unknown[] =>
+      list.flatMap((i) => (i.op === 'choice' ? [...i.rules.flatMap((r) => fanIns(r.then)), ...fanIns(i.otherwise ?? [])] : i.op === 'invoke' && i.invoke.kind === 'fanIn' ? [i.invoke] : []));
+    const tails = ir(c, 'J').join?.tails ?? [];
+    expect(tails).toEqual(['Done', 'Handler']);
+    for (const tail of tails) expect(fanIns(instructions(c, tail))).toEqual([expect.objectContaining({ target: 'J', launch: launch('First', 3) })]);
+    expect(instructions(c, 'Part')).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Inner.Join', size: 'frame', tail: 0, launch: launch('Part', 2) } }]);
+    expect(c.nodes.Done.successors).toEqual(['First', 'J']);
   });
 
   it('nested map: the inner fan-out and fan-in happen inside the outer item processor', () => {

@@ -18,7 +18,7 @@ const exec = (id: string, functionName: string, identity: string, start: number,
   ({ executionId: id, functionName, identity, requestId: id, attempt: 1, duplicate, start, end, workflowId: 'r' });
 const call = (executionId: string, service: 'dynamodb' | 'lambda', operation: string, request: object, status: number | undefined, response?: object): CallRecord =>
   ({ exec: { executionId } as CallRecord['exec'], call: { service, operation, label: operation, occurrence: 0, index: 0 },
-    request: JSON.stringify(request), fault: status === undefined ? 'crash-before' : 'none',
+    request: JSON.stringify(request), fault: status === undefined ? 'crash-before' : 'none', at: 0,
     ...(status === undefined ? {} : { status }), ...(response ? { response: JSON.stringify(response) } : {}) });
 
 const evidence = {

@@ -1,6 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { checkRun, committedValues, leftoverNotes, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
 import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
+import { boundedMaps, mapConcurrencyViolations } from '../../lib/local/map-concurrency';
+import type { TimelineEntry } from '../../lib/local/timeline';
+import type { NodeIR } from '../../runtime/ir';
 import type { CallRecord } from '../../lib/local/traffic';
 
 const exec = (identity: string, attempt = 1): ExecutionInfo => ({ executionId: `${identity}/${attempt}`, functionName: 'f', requestId: 'r', attempt, maxAttempts: 3, identity, workflowId: 'w', duplicate: false });
@@ -10,6 +13,7 @@ const rec = (identity: string, operation: string, label: string, request: unknow
   call: { service: operation === 'Invoke' ? 'lambda' : 'dynamodb', operation, label, occurrence: 0, index: index++ },
   request: JSON.stringify(request),
   fault,
+  at: index,
   ...(status === undefined ? {} : { status }),
 });
 
@@ -58,4 +62,63 @@ test('a fan-in shard left to its TTL is a note, naming who recreated it after th
     rec('O@start', 'UpdateItem', 'UpdateItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } }, UpdateExpression: 'SET n = :n' }, 200, 'none', 2),
   ];
   expect(leftoverNotes([{ pk: { S: 'fanin#j#0#0' }, ttl: { N: '9' } }], calls)).toEqual(['fan-in shard fanin#j#0#0 left to its TTL (recreated by O@start attempt 2 after the join deleted it)']);
+});
+
+describe('invariant 6: never more than N items of a bounded Map running', () => {
+  // Load fans out over Work -> Check (maxConcurrency 2), joining at Sum; Check is the tail.
+  const nodeIr = (node: string, instructions: NodeIR['instructions'], inMap: boolean): NodeIR =>
+    ({ node, instructions, ...(inMap ? { enclosingJoin: { node: 'Sum', tails: ['Check'] } } : {}) }) as NodeIR;
+  const irs = [
+    nodeIr('Load', [{ op: 'invoke', invoke: { kind: 'map', target: 'Work', join: 'Sum', itemsPath: '$', maxConcurrency: 2 } }], false),
+    nodeIr('Work', [{ op: 'invoke', invoke: { kind: 'scalar', target: 'Check' } }], true),
+    nodeIr('Check', [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Sum', size: 'frame', tail: 0, launch: { target: 'Work', maxConcurrency: 2 } } }], true),
+    nodeIr('Sum', [{ op: 'succeed' }], false),
+  ];
+  const maps = boundedMaps(irs);
+  const entry = (node: string, item: number, start: number): TimelineEntry => ({
+    executionId: `${node}${item}`, functionName: `f-${node}`, node, workflowId: 'w', identity: `f-${node}@0[0.${item}]`, requestId: 'r', attempt: 1, duplicate: false, start, end: start + 5,
+  });
+  /** Item `item`'s tail records its arrival at `at` (and a duplicate of it later, which changes nothing). */
+  const arrival = (item: number, at: number): CallRecord[] =>
+    [at, at + 50].map((t) => ({
+      ...rec(`f-Check@0[0.${item}]`, 'UpdateItem', 'UpdateItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } }, UpdateExpression: 'ADD a :x' }, 200),
+      exec: { ...exec(`f-Check@0[0.${item}]`), node: 'Check' },
+      at: t,
+    }));
+  /** Items 0-3, each running 10 ms from `starts[i]` (Work, then Check), and arriving at the end. */
+  const runOf = (starts: number[]) => ({
+    timeline: starts.flatMap((s, i) => [entry('Work', i, s), entry('Check', i, s + 5)]),
+    calls: starts.flatMap((s, i) => arrival(i, s + 10)),
+  });
+
+  test('the bounded Map, its nodes and how deep inside it they are, from the IR', () => {
+    expect(maps).toEqual([{ join: 'Sum', maxConcurrency: 2, members: new Map([['Work', 0], ['Check', 0]]) }]);
+  });
+
+  test('items launched as earlier ones arrive are no violation, an item that starts as another arrives included', () => {
+    const { timeline, calls } = runOf([0, 0, 10, 20]);
+    expect(mapConcurrencyViolations(maps, timeline, calls)).toEqual([]);
+    expect(checkRun({ record, calls: [...good, ...calls], items, untimed: [], expectation: { kind: 'result', result: { n: 0.5 } }, timeline, maps })).toEqual([]);
+  });
+
+  test('a third item started before either of the first two arrived is a violation', () => {
+    const { timeline, calls } = runOf([0, 0, 9, 20]);
+    expect(mapConcurrencyViolations(maps, timeline, calls)).toEqual(['invariant 6: 3 items of the Map joined at Sum ran at once (maxConcurrency 2) in ["Sum",[],0]']);
+  });
+
+  test('an item that never arrived keeps running: every item started after it counts against the bound', () => {
+    const { timeline, calls } = runOf([0, 0, 10, 10]);
+    expect(mapConcurrencyViolations(maps, timeline, calls)).toEqual([]);
+    const lost = calls.filter((c) => !c.exec.identity.endsWith('[0.0]'));
+    expect(mapConcurrencyViolations(maps, timeline, lost)).toEqual([expect.stringMatching(/^invariant 6: 3 items/)]);
+  });
+
+  test('items of different runs of the Map (another loop iteration) are counted apart', () => {
+    const first = runOf([0, 0]);
+    const second = runOf([1, 1]);
+    const again = (e: { identity: string }) => e.identity.replace('@0[0.', '@0[1.');
+    const timeline = [...first.timeline, ...second.timeline.map((e) => ({ ...e, identity: again(e) }))];
+    const calls = [...first.calls, ...second.calls.map((c) => ({ ...c, exec: { ...c.exec, identity: again(c.exec) } }))];
+    expect(mapConcurrencyViolations(maps, timeline, calls)).toEqual([]);
+  });
 });

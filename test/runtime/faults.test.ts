@@ -7,12 +7,13 @@
  */
 import { dedupeHistory } from '../../lib/client/history';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { Envelope, Instruction, NodeIR } from '../../runtime/ir';
+import type { Envelope, Instruction, ItemLaunch, NodeIR } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, decodeHistoryEntry, type HistoryEntry } from '../../runtime/table';
 import type { CheckpointStore } from '../../runtime/store';
 import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+import { MapWatch } from '../support/map-watch';
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
@@ -48,16 +49,20 @@ function crashing<T extends object>(inner: T, random: () => number, p: number): 
   });
 }
 
-const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame'): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail } });
+const fanIn = (target: string, tail: number, size: number | 'frame' = 'frame', launch?: ItemLaunch): Instruction => ({ op: 'invoke', invoke: { kind: 'fanIn', target, size, tail, ...(launch ? { launch } : {}) } });
+/** The Map runs at most two items at once: each tail launches the item two further on. */
+const nextItem: ItemLaunch = { target: 'M', maxConcurrency: 2 };
 
 function workflow(noise: () => number, history = false) {
   return defineWorkflow('faults', {
     A: { fn: (n: number) => ({ items: Array.from({ length: n }, (_, i) => i) }), instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'F', itemsPath: '$.items', maxConcurrency: 2 } }] },
     M: {
       fn: (i: number) => i * i + noise(),
-      instructions: [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0)] }],
+      mapItems: { itemsPath: '$.items' },
+      enclosingJoin: { node: 'F', tails: ['M', 'E'] },
+      instructions: [{ op: 'choice', state: 'Check', rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$', value: 10 }, then: [seq('E')] }], otherwise: [fanIn('F', 0, 'frame', nextItem)] }],
     },
-    E: { instructions: [fanIn('F', 1)] },
+    E: { enclosingJoin: { node: 'F', tails: ['M', 'E'] }, instructions: [fanIn('F', 1, 'frame', nextItem)] },
     F: { fn: (acc: number, v: number) => acc + v, handler: { kind: 'fold', export: 'handler', initial: 0 }, join: { tails: ['M', 'E'] }, instructions: [seq('P')] },
     P: { instructions: [{ op: 'invoke', invoke: { kind: 'parallel', targets: ['X', 'Y'], join: 'K' } }] },
     X: { fn: (v: number) => v + 1, instructions: [fanIn('K', 0, 2)] },
@@ -79,7 +84,10 @@ function workflow(noise: () => number, history = false) {
 async function runWithFaults(seed: number, deterministic: boolean, history = false) {
   const random = rng(seed);
   const memory = new MemoryStore();
-  const store = crashing<CheckpointStore>(memory, random, 0.02);
+  const nodes = workflow(() => (deterministic ? 0 : random()), history);
+  // Arrivals are watched beneath the crashes: one that took effect counts, whether or not its caller heard back.
+  const watch = new MapWatch(Object.values(nodes).map((n) => n.ir));
+  const store = crashing<CheckpointStore>(watch.store(memory), random, 0.02);
   const queue: { fn: string; event: unknown }[] = [];
   const sent: Envelope[] = [];
   const invoker = crashing<Invoker>(
@@ -95,7 +103,6 @@ async function runWithFaults(seed: number, deterministic: boolean, history = fal
     random,
     0.02,
   );
-  const nodes = workflow(() => (deterministic ? 0 : random()), history);
   const handlers = new Map<string, LambdaHandler>(Object.entries(nodes).map(([n, v]) => [`fn-${n}`, createHandler(v.module, { ir: v.ir as NodeIR, store, invoker })]));
   queue.push({ fn: 'fn-A', event: { workflowId: `run-${seed}`, input: 6 } });
   let deliveries = 0;
@@ -104,6 +111,7 @@ async function runWithFaults(seed: number, deterministic: boolean, history = fal
     const requestId = `req-${++deliveries}`;
     for (let attempts = 1; ; attempts++) {
       try {
+        watch.delivered(event);
         await handlers.get(fn)!(event, lambdaContext(fn, requestId));
         return;
       } catch (e) {
@@ -116,13 +124,16 @@ async function runWithFaults(seed: number, deterministic: boolean, history = fal
     const batch = Array.from({ length: Math.min(queue.length, 1 + Math.floor(random() * 4)) }, () => queue.splice(Math.floor(random() * queue.length), 1)[0]);
     await Promise.all(batch.map((d) => deliver(d.fn, d.event)));
   }
-  return { memory, sent };
+  return { memory, sent, watch };
 }
 
 const identity = (e: Envelope): string => JSON.stringify([e.unum.node, e.unum.iteration, e.unum.fanOut.map((f) => [f.iteration, f.index]), e.unum.fold?.index ?? null]);
 
 test.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: one correct result, identical inputs, only tombstones left', async (seed) => {
-  const { memory, sent } = await runWithFaults(seed, seed % 2 === 0);
+  const { memory, sent, watch } = await runWithFaults(seed, seed % 2 === 0);
+  // The Map's six items ran at most two at a time (maxConcurrency 2).
+  expect(watch.started('F')).toBe(6);
+  expect(watch.peak('F')).toBeLessThanOrEqual(2);
   const run = memory.runOf(`run-${seed}`)!;
   expect(run.status).toBe('SUCCEEDED');
   const result = JSON.parse(run.result!);

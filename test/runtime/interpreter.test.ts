@@ -56,12 +56,16 @@ test('parallel: shards exist before any branch is invoked; frames carry origin a
   ]);
 });
 
-test('map launches concurrently, bounded by maxConcurrency', async () => {
-  const nodes = defineWorkflow('m', {
-    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 4 } }] },
-    M: { instructions: [] },
-    J: { join: { tails: ['M'] }, instructions: [succeed] },
-  });
+test('map launches concurrently, at most invokeConcurrency invokes in flight', async () => {
+  const nodes = defineWorkflow(
+    'm',
+    {
+      O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
+      M: { instructions: [] },
+      J: { join: { tails: ['M'] }, instructions: [succeed] },
+    },
+    { invokeConcurrency: 4 },
+  );
   let inFlight = 0;
   let peak = 0;
   const invoker = {
@@ -77,6 +81,19 @@ test('map launches concurrently, bounded by maxConcurrency', async () => {
   await createHandler({}, { ir: nodes.O.ir, store: new MemoryStore(), invoker })(start(Array.from({ length: 40 }, (_, i) => i)), lambdaContext('fn-O'));
   expect(invoker.sent).toBe(40);
   expect(peak).toBe(4);
+});
+
+test('a bounded map: the origin launches only the first maxConcurrency items, naming itself in their frames', async () => {
+  const nodes = defineWorkflow('m', {
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 3 } }] },
+    M: { instructions: [] },
+    J: { join: { tails: ['M'] }, instructions: [succeed] },
+  });
+  const invoker = new QueueInvoker();
+  await createHandler({}, { ir: nodes.O.ir, store: new MemoryStore(), invoker })(start([10, 11, 12, 13, 14]), lambdaContext('fn-O'));
+  expect(invoker.sent.map((s) => [s.event.unum.inputs[0], s.event.unum.fanOut[0]])).toEqual(
+    [0, 1, 2].map((index) => [{ value: 10 + index }, { index, size: 5, kind: 'map', iteration: 0, origin: expect.stringMatching(/^ckpt#/), originNode: 'O' }]),
+  );
 });
 
 test('a map over a non-array fails the run (States.Runtime) without throwing', async () => {

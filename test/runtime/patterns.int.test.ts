@@ -100,7 +100,7 @@ test('parallel: branch outputs arrive at the join in branch order', async () => 
   expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 5 });
 });
 
-test('map with ItemsPath, ItemSelector and the context object', async () => {
+test('map with ItemsPath, ItemSelector and the context object, three items at a time: later items are rebuilt from the origin', async () => {
   const { name, store } = await db.table();
   const nodes = defineWorkflow('map', {
     O: {
@@ -119,12 +119,19 @@ test('map with ItemsPath, ItemSelector and the context object', async () => {
         },
       ],
     },
-    M: { fn: (x: { v: number; i: number; k: number }) => x.v * x.v + x.k + x.i, instructions: [fanIn('J', 0)] },
+    M: {
+      fn: (x: { v: number; i: number; k: number }) => x.v * x.v + x.k + x.i,
+      mapItems: { itemsPath: '$.xs', itemSelector: { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index', 'k.$': '$.k' } },
+      instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0, launch: { target: 'M', maxConcurrency: 3 } } }],
+    },
     J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
   });
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'm1', input: 5 });
   expect(await runOf(name, 'm1')).toEqual({ status: 'SUCCEEDED', result: [100, 102, 106, 112, 120] });
+  // The origin sent items 0-2; the tails of items 0 and 1 sent items 3 and 4, by reference to the origin's checkpoint.
+  const inputs = d.invoker.sent.filter((s) => s.functionName === 'fn-M').map((s) => s.event.unum.inputs[0]);
+  expect(inputs.map((i) => ('mapItem' in i ? i.mapItem.index : 'inline'))).toEqual(['inline', 'inline', 'inline', 3, 4]);
   expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 6 });
 });
 
@@ -133,7 +140,7 @@ test('map items over the inline limit go by reference and are rebuilt by the ite
   const big = (i: number): string => String(i).repeat(400);
   const mapOf = (itemSelector?: { [k: string]: string }): Instruction => ({
     op: 'invoke',
-    invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$.xs', ...(itemSelector ? { itemSelector } : {}), maxConcurrency: 2 },
+    invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$.xs', ...(itemSelector ? { itemSelector } : {}), maxConcurrency: 0 },
   });
   const selector = { 'v.$': '$$.Map.Item.Value', 'i.$': '$$.Map.Item.Index', 'o.$': '$$.State.Name' };
   for (const [id, itemSelector] of [['plain', undefined], ['selected', selector]] as const) {

@@ -144,7 +144,7 @@ test('an origin that runs again (after a crash mid-launch) does not wipe recorde
   const { name, store } = await db.table();
   const fanIn = { op: 'invoke' as const, invoke: { kind: 'fanIn' as const, target: 'J', size: 'frame' as const, tail: 0 } };
   const nodes = defineWorkflow('relaunch', {
-    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 1 } }] },
+    O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
     M: { fn: (x: number) => x * 2, instructions: [fanIn] },
     J: { fn: (xs: number[]) => xs, join: { tails: ['M'] }, instructions: [succeed] },
   });
