@@ -25,8 +25,6 @@ export interface WriteOutcome {
 export interface TransactWriteOptions {
   /** Names the operation (with its occurrence under that name) instead of the default `transaction`. */
   readonly name?: string;
-  /** Passed to TransactWriteItems. */
-  readonly clientRequestToken?: string;
 }
 
 export interface UpdateOutcome extends WriteOutcome {
@@ -51,7 +49,7 @@ export async function transactWrite(ops: Operations, items: readonly TransactWri
   }
   const op = ops.next('transaction', options.name ?? 'transaction');
   const marker: TransactWriteItem = { Put: { TableName: ops.table.tableName, ...effectCommit(op.key, undefined, ops.port.recordTtl()) } };
-  const input: TransactWriteItemsCommandInput = { TransactItems: [...items, marker], ClientRequestToken: options.clientRequestToken };
+  const input: TransactWriteItemsCommandInput = { TransactItems: [...items, marker] };
   for (let attempt = 1; ; attempt++) {
     try {
       await ops.table.client.send(new TransactWriteItemsCommand(input));
