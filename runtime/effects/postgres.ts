@@ -166,8 +166,9 @@ async function introspected<T>(ops: Operations, op: Operation, pool: PgPool, fn:
       const r = await withClient(pool, (c) => c.query('SELECT pg_xact_status($1::xid8)::text AS s', [xid]));
       const status = r.rows[0]?.s;
       if (status === 'committed') {
+        // The value was logged before the commit, maybe after our read: the next read returns it.
         await logEffectOutcome(ops.table, op.key, undefined, ops.port.recordTtl());
-        return fromJson(recorded.result);
+        continue;
       }
       if (status === 'in progress') {
         await waitOrGiveUp(ops, op, `transaction ${xid} of another execution`);

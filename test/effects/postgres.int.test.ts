@@ -7,6 +7,7 @@
  * process does, and fails the call; the driver runs the invocation again as
  * Lambda's async retry would.
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Pool, PoolClient } from 'pg';
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Task } from '../../lib/definition';
@@ -32,6 +33,8 @@ class CrashingPool implements PgPool {
   constructor(
     readonly pool: Pool,
     private readonly crashes: { match: (sql: string) => boolean; point: 'before' | 'after'; left: number }[] = [],
+    /** Runs before every query (to hold one back until another execution got somewhere). */
+    private readonly beforeQuery: (sql: string) => Promise<void> = async () => undefined,
   ) {}
 
   /** What a dying process does to its connections. */
@@ -45,6 +48,7 @@ class CrashingPool implements PgPool {
     client.on('error', () => undefined);
     this.lent.add(client);
     const query = async (text: string, values?: unknown[]) => {
+      await this.beforeQuery(text);
       const crash = this.crashes.find((c) => c.left > 0 && c.match(text));
       if (crash) crash.left--;
       if (crash?.point === 'before') {
@@ -93,13 +97,19 @@ interface Setup {
 
 async function setup(
   strategy: PostgresStrategy,
-  options: { pgCrashes?: { match: (sql: string) => boolean; point: 'before' | 'after' }[]; dbCrashes?: (pool: CrashingPool) => Crash[]; failFirst?: boolean } = {},
+  options: {
+    pgCrashes?: { match: (sql: string) => boolean; point: 'before' | 'after' }[];
+    dbCrashes?: (pool: CrashingPool) => Crash[];
+    failFirst?: boolean;
+    beforeQuery?: (sql: string) => Promise<void>;
+    wrapClient?: (client: DynamoDBClient) => DynamoDBClient;
+  } = {},
 ): Promise<Setup> {
   const base = pg.pool();
   const applied = await appliedTable(base);
-  const pool = new CrashingPool(base, (options.pgCrashes ?? []).map((c) => ({ ...c, left: 1 })));
+  const pool = new CrashingPool(base, (options.pgCrashes ?? []).map((c) => ({ ...c, left: 1 })), options.beforeQuery);
   const workflow = await db.table();
-  const { client } = crashingClient(db.client, options.dbCrashes?.(pool) ?? []);
+  const { client } = crashingClient(options.wrapClient?.(db.client) ?? db.client, options.dbCrashes?.(pool) ?? []);
   const returned: number[] = [];
   let calls = 0;
   const order = async (input: { id: string }, _lambda: unknown, unum: UnumContext) => {
@@ -189,6 +199,35 @@ describe.each<PostgresStrategy>(['introspection', 'internal-table'])('PostgreSQL
     expect(s.returned.length).toBeGreaterThan(0);
     for (const r of s.returned) expect(r).toBe(id);
   });
+});
+
+test('introspection: a duplicate that read the claim before the value was logged, and asks after the commit, returns the value', async () => {
+  // Holds the first execution's value write until the other execution has read the claim without it,
+  // and that execution's status query until the first one returned: the interleaving a loaded machine found.
+  let readPending!: () => void;
+  const pendingRead = new Promise<void>((resolve) => (readPending = resolve));
+  let firstDone!: () => void;
+  const done = new Promise<void>((resolve) => (firstDone = resolve));
+  const wrapClient = (client: DynamoDBClient): DynamoDBClient =>
+    new Proxy(client, {
+      get: (target, prop, receiver) =>
+        prop !== 'send'
+          ? Reflect.get(target, prop, receiver)
+          : async (cmd: { constructor: { name: string }; input: { UpdateExpression?: string } }) => {
+              if (cmd.constructor.name === 'UpdateItemCommand' && cmd.input.UpdateExpression === 'SET #res = :r') await pendingRead;
+              const r = (await target.send(cmd as never)) as { Item?: { st?: { S?: string }; res?: unknown } };
+              if (cmd.constructor.name === 'GetItemCommand' && r.Item?.st?.S === 'pending' && r.Item.res === undefined) readPending();
+              return r;
+            },
+    });
+  const s = await setup('introspection', { wrapClient, beforeQuery: async (sql) => (sql.startsWith('SELECT pg_xact_status($1') ? done : undefined) });
+  const event = { workflowId: 'pg-interleaved', input: { id: 'interleaved' } };
+  const first = s.driver.deliver('fn-Order', event).then(firstDone);
+  await Promise.all([first, s.driver.deliver('fn-Order', event)]);
+  await s.driver.drain();
+  expect(await applications(s.pool.pool, s.applied, 'interleaved')).toBe(1);
+  expect(s.returned).toHaveLength(2);
+  expect(s.returned[1]).toBe(s.returned[0]);
 });
 
 test('the internal table keeps no row once the outcome is logged', async () => {
