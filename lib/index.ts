@@ -9,9 +9,11 @@ export { Chain, Choice, Condition, Definition, Fail, Fold, MapState, MapState as
 export type {
   AfterwardsOptions,
   CatchProps,
+  EffectsTable,
   FailProps,
   FoldHandler,
   FoldProps,
+  FunctionEffects,
   FunctionProps,
   Handler,
   IChainable,

@@ -19,7 +19,7 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { CheckpointStore, ShardRenewal } from './store';
+import type { CheckpointStore, DynamoDbTarget, ShardRenewal } from './store';
 import {
   type Checkpoint,
   checkpointPut,
@@ -77,12 +77,14 @@ const wrote = (write: Promise<unknown>): Promise<boolean> => conditional(write.t
 
 export class DynamoDbStore implements CheckpointStore {
   private readonly client: DynamoDBClient;
+  readonly dynamoDb: DynamoDbTarget;
 
   constructor(
     private readonly tableName: string,
     client?: DynamoDBClient,
   ) {
     this.client = client ?? new DynamoDBClient({});
+    this.dynamoDb = { client: this.client, tableName };
   }
 
   private put(request: PutRequest, onConditionFailure?: ReturnValuesOnConditionCheckFailure) {

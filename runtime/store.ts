@@ -3,11 +3,20 @@
  * are those of the table layout (table.ts). One implementation talks to
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunRef, StateFailure, WrittenRunError } from './table';
 
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
 
+/** The table behind a store on DynamoDB, where effect records (`unum-cdk/effects`) are written beside the user's writes. */
+export interface DynamoDbTarget {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+}
+
 export interface CheckpointStore {
+  /** Set by a store on DynamoDB: effects need it (a transaction spans the user's tables and this one). */
+  readonly dynamoDb?: DynamoDbTarget;
   /** Consistent read of one checkpoint. */
   getCheckpoint(key: string): Promise<Checkpoint | undefined>;
   /**

@@ -57,6 +57,9 @@ export const stateFailureKey = (joinInvocation: string): string => `sfail#${join
 /** The run's history counter (no `seq`) or its entry `seq`. */
 export const historyKey = (run: RunRef, seq?: number): string => `hist#${run.workflow}#${run.workflowId}${seq === undefined ? '' : `#${seq}`}`;
 
+/** An effect record of an invocation (`unum-cdk/effects`): `operation` is the effect's kind, name and occurrence. */
+export const effectKey = (invocation: string, operation: string): string => `effect#${invocation}#${operation}`;
+
 /** An invocation name (runtime/naming.ts): 43 base64url characters, the SHA-256 digest. */
 export const isInvocationName = (name: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(name);
 
@@ -68,7 +71,8 @@ export type TableKey =
   | { readonly kind: 'shard'; readonly join: string; readonly level: number; readonly shard: number }
   | { readonly kind: 'stateFailure'; readonly join: string }
   | ({ readonly kind: 'run' } & RunRef)
-  | ({ readonly kind: 'history'; readonly seq?: number } & RunRef);
+  | ({ readonly kind: 'history'; readonly seq?: number } & RunRef)
+  | { readonly kind: 'effect'; readonly invocation: string; readonly operation: string };
 
 /** The key's parts; undefined for a key of no item of this layout. */
 export function parseKey(key: string): TableKey | undefined {
@@ -87,6 +91,10 @@ export function parseKey(key: string): TableKey | undefined {
     }
     case 'sfail':
       return { kind: 'stateFailure', join: rest };
+    case 'effect': {
+      const cut = rest.indexOf('#');
+      return cut < 0 ? undefined : { kind: 'effect', invocation: rest.slice(0, cut), operation: rest.slice(cut + 1) };
+    }
     case 'hist': {
       const [workflow, workflowId, seq] = rest.split('#');
       if (workflowId === undefined) return undefined;
@@ -119,7 +127,7 @@ const PRESENT = 'attribute_exists(#pk)';
  * and DynamoDB reserved words. DynamoDB rejects unused names, so a request
  * gets exactly those its expressions mention.
  */
-const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#s': 'status', '#e': 'error', '#r': 'result' };
+const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#s': 'status', '#e': 'error', '#r': 'result', '#st': 'st', '#res': 'res', '#xid': 'xid' };
 function namesIn(...expressions: (string | undefined)[]): Record<string, string> | undefined {
   const used = expressions.join(' ').match(/#\w+/g);
   return used ? Object.fromEntries(used.map((n) => [n, NAMES[n]])) : undefined;
@@ -599,6 +607,115 @@ export function decodeHistoryEntry(seq: number, item: Item): HistoryEntry | unde
         }
       : {}),
   };
+}
+
+// ---------------------------------------------------------------- effect record `effect#<invocation>#<operation>`
+
+/*
+ * What an invocation's effects left (docs/architecture.md "Effects"): a durable
+ * step's result, a DynamoDB transaction's marker (written in the transaction),
+ * a PostgreSQL transaction's identity and outcome. Keyed by the invocation, so
+ * that every execution of it (a retry, a duplicate) finds them; they expire
+ * like checkpoints.
+ */
+
+/** `pending`: a PostgreSQL transaction `xid` may have committed (ask the database); `committed`: the effect happened, `result` is its value (JSON). */
+export interface EffectRecord {
+  readonly state: 'pending' | 'committed';
+  readonly result?: string;
+  readonly xid?: string;
+}
+
+const COMMITTED = S('committed');
+const PENDING = S('pending');
+
+/** A committed effect (a step's result, a transaction's marker): only the first writer's put succeeds. */
+export function effectCommit(key: string, result: string | undefined, ttl: number): PutRequest {
+  const item: Item = { ...newItem(key, ttl), st: COMMITTED };
+  if (result !== undefined) item.res = S(result);
+  return put(item, ABSENT);
+}
+
+/** A PostgreSQL transaction's identity, logged before its statements: a new record, or over one whose transaction `replaces` aborted. */
+export function effectClaim(key: string, xid: string, replaces: string | undefined, ttl: number): UpdateRequest {
+  const values: Item = { ':p': PENDING, ':x': S(xid), ':t': N(ttl) };
+  if (replaces !== undefined) values[':old'] = S(replaces);
+  return update(key, 'SET #st = :p, #xid = :x, #ttl = :t', values, replaces === undefined ? ABSENT : '#st = :p AND #xid = :old');
+}
+
+/** The value of claimed transaction `xid`, logged before it commits: a later execution that finds it committed returns it. */
+export const effectResult = (key: string, xid: string, result: string): UpdateRequest => update(key, 'SET #res = :r', { ':r': S(result), ':x': S(xid) }, '#xid = :x');
+
+/** The outcome `committed`, with the value when it was not logged before (an upsert: the record may be missing). */
+export function effectOutcome(key: string, result: string | undefined, ttl: number): UpdateRequest {
+  const values: Item = { ':c': COMMITTED, ':t': N(ttl) };
+  if (result !== undefined) values[':r'] = S(result);
+  return update(key, `SET #st = :c, #ttl = if_not_exists(#ttl, :t)${result === undefined ? '' : ', #res = :r'}`, values);
+}
+
+export function decodeEffect(item: Item | undefined): EffectRecord | undefined {
+  const state = item && str(item, 'st');
+  if (state !== 'pending' && state !== 'committed') return undefined;
+  const result = str(item as Item, 'res');
+  const xid = str(item as Item, 'xid');
+  return { state, ...(result === undefined ? {} : { result }), ...(xid === undefined ? {} : { xid }) };
+}
+
+// ---------------------------------------------------------------- operations logged in the user's items (Beldi)
+
+/*
+ * A single-item update applied once: the operation's tag goes into the item
+ * it updates, in the same UpdateItem, under the condition that the item does
+ * not hold it yet. Tags live in three rotating string sets per window width
+ * (`unumOps_<k>_<slot>`, window 2^k s, at least the longest time between two
+ * executions of an invocation): an update adds its tag to the current
+ * window's set and removes the set two windows old, so a re-execution (within
+ * one window) finds the tag in the current or the previous set, and the item
+ * keeps the tags of at most three windows.
+ */
+
+/** The part of an UpdateItem input that the log changes. */
+export interface ItemUpdate {
+  readonly UpdateExpression: string;
+  readonly ConditionExpression?: string;
+  readonly ExpressionAttributeNames?: Record<string, string>;
+  readonly ExpressionAttributeValues?: Item;
+}
+
+/** The attribute names of the window sets of time `now` (epoch seconds): current, previous, and the one removed. */
+function opWindows(now: number, windowSeconds: number): { current: string; previous: string; removed: string } {
+  const k = Math.max(0, Math.ceil(Math.log2(Math.max(1, windowSeconds))));
+  const bucket = Math.floor(now / 2 ** k);
+  const slot = (b: number): string => `unumOps_${k}_${((b % 3) + 3) % 3}`;
+  return { current: slot(bucket), previous: slot(bucket - 1), removed: slot(bucket + 1) };
+}
+
+/** `expression` with `clause` first in its `action` section (added when it has none). */
+function withClause(expression: string, action: 'ADD' | 'REMOVE', clause: string): string {
+  const section = new RegExp(`(^|\\s)${action}\\s+`, 'i').exec(expression);
+  if (!section) return `${expression} ${action} ${clause}`;
+  const at = section.index + section[0].length;
+  return `${expression.slice(0, at)}${clause}, ${expression.slice(at)}`;
+}
+
+/** The user's update with operation `tag` logged in the item, applied only if the item does not hold the tag. */
+export function loggedUpdate<T extends ItemUpdate>(request: T, tag: string, now: number, windowSeconds: number): T {
+  const w = opWindows(now, windowSeconds);
+  const expression = withClause(withClause(request.UpdateExpression, 'ADD', '#unumOpsNow :unumOp'), 'REMOVE', '#unumOpsOld');
+  const absent = 'NOT contains(#unumOpsNow, :unumTag) AND NOT contains(#unumOpsPrev, :unumTag)';
+  return {
+    ...request,
+    UpdateExpression: expression,
+    ConditionExpression: request.ConditionExpression ? `(${request.ConditionExpression}) AND ${absent}` : absent,
+    ExpressionAttributeNames: { ...request.ExpressionAttributeNames, '#unumOpsNow': w.current, '#unumOpsPrev': w.previous, '#unumOpsOld': w.removed },
+    ExpressionAttributeValues: { ...request.ExpressionAttributeValues, ':unumOp': { SS: [tag] }, ':unumTag': S(tag) },
+  };
+}
+
+/** True when `item` (as a failed condition returned it) holds operation `tag` in a set a re-execution at `now` checks. */
+export function holdsOperation(item: Item | undefined, tag: string, now: number, windowSeconds: number): boolean {
+  const w = opWindows(now, windowSeconds);
+  return [w.current, w.previous].some((name) => item?.[name]?.SS?.includes(tag) === true);
 }
 
 // ---------------------------------------------------------------- scans

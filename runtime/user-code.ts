@@ -4,6 +4,7 @@
  * catch rules turning an error into `{Error, Cause}`.
  */
 import { boundedError, StateFailedError, StatesError, TERMINAL_ERRORS } from './errors';
+import { handlerContext } from './handler-context';
 import type { Json } from './ir';
 import { applyResultPath } from './io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from './retry';
@@ -24,7 +25,9 @@ export function remainingMs(x: Exec): number {
  *
  * The function gets copies of `inputs`, as every attempt gets the original
  * input in Step Functions: what an attempt changes in them neither reaches a
- * retry nor the input that ResultPath and catch rules merge into.
+ * retry nor the input that ResultPath and catch rules merge into. After them
+ * come Lambda's context (task handlers) and the unum context (every handler):
+ * `(input, lambdaContext, unum)`, a fold's `(acc, item, index, unum)`.
  */
 export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaContext): Promise<Json> {
   const fn = x.rt.fn;
@@ -34,7 +37,7 @@ export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaCon
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = await Promise.race([
-      Promise.resolve().then(() => fn(...structuredClone(inputs), ...(ctx ? [ctx] : []))),
+      Promise.resolve().then(() => fn(...structuredClone(inputs), ...(ctx ? [ctx] : []), handlerContext(x, () => started + deadline - Date.now()))),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StatesError('States.Timeout', `node ${x.rt.ir.node}: handler timed out`)), deadline);
       }),

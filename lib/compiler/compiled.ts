@@ -1,4 +1,5 @@
 import type { NodeIR } from '../../runtime/ir';
+import type { EffectsTable } from '../definition/function-props';
 import type { AsyncSettings } from './function-settings';
 
 /**
@@ -19,6 +20,8 @@ export interface FunctionSpec {
   readonly retryAttempts?: number;
   /** Seconds, 60-21600; undefined when the node sets none (the workflow's setting applies). */
   readonly maxEventAgeSeconds?: number;
+  /** Tables the handler's effects write (granted to the function by the construct); absent when none. */
+  readonly effectsTables?: readonly EffectsTable[];
 }
 
 export interface CompiledNode {

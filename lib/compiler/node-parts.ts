@@ -18,6 +18,7 @@ export function functionSpec(state: FunctionState): FunctionSpec {
     environment: sortedRecord(p.environment ?? {}),
     ...(p.retryAttempts === undefined ? {} : { retryAttempts: p.retryAttempts }),
     ...(p.maxEventAgeSeconds === undefined ? {} : { maxEventAgeSeconds: p.maxEventAgeSeconds }),
+    ...(p.effects?.tables?.length ? { effectsTables: p.effects.tables } : {}),
   };
 }
 

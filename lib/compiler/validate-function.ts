@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FunctionState } from '../definition';
+import type { FunctionProps, FunctionState } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import { atLeast, integerIn, type Problem } from './checks';
 import { MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from './function-settings';
@@ -34,6 +34,7 @@ export function functionProblems(state: FunctionState): Problem[] {
     else if (RESERVED_ENV.has(key) || key.startsWith('UNUM_')) add('environment', `'${key}' is reserved (set by Lambda or unum)`);
     else if (typeof value !== 'string') add('environment', `the value of '${key}' is not a string`);
   }
+  add('effects', effectsProblem(p.effects));
   out.push(...errorRuleProblems(state));
   return out;
 }
@@ -60,6 +61,16 @@ export function errorRuleProblems(state: ErrorRulesState): Problem[] {
     if (c.handler === undefined) add(`${field}.handler`, 'the catch handler is an empty chain');
   });
   return out;
+}
+
+/** `effects.tables` must be DynamoDB tables (`ITable`s): something the construct can grant access to. */
+function effectsProblem(effects: FunctionProps['effects']): string | undefined {
+  if (effects === undefined) return undefined;
+  if (typeof effects !== 'object' || effects === null) return 'effects must be an object { tables }';
+  const tables: unknown = effects.tables ?? [];
+  if (!Array.isArray(tables)) return 'effects.tables must be an array of DynamoDB tables';
+  const bad = tables.findIndex((t) => typeof t !== 'object' || t === null || typeof (t as { grantReadWriteData?: unknown }).grantReadWriteData !== 'function');
+  return bad < 0 ? undefined : `effects.tables[${bad}] is not a DynamoDB table (an aws-dynamodb ITable)`;
 }
 
 /** ASL's rule: a non-empty list of names, and `States.ALL` only alone in the last rule. */

@@ -157,6 +157,8 @@ export class UnumWorkflow extends Construct {
         loop: this.compiled.loops,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
+      // Exactly the tables the node declares for its effects (validated by the compiler as ITables).
+      for (const table of compiledNode.fn.effectsTables ?? []) (table as unknown as dynamodb.ITable).grantReadWriteData(role);
       // Lambda checks that the role may invoke the destination when the config is created.
       allowInvoke(role, [this.failureRecorder.functionArn]);
       configureAsyncInvoke(nodeScope, 'AsyncInvoke', fn, settings, this.failureRecorder.functionArn).node.addDependency(role);

@@ -24,6 +24,28 @@ export interface FunctionProps {
   readonly retryAttempts?: number;
   /** Maximum age of an asynchronous event in seconds, 60-21600. @default 21600 */
   readonly maxEventAgeSeconds?: number;
+  /**
+   * What the handler's effects (`unum-cdk/effects`) write: the construct
+   * grants this node's function read and write access to exactly these
+   * tables, and nothing else beyond the workflow's own table.
+   * @default no tables
+   */
+  readonly effects?: FunctionEffects;
+}
+
+/**
+ * A DynamoDB table an effect writes: an `aws-dynamodb` `ITable` (written
+ * structurally: lib/definition does not depend on aws-cdk-lib).
+ */
+export interface EffectsTable {
+  readonly tableName: string;
+  grantReadWriteData(grantee: never): unknown;
+}
+
+/** The resources a function's effects use. */
+export interface FunctionEffects {
+  /** DynamoDB tables written through `effects(unum).dynamodb` (TransactWriteItems, UpdateItem). @default [] */
+  readonly tables?: readonly EffectsTable[];
 }
 
 /** Step Functions-style retry of the handler inside one execution. */

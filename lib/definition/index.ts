@@ -7,7 +7,7 @@ export { Fail } from './fail';
 export type { FailProps } from './fail';
 export { Fold } from './fold';
 export type { FoldProps } from './fold';
-export type { CatchProps, FunctionProps, RetryProps } from './function-props';
+export type { CatchProps, EffectsTable, FunctionEffects, FunctionProps, RetryProps } from './function-props';
 export { FunctionState } from './function-state';
 export type { CatchEntry } from './function-state';
 export type { IoProps } from './io';

@@ -1,4 +1,6 @@
+import type { UnumContext } from '../../runtime/handler-context';
 import type { Json, JsonPath, PayloadTemplate } from '../../runtime/ir';
+import type { LambdaContext } from '../../runtime/types';
 
 export type { Json, JsonPath, PayloadTemplate };
 
@@ -20,11 +22,16 @@ export interface TypeWitness<I, O> {
   readonly output: O;
 }
 
-/** A user handler: what a `Task` export looks like. */
-export type Handler<I, O> = (input: I) => O | Promise<O>;
+/**
+ * A user handler: what a `Task` export looks like. It is called with its
+ * input, Lambda's context and the unum context (`unum-cdk/effects`: run,
+ * invocation, `idempotencyKey`, and what the effect operations need); a
+ * handler may declare fewer parameters.
+ */
+export type Handler<I, O> = (input: I, lambdaContext: LambdaContext, unum: UnumContext) => O | Promise<O>;
 
-/** A fold step handler: `export(acc, item, index)` returns the next accumulator. */
-export type FoldHandler<Acc, Item> = (acc: Acc, item: Item, index: number) => Acc | Promise<Acc>;
+/** A fold step handler: `export(acc, item, index, unum)` returns the next accumulator. */
+export type FoldHandler<Acc, Item> = (acc: Acc, item: Item, index: number, unum: UnumContext) => Acc | Promise<Acc>;
 
 /** The input type of a handler, e.g. `InputOf<typeof handlers.resize>`. */
 export type InputOf<H> = H extends (input: infer I, ...rest: never[]) => unknown ? I : never;

@@ -9,9 +9,17 @@ import { UnumError } from '../../runtime/errors';
 import * as main from '../../lib';
 import * as client from '../../lib/client';
 import * as local from '../../lib/local';
+import * as effects from '../../runtime/effects';
+import * as postgres from '../../runtime/effects/postgres';
 
 const ROOT = path.join(__dirname, '..', '..');
-const ENTRIES = { 'unum-cdk': 'lib/index.ts', 'unum-cdk/client': 'lib/client/index.ts', 'unum-cdk/local': 'lib/local/index.ts' } as const;
+const ENTRIES = {
+  'unum-cdk': 'lib/index.ts',
+  'unum-cdk/client': 'lib/client/index.ts',
+  'unum-cdk/local': 'lib/local/index.ts',
+  'unum-cdk/effects': 'runtime/effects/index.ts',
+  'unum-cdk/effects/postgres': 'runtime/effects/postgres.ts',
+} as const;
 
 function kind(symbol: ts.Symbol): string {
   const f = symbol.flags;
@@ -50,8 +58,8 @@ test('each entry exports exactly these names', () => {
     'unum-cdk': [
       'AfterwardsOptions: interface', 'AslDefinitionError: class', 'AslTaskInfo: interface', 'AslTaskProps: type', 'AslValidationError: class',
       'AslValidatorFinding: interface', 'CatchProps: interface', 'Chain: class', 'Choice: class', 'CompileOptions: interface',
-      'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'Fail: class', 'FailProps: interface',
-      'Fold: class', 'FoldHandler: type', 'FoldProps: interface', 'FromAslOptions: interface', 'FunctionProps: interface', 'FunctionSpec: interface',
+      'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'EffectsTable: interface', 'Fail: class', 'FailProps: interface',
+      'Fold: class', 'FoldHandler: type', 'FoldProps: interface', 'FromAslOptions: interface', 'FunctionEffects: interface', 'FunctionProps: interface', 'FunctionSpec: interface',
       'Handler: type', 'IChainable: interface', 'InputOf: type', 'IoProps: type', 'Json: type', 'JsonPath: type', 'Map: class', 'MapProps: interface',
       'MapState: class', 'OutputOf: type', 'Parallel: class', 'ParallelProps: type', 'Pass: class', 'PassProps: interface',
       'PayloadTemplate: type', 'RetryProps: interface', 'Succeed: class', 'Task: class', 'TaskProps: interface', 'UnumBundlingOptions: interface',
@@ -72,11 +80,19 @@ test('each entry exports exactly these names', () => {
       'LocalTestEngine: class', 'LocalWorkflow: interface', 'RandomFaultParams: interface', 'StartLocalEngineOptions: interface',
       'TimelineEntry: interface', 'UnumError: class', 'UnumLocalError: class', 'startLocalEngine: function',
     ],
+    'unum-cdk/effects': [
+      'EffectError: class', 'Effects: interface', 'TransactWriteOptions: interface', 'UnumContext: interface', 'UpdateItemInput: type',
+      'UpdateItemOptions: interface', 'UpdateOutcome: interface', 'WriteOutcome: interface', 'effects: function',
+    ],
+    'unum-cdk/effects/postgres': [
+      'EffectError: class', 'PgClient: interface', 'PgPool: interface', 'PgResult: interface', 'PostgresEffects: interface',
+      'PostgresEffectsOptions: interface', 'PostgresStrategy: type', 'TransactionOptions: interface', 'UnumContext: interface', 'postgres: function',
+    ],
   });
 });
 
 test('every error class of the public entries extends UnumError', () => {
-  const errors = [main, client, local].flatMap((entry) => Object.entries(entry))
+  const errors = [main, client, local, effects, postgres].flatMap((entry) => Object.entries(entry))
     .filter(([name, value]) => typeof value === 'function' && name.endsWith('Error'))
     .map(([name, value]) => [name, (value as { prototype: unknown }).prototype instanceof UnumError || value === UnumError]);
   expect(errors.length).toBeGreaterThan(8);
