@@ -131,7 +131,9 @@ test('map with ItemsPath, ItemSelector and the context object, three items at a 
   expect(await runOf(name, 'm1')).toEqual({ status: 'SUCCEEDED', result: [100, 102, 106, 112, 120] });
   // The origin sent items 0-2; the tails of items 0 and 1 sent items 3 and 4, by reference to the origin's checkpoint.
   const inputs = d.invoker.sent.filter((s) => s.functionName === 'fn-M').map((s) => s.event.unum.inputs[0]);
-  expect(inputs.map((i) => ('mapItem' in i ? i.mapItem.index : 'inline'))).toEqual(['inline', 'inline', 'inline', 3, 4]);
+  // Items 0 and 1 end concurrently, so their tails may launch items 3 and 4 in either order.
+  expect(inputs.slice(0, 3).every((i) => !('mapItem' in i))).toBe(true);
+  expect(inputs.slice(3).map((i) => ('mapItem' in i ? i.mapItem.index : 'inline')).sort()).toEqual([3, 4]);
   expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 6 });
 });
 
