@@ -208,6 +208,8 @@ test('introspection: a duplicate that read the claim before the value was logged
   const pendingRead = new Promise<void>((resolve) => (readPending = resolve));
   let firstDone!: () => void;
   const done = new Promise<void>((resolve) => (firstDone = resolve));
+  let identityLogged!: () => void;
+  const claimed = new Promise<void>((resolve) => (identityLogged = resolve));
   const wrapClient = (client: DynamoDBClient): DynamoDBClient =>
     new Proxy(client, {
       get: (target, prop, receiver) =>
@@ -216,6 +218,7 @@ test('introspection: a duplicate that read the claim before the value was logged
           : async (cmd: { constructor: { name: string }; input: { UpdateExpression?: string } }) => {
               if (cmd.constructor.name === 'UpdateItemCommand' && cmd.input.UpdateExpression === 'SET #res = :r') await pendingRead;
               const r = (await target.send(cmd as never)) as { Item?: { st?: { S?: string }; res?: unknown } };
+              if (cmd.constructor.name === 'UpdateItemCommand' && String(cmd.input.UpdateExpression).includes('#xid = :x')) identityLogged();
               if (cmd.constructor.name === 'GetItemCommand' && r.Item?.st?.S === 'pending' && r.Item.res === undefined) readPending();
               return r;
             },
@@ -223,6 +226,8 @@ test('introspection: a duplicate that read the claim before the value was logged
   const s = await setup('introspection', { wrapClient, beforeQuery: async (sql) => (sql.startsWith('SELECT pg_xact_status($1') ? done : undefined) });
   const event = { workflowId: 'pg-interleaved', input: { id: 'interleaved' } };
   const first = s.driver.deliver('fn-Order', event).then(firstDone);
+  // The duplicate starts once the first execution logged its transaction's identity, so it reads that claim.
+  await claimed;
   await Promise.all([first, s.driver.deliver('fn-Order', event)]);
   await s.driver.drain();
   expect(await applications(s.pool.pool, s.applied, 'interleaved')).toBe(1);

@@ -93,8 +93,9 @@ test('a Map whose slowest item outlasts the checkpoint retention completes with 
   const again = new Choice('Again').when(Condition.numberGreaterThan('$.left', 0), work).otherwise(new Succeed('ItemDone'));
   const map = new Map('Items', { itemsPath: '$.items' }).itemProcessor(work.next(again));
   const nodes = compileLong('long-map', task('Prepare', 'prepare').next(map).next(task('Summarize', 'summarize')));
-  // Steps of 3 s each: the slowest item (23 steps) runs about 70 s, longer than the 65 s retention.
-  const steps = [1, 6, 12, 18, 23];
+  // Steps of 3 s each: the slowest item (27 steps) runs about 81 s, well past the 65 s retention, so the
+  // first items' tombstones expire and are reaped while it runs, however fast the machine.
+  const steps = [1, 6, 12, 18, 27];
   const { run, calls, reaped } = await runWithReaper(nodes, 'long-map-1', { items: steps.map((left, id) => ({ id, left })) });
   expect(run).toEqual({ status: 'SUCCEEDED', result: steps.map((n, id) => `${id}:${n}`), error: undefined });
   // The fan-in was renewed while the slow items ran, and expired items (tombstones) were deleted meanwhile.
