@@ -6,7 +6,7 @@
  * and 1 item, a Parallel of 1 branch, a workflow ending in a Map),
  * synthesized with the real DSL + construct and run on the local engine.
  * Every single point runs alone; the pairs run as a pairwise covering (every
- * pair of points together in some run of up to 8 points, at most 2 per
+ * pair of points together in some run of up to 14 points, at most 2 per
  * invocation), which keeps this suite to a few minutes;
  * `npm run test:faults -- --crash-points [--extended]` runs every pair alone
  * (one run per pair), of every shape.
@@ -27,7 +27,7 @@ const faultEngine = useFaultEngine();
 
 describe.each(TARGETS.map((t) => [t.workflow, t] as const))('%s', (name, target) => {
   const enumerate = async (options: EnumerationOptions): Promise<void> => {
-    const s = await enumerateCrashPoints(faultEngine(), target, { ...options, setSize: 8, concurrency: 8 });
+    const s = await enumerateCrashPoints(faultEngine(), target, { ...options, setSize: 14, concurrency: 8 });
     const notes = [...s.notes].map(([n, k]) => `\n  note (${k}x): ${n}`).join('');
     process.stdout.write(`${name}: ${s.points} crash points (${s.singles} single runs); ${s.pairs} pairs of ${s.pairPoints} points in ${s.pairSchedules} runs; ${s.executions} executions, ${s.callFaults} crashes injected${notes}\n`);
     expect(s.failures.map((f) => `${f.what}: ${f.violations.join('; ')}`)).toEqual([]);
