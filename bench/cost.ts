@@ -1,6 +1,6 @@
 /**
  * Figure 8: cost per million runs of each example on unum beside Step
- * Functions Standard and Express, from the cost report (lib/cost): each example
+ * Functions Standard and Express and Lambda durable functions, from the cost report (lib/cost): each example
  * runs on the local engine, every execution and DynamoDB call is measured
  * (lib/cost/measure.ts), and one million average runs are priced with the
  * dated price table (lib/cost/prices.ts).
@@ -25,6 +25,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const runs = ctx.quick ? 2 : 5;
   const rows: (string | number)[][] = [];
   const usage: (string | number)[][] = [];
+  const orchestration: (string | number)[][] = [];
   const notes: string[] = [];
   for (const wf of engine.workflows) {
     const file = exampleInput(ctx.root, wf.name);
@@ -51,11 +52,17 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     const unum = total('unum');
     const std = total('Step Functions Standard');
     const exp = total('Step Functions Express');
-    ctx.log(`cost ${wf.name}: unum ${fmtUsd(unum)}, Standard ${fmtUsd(std)}, Express ${fmtUsd(exp)}`);
+    const durable = total('Lambda durable functions');
+    ctx.log(`cost ${wf.name}: unum ${fmtUsd(unum)}, Standard ${fmtUsd(std)}, Express ${fmtUsd(exp)}, durable functions ${fmtUsd(durable)}`);
     const lines = c.options.find((o) => o.name === 'unum')?.lines ?? [];
+    const usdOf = (item: string): number => lines.find((l) => l.item === item)?.usd ?? NaN;
+    const orchestrationUsd = usdOf('Lambda requests') + usdOf('DynamoDB writes') + usdOf('DynamoDB reads');
+    const bound = avg.transitions + avg.arrivals + 1;
+    orchestration.push([wf.name, fmt(avg.transitions, 1), fmt(avg.arrivals, 1), fmt(avg.unum.writeUnits, 1), fmt(bound, 1),
+      avg.unum.writeUnits <= bound ? 'yes' : 'no', fmt(avg.unum.writeUnits / avg.transitions, 2), fmtUsd((orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000)]);
     const share = lines.map((l) => `${l.item} ${fmt((100 * l.usd) / unum, 0)}%`).join(', ');
     notes.push(`${wf.name}: unum's cost is ${share}.${exp < unum ? ` Step Functions Express costs ${fmt(exp / unum, 2)}x unum here.` : ''}`);
-    rows.push([wf.name, runs, fmtUsd(unum), fmtUsd(std), `${fmt(std / unum, 2)}x`, fmtUsd(exp), `${fmt(exp / unum, 2)}x`]);
+    rows.push([wf.name, runs, fmtUsd(unum), fmtUsd(std), `${fmt(std / unum, 2)}x`, fmtUsd(exp), `${fmt(exp / unum, 2)}x`, fmtUsd(durable), `${fmt(durable / unum, 2)}x`]);
     usage.push([wf.name, fmt(avg.unum.lambdaRequests, 1), fmt(avg.unum.lambdaGbSeconds, 5), fmt(avg.unum.writeUnits, 1), fmt(avg.unum.readUnits, 1),
       fmt(avg.stepFunctions.stateTransitions, 1), fmt(avg.stepFunctions.taskRequests, 1), Object.entries(avg.byOperation).map(([op, v]) => `${op} ${fmt(v.calls, 1)}`).join(', ')]);
   }
@@ -64,8 +71,13 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     tables: [
       {
         caption: `Cost of ${fmt(RUNS, 0)} runs (${PRICES.region}, on-demand, no free tier; prices of ${PRICES.date})`,
-        headers: ['Example', 'Runs measured', 'unum', 'Step Functions Standard', 'Standard / unum', 'Step Functions Express', 'Express / unum'],
+        headers: ['Example', 'Runs measured', 'unum', 'Step Functions Standard', 'Standard / unum', 'Step Functions Express', 'Express / unum', 'Lambda durable functions', 'Durable / unum'],
         rows,
+      },
+      {
+        caption: 'Write units per run against the bound transitions + fan-in arrivals + 1, and orchestration cost (DynamoDB + invokes, without user code) per million transitions',
+        headers: ['Example', 'Transitions', 'Fan-in arrivals', 'WRU', 'Bound', 'WRU <= bound', 'WRU / transition', 'Orchestration per 1M transitions'],
+        rows: orchestration,
       },
       {
         caption: 'Usage per run (means over the measured runs)',
@@ -77,6 +89,9 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     method: [
       `Each example runs ${runs} times on the local engine on its examples/<name>/input.json; lib/cost/measure.ts turns each run's executions and observed DynamoDB calls into usage (capacity units by AWS's rules), lib/cost/report.ts \`compareCosts\` prices one million average runs with lib/cost/prices.ts.`,
       `Lambda durations are modelled as user-code time + ${CALL_LATENCY_MS} ms per DynamoDB or Invoke call (the \`unum cost\` default), not this machine's wall times. Step Functions figures assume the same Lambda tasks without unum's runtime; Express duration is the tasks' user-code time.`,
+      'Lambda durable functions: one invocation per run runs every state as a step, billed for the tasks\' user-code time, plus one durable operation per state and one for the start; data-written and data-retained charges are left out, so its figure is a lower bound.',
+      'Transitions are the invocations of the workflow\'s nodes a run executed (start nodes and joins included); fan-in arrivals are successful shard updates that add an arrival; orchestration cost is unum\'s Lambda requests + DynamoDB writes + reads, divided by transitions.',
+      'Step Functions Express is cheaper than unum wherever its column is below 1x: it bills duration, not transitions. It does not give what unum and Standard give: its executions are at-least-once (a state can run twice and the run has no exactly-once result), a run lasts at most 5 minutes, and it keeps no execution history outside CloudWatch Logs.',
     ],
   };
 }

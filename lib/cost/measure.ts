@@ -9,6 +9,7 @@ import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
 import type { CallRecord } from '../local/traffic';
+import { isShardArrival } from '../../runtime/table';
 import { CapacityMeter } from './capacity';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
@@ -53,6 +54,10 @@ export interface MeasuredRun {
   readonly stepFunctions: StepFunctionsRunUsage;
   /** Invoke API calls the functions made (each is also one Lambda request). */
   readonly invokes: number;
+  /** Invocations of the workflow's nodes the run executed, once each: its transitions on unum (the failure recorder is none). */
+  readonly transitions: number;
+  /** Fan-in arrivals recorded: successful shard updates that add an arrival (every level of the tree). */
+  readonly arrivals: number;
   readonly byOperation: Readonly<Record<string, { calls: number; readUnits: number; writeUnits: number }>>;
 }
 
@@ -71,13 +76,17 @@ export function measureRun(run: RunEvidence): MeasuredRun {
 
   const meter = new CapacityMeter();
   let invokes = 0;
+  let arrivals = 0;
   const callsOf = new Map<string, number>();
   for (const c of run.calls) {
     callsOf.set(c.exec.executionId, (callsOf.get(c.exec.executionId) ?? 0) + 1);
     // A call the fault plan dropped before it reached the service made no request.
     if (c.status === undefined) continue;
     if (c.call.service === 'lambda') { invokes++; continue; }
-    meter.record({ operation: c.call.operation, request: parse(c.request), response: parse(c.response), ok: c.status >= 200 && c.status < 300 });
+    const request = parse(c.request);
+    const ok = c.status >= 200 && c.status < 300;
+    if (ok && c.call.operation === 'UpdateItem' && isShardArrival(request.UpdateExpression)) arrivals++;
+    meter.record({ operation: c.call.operation, request, response: parse(c.response), ok });
   }
 
   const userMs = (e: TimelineEntry): number => run.userCodeMs.get(e.executionId) ?? (e.end! - e.start);
@@ -89,11 +98,13 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   const firsts = new Map<string, TimelineEntry>();
   for (const e of ended) if (!e.duplicate && !firsts.has(e.identity)) firsts.set(e.identity, e);
   let transitions = 0;
+  let unumTransitions = 0;
   let taskRequests = 0;
   let taskGbSeconds = 0;
   let taskMs = 0;
   for (const e of firsts.values()) {
     const node = ir(e.functionName);
+    if (node) unumTransitions++;
     // The failure recorder and a start node are unum's own machinery, no state of the definition.
     if (!node || isStartNode(node.node)) continue;
     transitions += 1 + choiceStates(node.instructions);
@@ -118,6 +129,8 @@ export function measureRun(run: RunEvidence): MeasuredRun {
       expressDurationMs: modelled !== undefined ? taskMs : ended.length ? Math.max(...ends) - Math.min(...starts) : 0,
     },
     invokes,
+    transitions: unumTransitions,
+    arrivals,
     byOperation: meter.totals.byOperation,
   };
 }
@@ -138,10 +151,13 @@ export function averageRuns(runs: readonly MeasuredRun[]): MeasuredRun {
       o.writeUnits += v.writeUnits / n;
     }
   }
+  const meanOf = (pick: (r: MeasuredRun) => number): number => runs.reduce((s, r) => s + pick(r), 0) / n;
   return {
     unum: mean((r) => r.unum),
     stepFunctions: mean((r) => r.stepFunctions),
-    invokes: runs.reduce((s, r) => s + r.invokes, 0) / n,
+    invokes: meanOf((r) => r.invokes),
+    transitions: meanOf((r) => r.transitions),
+    arrivals: meanOf((r) => r.arrivals),
     byOperation: ops,
   };
 }

@@ -6,7 +6,8 @@
  * (Arm price, first duration tier), "Amazon DynamoDB Pricing for On-Demand
  * Capacity" (after the 2024-11-01 on-demand price cut of 50%), and "AWS Step
  * Functions Pricing" (Standard workflows; Express workflows, first duration
- * tier). This machine cannot reach those pages: the figures are the ones the
+ * tier), and the durable-functions section of "AWS Lambda Pricing" (durable
+ * operations; its data-written and data-retained charges are left out). This machine cannot reach those pages: the figures are the ones the
  * project recorded on that date. When a price changes, change it here and the
  * date above, and nowhere else.
  */
@@ -34,6 +35,10 @@ export const PRICES = {
     firstTierGbSeconds: 1_000 * 3_600,
     minimumMemoryMb: 64,
     granularityMs: 100,
+  },
+  lambdaDurableFunctions: {
+    /** Every durable operation: the execution's start, each step, wait and callback. */
+    perDurableOperation: 8.00 / 1_000_000,
   },
 } as const;
 

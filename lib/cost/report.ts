@@ -1,8 +1,10 @@
 /**
  * Pure arithmetic: the price of N runs of a workflow on unum (Lambda +
  * DynamoDB) and of the same workflow on Step Functions Standard (Lambda tasks
- * + state transitions) and Express (Lambda tasks + requests + duration), from
- * usage measured per run. Like the Unum paper's Table 4, on our own runs.
+ * + state transitions), Express (Lambda tasks + requests + duration) and
+ * Lambda durable functions (one function running the tasks' code as steps:
+ * one request, the tasks' duration, and a durable operation per state and for
+ * the start), from usage measured per run. Like the Unum paper's Table 4, on our own runs.
  */
 import { PRICES, type Prices } from './prices';
 
@@ -77,7 +79,7 @@ function line(item: string, quantity: number, unit: string, price: number): Cost
 
 /** Prices `runs` runs (default one million) of each option. */
 export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, runs = 1_000_000, prices: Prices = PRICES): CostComparison {
-  const { lambda, dynamodb, stepFunctionsStandard: std, stepFunctionsExpress: exp } = prices;
+  const { lambda, dynamodb, stepFunctionsStandard: std, stepFunctionsExpress: exp, lambdaDurableFunctions: durable } = prices;
   const tasks = [
     line('Lambda requests', sfn.taskRequests * runs, 'requests', lambda.perRequest),
     line('Lambda duration', sfn.taskGbSeconds * runs, 'GB-s', lambda.perGbSecond),
@@ -86,6 +88,7 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
   const notes = [
     'No free tier. DynamoDB storage is left out: run items expire by TTL.',
     'Step Functions figures assume the same Lambda work without unum\'s runtime (tasks = user code time).',
+    'Lambda durable functions: one invocation runs every state as a step (no waits, so no replays), billed for the tasks\' duration; its data-written and data-retained charges are left out.',
   ];
   if (expressGbs > exp.firstTierGbSeconds) notes.push('Express duration exceeds the first price tier: later tiers are cheaper, so its cost is overestimated.');
   return {
@@ -107,6 +110,11 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
         ...tasks,
         line('Express requests', runs, 'requests', exp.perRequest),
         line('Express duration', expressGbs, 'GB-s', exp.perGbSecond),
+      ]),
+      option('Lambda durable functions', [
+        line('Lambda requests', runs, 'requests', lambda.perRequest),
+        line('Lambda duration', sfn.taskGbSeconds * runs, 'GB-s', lambda.perGbSecond),
+        line('Durable operations', (sfn.stateTransitions + 1) * runs, 'operations', durable.perDurableOperation),
       ]),
     ],
     notes,

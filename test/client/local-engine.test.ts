@@ -124,5 +124,5 @@ test('unum cost measures runs on the local engine and prices them', async () => 
   expect(report.perRun.stepFunctions).toMatchObject({ taskRequests: 9, stateTransitions: 9 + 8 }); // + one Choice per Step
   // Every invocation checkpoints (1 WRU each, small values) and the entry writes the run record.
   expect(report.perRun.unum.writeUnits).toBeGreaterThanOrEqual(10);
-  expect(report.comparison.options.map((o: { name: string }) => o.name)).toEqual(['unum', 'Step Functions Standard', 'Step Functions Express']);
+  expect(report.comparison.options.map((o: { name: string }) => o.name)).toEqual(['unum', 'Step Functions Standard', 'Step Functions Express', 'Lambda durable functions']);
 });

@@ -24,7 +24,7 @@ describe('one million runs, priced by hand', () => {
     { lambdaRequests: 4, lambdaGbSeconds: 0.1, writeUnits: 10, readUnits: 6 },
     { stateTransitions: 5, taskRequests: 3, taskGbSeconds: 0.075, expressDurationMs: 250 },
   );
-  const [unum, standard, express] = c.options;
+  const [unum, standard, express, durable] = c.options;
 
   test('unum = Lambda + DynamoDB', () => {
     // requests   4,000,000 * $0.20/M          = $0.80
@@ -57,12 +57,24 @@ describe('one million runs, priced by hand', () => {
     expect(c.notes.join(' ')).not.toMatch(/first price tier/);
   });
 
-  test('runs scale linearly, and the text shows all three side by side', () => {
+  test('Lambda durable functions = one request + the tasks\' duration + a durable operation per state and the start', () => {
+    // requests    1,000,000 * $0.20/M           = $0.20
+    // duration       75,000 GB-s * $0.0000133334 = $1.000005
+    // operations  6,000,000 * $8.00/M           = $48.00
+    // total                                     = $49.200005
+    expect(durable.name).toBe('Lambda durable functions');
+    expect(durable.lines.map((l) => [l.item, l.quantity])).toEqual([
+      ['Lambda requests', 1_000_000], ['Lambda duration', 75_000], ['Durable operations', 6_000_000],
+    ]);
+    expect(durable.totalUsd).toBeCloseTo(49.200005, 9);
+  });
+
+  test('runs scale linearly, and the text shows all four side by side', () => {
     expect(compareCosts({ lambdaRequests: 4, lambdaGbSeconds: 0.1, writeUnits: 10, readUnits: 6 },
       { stateTransitions: 5, taskRequests: 3, taskGbSeconds: 0.075, expressDurationMs: 250 }, 1000).options[0].totalUsd).toBeCloseTo(0.00913334, 12);
     const text = formatCostComparison(c);
     expect(text).toContain(`Cost of 1,000,000 runs (us-east-1, prices of ${PRICES.date})`);
-    expect(text).toMatch(/totals\n {2}unum +\$9\.133\n {2}Step Functions Standard +\$126\.60 {2}\(13\.86x unum\)\n {2}Step Functions Express +\$2\.913 {2}\(0\.32x unum\)/);
+    expect(text).toMatch(/totals\n {2}unum +\$9\.133\n {2}Step Functions Standard +\$126\.60 {2}\(13\.86x unum\)\n {2}Step Functions Express +\$2\.913 {2}\(0\.32x unum\)\n {2}Lambda durable functions +\$49\.200 {2}\(5\.39x unum\)/);
   });
 
   test('flags Express volumes beyond the first duration tier (1,000 GB-hours)', () => {
