@@ -9,10 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { LocalEngine } from '../lib/local/engine';
 import { chainEngine } from './engine';
+import { clientThrough, medianRoundTripMs } from './round-trip';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
 const STEPS = 10;
+/** The issue's target for the added time per step, in DynamoDB round trips. */
+const TARGET_ROUND_TRIPS = 2.5;
 const INPUT = { i: 0, payload: 'x'.repeat(200) };
 
 function span(engine: LocalEngine, workflowId: string, expected: number): number {
@@ -61,7 +64,11 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const u = median(unum);
   const p = median(plain);
   const ratios = unum.map((x, i) => x / plain[i]);
-  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}`);
+  const probe = clientThrough(engine.environment);
+  const roundTrip = await medianRoundTripMs(probe, engine.workflow(workflow).tableName, ctx.quick ? 50 : 200);
+  probe.destroy();
+  const added = (u - p) / STEPS;
+  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmt(added / roundTrip, 2)} round trips of ${fmtMs(roundTrip)}`);
   return {
     tables: [{
       caption: `A ${STEPS}-step chain, end to end on the local engine (median of ${reps} runs of each, alternating)`,
@@ -71,12 +78,18 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         ['plain async invokes, no checkpoints', fmtMs(p), fmtMs(Math.min(...plain)), fmtMs(Math.max(...plain)), fmtMs(p / STEPS)],
         ['ratio unum / plain (of the medians)', `${fmt(u / p, 2)}x`, '', '', ''],
         ['ratio, median of per-pair ratios', `${fmt(median(ratios), 2)}x`, '', '', ''],
-        ['added per step by unum', fmtMs((u - p) / STEPS), '', '', ''],
+        ['added per step by unum', fmtMs(added), '', '', ''],
+        ['DynamoDB round trip through the engine\'s proxy (median GetItem, same run)', fmtMs(roundTrip), '', '', ''],
+        ['added per step, in round trips', fmt(added / roundTrip, 2), '', '', ''],
       ],
     }],
+    targets: [
+      { name: `added time per step <= ${TARGET_ROUND_TRIPS} DynamoDB round trips over the bare invoke chain`, met: added / roundTrip <= TARGET_ROUND_TRIPS, detail: `${fmtMs(added)} per step = ${fmt(added / roundTrip, 2)} round trips of ${fmtMs(roundTrip)}` },
+    ],
     method: [
       `bench/apps/chain-app.ts is synthesized with the pinned CDK CLI: a ${STEPS}-Task UnumWorkflow and ${STEPS} plain functions (same step code, bench/fixtures/plain-chain.ts) that invoke the next with InvocationType Event. Both run on one local engine (lib/local), each function in its own worker-thread sandbox, DynamoDB Local behind the engine's proxy.`,
       'End to end = last execution end - first execution start in the emulator\'s timeline; sandboxes are warmed first (2 runs of each), and runs alternate so both see the same machine state.',
+      'The round trip is the median of small GetItem calls from the bench process to the same table through the same proxy the functions use, measured after the runs.',
       'Added per step = (unum - plain) / steps: the per-transition cost of the checkpoint read and conditional write before the invoke, the run record at both ends and the GC write after it, on DynamoDB Local through the engine\'s proxy.',
     ],
     notes: [
