@@ -10,8 +10,6 @@ import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
 import { UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
 import { formatInspectReport, formatRecoveryReport, formatStatus } from '../client/format';
-import { findAssemblyWorkflow } from '../client/stack';
-import { ACCOUNT, localName } from '../local/assembly';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = `usage:
@@ -78,17 +76,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
     return UnumClient.fromStackOutputs(all[stacks[0]], workflow);
   }
   const app = options.get('app') ?? 'cdk.out';
-  const found = findAssemblyWorkflow(app, workflow, stack);
-  if (typeof found.table !== 'string' && process.env.AWS_ENDPOINT_URL_DYNAMODB) {
-    // Against the local engine, a table or queue CloudFormation would name has the engine's name for it.
-    const sqs = process.env.AWS_ENDPOINT_URL_SQS;
-    return UnumClient.forWorkflow({
-      entryFunction: found.entryFunction,
-      table: localName(found.stack, found.table.logicalId),
-      workflow: found.workflow,
-      ...(sqs && found.deadLetterQueue ? { deadLetterQueue: `${sqs}/${ACCOUNT}/${localName(found.stack, found.deadLetterQueue.logicalId)}` } : {}),
-    });
-  }
+  // Against the local engine (its endpoints in the environment), tables and queues have the engine's names.
+  if (process.env.AWS_ENDPOINT_URL_DYNAMODB) return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}), localEngine: process.env });
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }
 

@@ -11,7 +11,7 @@ import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './
 import { TableReader } from './table';
 import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 import { pollUntilFinished } from './wait';
-import { findAssemblyWorkflow, locationFromOutputs } from './stack';
+import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
 
 /** The SDK clients a `UnumClient` uses. */
 export interface UnumSdkClients {
@@ -46,6 +46,14 @@ export interface CloudAssemblyOptions extends UnumSdkClients {
    * @default none: the table name must be a literal in the assembly
    */
   readonly outputs?: Readonly<Record<string, string>>;
+  /**
+   * The app runs on unum's local engine (`unum local start`, `startLocalEngine`)
+   * and this is the engine's `environment`: the client talks to the engine's
+   * endpoints (unless clients are given), and a table or dead-letter queue
+   * CloudFormation would name at deploy has the engine's name for it.
+   * @default none: a deployed app
+   */
+  readonly localEngine?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -77,6 +85,7 @@ export class UnumClient {
    */
   static fromCloudAssembly(dir: string, workflow?: string, options: CloudAssemblyOptions = {}): UnumClient {
     const found = findAssemblyWorkflow(dir, workflow, options.stack);
+    if (options.localEngine) return new UnumClient({ ...localLocation(found, options.localEngine), ...localClients(options.localEngine, options) });
     const clients = { lambda: options.lambda, dynamodb: options.dynamodb, sqs: options.sqs };
     if (options.outputs) return new UnumClient({ ...locationFromOutputs(options.outputs, found.constructPath), ...clients });
     if (typeof found.table !== 'string') {

@@ -3,10 +3,41 @@
  * outputs, or from a synthesized cloud assembly (`cdk.out`) through the
  * `unum:workflow` construct metadata, read by lib/assembly.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import * as assembly from '../assembly';
 import type { AssemblyWorkflow } from '../assembly';
 import { UnumClientError } from './errors';
 import type { WorkflowLocation } from './types';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Where a workflow of the assembly is on the local engine whose `environment` is given. */
+export function localLocation(found: AssemblyWorkflow, engine: Environment): WorkflowLocation {
+  const sqs = engine.AWS_ENDPOINT_URL_SQS;
+  return {
+    entryFunction: found.entryFunction,
+    table: typeof found.table === 'string' ? found.table : assembly.localName(found.stack, found.table.logicalId),
+    workflow: found.workflow,
+    ...(sqs && found.deadLetterQueue ? { deadLetterQueue: assembly.localQueueUrl(sqs, assembly.localName(found.stack, found.deadLetterQueue.logicalId)) } : {}),
+  };
+}
+
+/** SDK clients of the local engine whose `environment` is given, for those not passed in. */
+export function localClients(engine: Environment, given: { lambda?: LambdaClient; dynamodb?: DynamoDBClient; sqs?: SQSClient }): { lambda: LambdaClient; dynamodb: DynamoDBClient; sqs: SQSClient } {
+  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = engine;
+  const config = (endpoint: string | undefined) => ({
+    ...(endpoint ? { endpoint } : {}),
+    ...(region ? { region } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+  });
+  return {
+    lambda: given.lambda ?? new LambdaClient(config(engine.AWS_ENDPOINT_URL_LAMBDA)),
+    dynamodb: given.dynamodb ?? new DynamoDBClient(config(engine.AWS_ENDPOINT_URL_DYNAMODB)),
+    sqs: given.sqs ?? new SQSClient(config(engine.AWS_ENDPOINT_URL_SQS)),
+  };
+}
 
 export type { AssemblyWorkflow };
 

@@ -9,7 +9,7 @@
  * the app: exactly what would deploy.
  */
 import { ENV, type NodeIR } from '../../runtime/ir';
-import { readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
+import { LOCAL_ACCOUNT, localName, readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
 import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-settings';
 
 /** CloudFormation defaults of AWS::Lambda::Function. */
@@ -113,11 +113,6 @@ function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<str
   };
 }
 
-/** The local name of a function or table: its literal name, else `<stack>-<logicalId>` (where CloudFormation would name it at deploy). */
-export function localName(stack: string, logicalId: string, literal?: unknown): string {
-  return typeof literal === 'string' ? literal : `${stack}-${logicalId}`;
-}
-
 /** Several assemblies as one app (e.g. the examples and the fault-test workflows on one engine). */
 export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
   const apps = dirs.map(readCloudAssembly);
@@ -199,8 +194,6 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
 }
 
 const REGION = 'us-east-1';
-/** The account of the engine's ARNs and queue URLs. */
-export const ACCOUNT = '000000000000';
 
 /**
  * The local value of a template expression: names for Refs, fake ARNs for
@@ -214,7 +207,7 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
   const o = v as Record<string, unknown>;
   if (typeof o.Ref === 'string') {
     if (o.Ref === 'AWS::Region') return REGION;
-    if (o.Ref === 'AWS::AccountId') return ACCOUNT;
+    if (o.Ref === 'AWS::AccountId') return LOCAL_ACCOUNT;
     if (o.Ref === 'AWS::Partition') return 'aws';
     if (o.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
     return resources[o.Ref]?.Type === 'AWS::SQS::Queue' ? undefined : names.get(o.Ref);
@@ -228,9 +221,9 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
       case 'AWS::Lambda::Function':
         return functionArn(name);
       case 'AWS::SQS::Queue':
-        return `arn:aws:sqs:${REGION}:${ACCOUNT}:${name}`;
+        return `arn:aws:sqs:${REGION}:${LOCAL_ACCOUNT}:${name}`;
       default:
-        return `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}`;
+        return `arn:aws:dynamodb:${REGION}:${LOCAL_ACCOUNT}:table/${name}`;
     }
   }
   const join = o['Fn::Join'];
@@ -242,7 +235,7 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
 }
 
 export function functionArn(name: string): string {
-  return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}`;
+  return `arn:aws:lambda:${REGION}:${LOCAL_ACCOUNT}:function:${name}`;
 }
 
 /** The function name in a function ARN, partial ARN or plain name, and its qualifier. */

@@ -8,11 +8,11 @@ import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Json } from '../../runtime/ir';
-import { noWorkflowError } from '../assembly';
+import { localQueueUrl, noWorkflowError } from '../assembly';
 import { readRun, type RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { pollUntilFinished } from '../client/wait';
-import { ACCOUNT, readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
@@ -155,7 +155,7 @@ export class LocalEngine {
   deadLetterQueueUrl(workflow: string): string {
     const queue = this.workflow(workflow).deadLetterQueue;
     if (!queue) throw new UnumLocalError(`workflow '${workflow}' has no dead-letter queue (synthesized by an older unum-cdk?)`);
-    return `${this.started.proxy.endpoint}/${ACCOUNT}/${queue}`;
+    return localQueueUrl(this.started.proxy.endpoint, queue);
   }
 
   /** Starts (false) or ends (true) a DynamoDB outage: meanwhile every DynamoDB call of a function fails to connect. @internal */

@@ -105,6 +105,15 @@ test('the CLI finds the workflow in cdk.out and reaches the engine through AWS_E
   }
 });
 
+test('fromCloudAssembly with the engine\'s environment: the tables and queue the engine named, reached at its endpoints', async () => {
+  const local = UnumClient.fromCloudAssembly(outDir, 'Collatz', { localEngine: engine.environment });
+  expect([local.tableName, local.deadLetterQueue]).toEqual([engine.workflow('Collatz').tableName, engine.deadLetterQueueUrl('Collatz')]);
+  // Without the option the table of this app, which CloudFormation names at deploy, is unknown.
+  expect(() => UnumClient.fromCloudAssembly(outDir, 'Collatz')).toThrow(/named by CloudFormation at deploy/);
+  const outcome = await local.startAndWait({ n: 3 }, { workflowId: 'assembly-3', timeoutMs: RUN_WAIT_MS });
+  expect(outcome).toEqual({ workflowId: 'assembly-3', result: { start: 3, steps: 7, peak: 16 } });
+});
+
 test('unum cost measures runs on the local engine and prices them', async () => {
   let out = '';
   const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
