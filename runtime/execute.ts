@@ -6,7 +6,7 @@
 import { contextObject } from './context';
 import { StateFailedError, TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
-import { joinCleanup, resolveInput } from './ingress';
+import { resolveInput } from './ingress';
 import { failRunOrState, proceed } from './interpreter';
 import type { EnclosingJoin, HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
@@ -21,12 +21,11 @@ import { checkpointKey, retriedErrors } from './table';
 import { callUser, compute } from './user-code';
 import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 
-/** A node with a user or pass handler; its cleanup is a join's fan-in (none for other nodes). */
+/** A node with a user or pass handler. */
 function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
   const { ir } = x.rt;
   return exactlyOnceStep(x, () => ({
     instructionsFollow: true,
-    owedCleanup: () => joinCleanup(x),
     async computeOutput() {
       const resolved = await resolveInput(x);
       if (!resolved) return undefined;
@@ -37,12 +36,9 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
           ? passOutput(ir.io, spec.result, input, context)
           : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
       );
-      return { ...result, cleanup: resolved.cleanup };
+      return result;
     },
-    async afterCommit(ck, cleanup) {
-      await proceed(x, ck);
-      return cleanup;
-    },
+    afterCommit: (ck) => proceed(x, ck),
   }));
 }
 

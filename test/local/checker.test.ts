@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkRun, committedValues, leftoverNotes, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
+import { checkRun, committedValues, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
 import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { boundedMaps, mapConcurrencyViolations } from '../../lib/local/map-concurrency';
 import type { TimelineEntry } from '../../lib/local/timeline';
@@ -54,14 +54,6 @@ test('a second result, diverging successor inputs, a wrong result and untimed le
     'invariant 4: fanin#j#0#0 was left without a TTL',
     'invariant 4: run#other was left without a TTL',
   ]);
-});
-
-test('a fan-in shard left to its TTL is a note, naming who recreated it after the join deleted it', () => {
-  const calls = [
-    rec('J@0[]', 'BatchWriteItem', 'BatchWriteItem(fanin)', { RequestItems: { t: [{ DeleteRequest: { Key: { pk: { S: 'fanin#j#0#0' } } } }] } }, 200),
-    rec('O@start', 'UpdateItem', 'UpdateItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } }, UpdateExpression: 'SET n = :n' }, 200, 'none', 2),
-  ];
-  expect(leftoverNotes([{ pk: { S: 'fanin#j#0#0' }, ttl: { N: '9' } }], calls)).toEqual(['fan-in shard fanin#j#0#0 left to its TTL (recreated by O@start attempt 2 after the join deleted it)']);
 });
 
 describe('invariant 6: never more than N items of a bounded Map running', () => {
