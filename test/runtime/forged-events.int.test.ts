@@ -63,7 +63,7 @@ beforeAll(async () => {
     Tenfold: sent('Tenfold', (u) => 'mapItem' in u.inputs[0]),
     Sum0: sent('Sum', (u) => 'fanIn' in u.inputs[0]),
     Sum1: sent('Sum', (u) => u.fold !== undefined),
-    Count: sent('Count', (u) => u.parent !== undefined),
+    Count: sent('Count', (u) => u.fold === undefined && u.fanOut.length === 0),
   };
 });
 
