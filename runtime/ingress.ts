@@ -12,6 +12,8 @@ import { runtimeError } from './errors';
 import { processOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import type { InputRef, JoinSpec, Json } from './ir';
+import { invocationName } from './naming';
+import { checkpointKey } from './table';
 import type { Exec } from './types';
 
 type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
@@ -19,6 +21,21 @@ type MapItemRef = Extract<InputRef, { mapItem: unknown }>['mapItem'];
 
 /** Does the join's ResultPath merge the branch outputs into the state input (which it then reads)? */
 const readsStateInput = (join: JoinSpec | undefined): boolean => join?.resultPath !== undefined && join.resultPath !== '$';
+
+/**
+ * For the start of a bounded Map's item inside a state with Retry or Catch
+ * rules: the checkpoint key of its attempt's join. The join commits before
+ * every item arrived only when a branch failed the state (its decision), and
+ * then an item launched late must not run: it stops, and its slot launches
+ * no more (items need no check of their own when a failure ends the run).
+ */
+export function decidedAttemptKey(x: Exec): string | undefined {
+  const { input, frames } = x.invocation;
+  const top = frames.at(-1);
+  const join = x.rt.ir.enclosingJoin;
+  if (!('mapItem' in input) || !top?.originNode || !join || !x.rt.ir.stateErrors) return undefined;
+  return checkpointKey(invocationName(x.run, join.node, top.iteration, frames.slice(0, -1)));
+}
 
 /** The checkpoints and shards this invocation reads first, besides its own checkpoint: all known from the envelope. */
 export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } {
@@ -34,6 +51,8 @@ export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } 
     if (readsStateInput(join)) checkpoints.push(input.fanIn.origin);
   } else if (join && readsStateInput(join) && parent) checkpoints.push(parent);
   if (fold && fold.index < fold.items.length) checkpoints.push(fold.items[fold.index]);
+  const decided = decidedAttemptKey(x);
+  if (decided) checkpoints.push(decided);
   return { checkpoints, shards };
 }
 

@@ -13,7 +13,7 @@ import type { Json } from './ir';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned';
 
 /** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
@@ -44,14 +44,16 @@ async function staleOrExpired(x: Exec): Promise<'stale'> {
  * Runs one step. The own checkpoint is read with the inputs named by the
  * envelope (consistently), or alone, eventually consistent: a stale miss only
  * computes again, and the conditional put returns the stored value. `plan`
- * returns the step's work, or 'stale' when an input is missing already.
+ * returns the step's work, 'stale' when an input is missing already, or
+ * 'abandoned' when the state attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
  */
-export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | Promise<StepWork | 'stale'>): Promise<StepOutcome> {
+export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
   const inputs = inputKeys(x);
   x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, inputs.checkpoints.length + inputs.shards.length > 0);
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
   if (work === 'stale') return staleOrExpired(x);
+  if (work === 'abandoned') return work;
   let ck: Committed;
   if (own) {
     // A retry or duplicate after commit: skip user code, invoke the successors that have not committed.

@@ -154,6 +154,25 @@ test('a late duplicate of a one-node item does not relaunch the items after it, 
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '100' });
 });
 
+test('an item launched late into an attempt that a failing item decided already does not run, and its slot launches no more', async () => {
+  const ran: number[] = [];
+  const picky = { ...handlers, picky: (n: number) => (ran.push(n), n < 0 ? Promise.reject(new Error('negative')) : n * 10) };
+  const map = new Map('Each', { maxConcurrency: 2 }).itemProcessor(task('Work', 'picky')).addCatch(new Pass('Caught', { result: 'caught' }));
+  const nodes = fromCompiled(compileWorkflow('bounded', Definition.from(task('Load', 'same').next(map))), picky);
+  const store = new MemoryStore();
+  const driver = new Driver(store, nodes);
+  // Item 0's tail launches item 2; it is held until item 1 failed the state and the catch committed.
+  const item2 = (d: { event: Envelope }) => d.event.unum.node === 'Work' && d.event.unum.fanOut.at(-1)?.index === 2;
+  await driver.run({ workflowId: 'w', input: [1, -1, 3, 4] }, { hold: item2 });
+  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify('caught') });
+  expect(driver.held).toHaveLength(1);
+  const sent = driver.invoker.sent.length;
+  await driver.deliver(driver.held[0].functionName, driver.held[0].event);
+  await driver.drain();
+  expect(ran.sort()).toEqual([-1, 1]);
+  expect(driver.invoker.sent.length).toBe(sent);
+});
+
 test('nested bounded Maps whose items loop or end in a catch handler, inside a loop: every bound holds in every iteration', async () => {
   const input = { rows: [[2, 1, -1], [0], [1, 3, 2, 1], [2]] };
   type Part = { left: number; round: number };
