@@ -3,7 +3,7 @@
  * store and invoke call may crash the execution just before or just after it
  * takes effect, events are delivered in random order and some twice. For each
  * seed the run must end with exactly one correct result, send identical inputs
- * to every invocation, and leave only tombstones and the terminal checkpoint.
+ * to every invocation, and leave nothing without a TTL.
  */
 import { dedupeHistory } from '../../lib/client/history';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';

@@ -198,7 +198,7 @@ test('a start permission reaches the entry only: nothing sent to it touches a ru
   const held = d.held[0].event.unum;
   const toEntry = (unum: Partial<EnvelopeHeader>): unknown => ({ unum: { ...held, node: FORGE.entry, ...unum } });
   const attempts: unknown[] = [
-    // What a start permission allowed: tombstone a victim's checkpoint ahead of time, a fan-in of 2^40 branches.
+    // What a start permission allowed: name a victim's checkpoint as parent, a fan-in of 2^40 branches.
     toEntry({ parent: tail, inputs: [{ value: 1 }] }),
     toEntry({ inputs: [{ fanIn: { join: invocationName(victim, 'Sum', 0, []), size: 2 ** 40, origin: tail } }] }),
     { unum: held },

@@ -94,7 +94,7 @@ test('parallel: branch outputs arrive at the join in branch order', async () => 
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'p1', input: 1 });
   expect(await runOf(name, 'p1')).toEqual({ status: 'SUCCEEDED', result: [2, 30, 's1'] });
-  // Origin, B1, B2, B2b, B3 tombstoned; J live; shards deleted.
+  // Origin, B1, B2, B2b, B3 and J; the fan-in's one shard.
   expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
 });
 
@@ -460,7 +460,7 @@ test('folded Pass states (pass instructions): a join reads the transformed tails
   );
   await new Driver(store, nodes).run({ workflowId: 'pa1', input: 2 });
   expect(await runOf(name, 'pa1')).toEqual({ status: 'SUCCEEDED', result: { end: 23, padded: true } });
-  // Origin, both tails and both fold steps tombstoned; End live.
+  // Origin, both tails, both fold steps and End; the fan-in's one shard.
   expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
 
   await new Driver(store, nodes).run({ workflowId: 'pa2', input: 1 });
