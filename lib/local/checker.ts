@@ -12,9 +12,10 @@
  * 3. The result equals the expected one: a fault-free run's, or, when user
  *    code is non-deterministic, what the committed (first-writer) checkpoint
  *    values imply.
- * 4. No coordination state is left but TTL-bound records: every remaining
- *    item the run wrote has a TTL (nothing is deleted: garbage collection is
- *    by TTL alone), and so has every item of the workflow's table, scanned after the run:
+ * 4. No coordination state is left but TTL-bound records: the run deleted
+ *    nothing of the layout (garbage collection is by TTL alone), every
+ *    remaining item it wrote has a TTL, and so has every item of the
+ *    workflow's table, scanned after the run:
  *    writes the traffic does not attribute to the run (a failure recorder
  *    without a valid run id, another run's) are checked too.
  * 5. A late duplicate produced no second result (checked by the caller
@@ -145,6 +146,21 @@ export function leftoverViolations(items: readonly Item[]): string[] {
   return [...keys].map((key) => `invariant 4: ${key} was left without a TTL`);
 }
 
+/** Invariant 4: the run deleted no item of the table layout (DeleteItem, or a BatchWriteItem's DeleteRequest). */
+export function deletionViolations(calls: readonly CallRecord[]): string[] {
+  const deleted = new Set<string>();
+  for (const c of calls) {
+    if (c.call.service !== 'dynamodb' || c.status !== 200) continue;
+    const body = parseBody(c.request);
+    const keys = c.call.operation === 'DeleteItem' ? [body.Key as Item | undefined] : [];
+    if (c.call.operation === 'BatchWriteItem') {
+      for (const requests of Object.values((body.RequestItems ?? {}) as Record<string, Array<{ DeleteRequest?: { Key?: Item } }>>)) keys.push(...requests.map((r) => r.DeleteRequest?.Key));
+    }
+    for (const key of keys) if (kindOf(keyOf(key)) !== undefined) deleted.add(keyOf(key) as string);
+  }
+  return [...deleted].map((key) => `invariant 4: ${key} was deleted (garbage collection is by TTL alone)`);
+}
+
 /** Every item of the table without a TTL (a consistent scan, projected on key and TTL). */
 export async function itemsWithoutTtl(client: DynamoDBClient, tableName: string): Promise<Item[]> {
   const out: Item[] = [];
@@ -184,7 +200,7 @@ export function checkRun(input: CheckInput): string[] {
     const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
     if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
   }
-  out.push(...leftoverViolations([...input.items, ...input.untimed]));
+  out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   return out;
 }
