@@ -1,7 +1,8 @@
 /**
  * CheckpointStore on DynamoDB (low-level client, default config so that
- * AWS_ENDPOINT_URL_DYNAMODB works). Reads are consistent; batches are chunked
- * (100 keys per BatchGetItem, 25 per BatchWriteItem) and unprocessed parts retried.
+ * AWS_ENDPOINT_URL_DYNAMODB works). Reads are consistent unless the caller says
+ * a stale answer is safe; batches are chunked (100 keys per BatchGetItem) and
+ * unprocessed parts retried.
  *
  * Every request goes through the few private helpers below (put, update,
  * batch): this file is the largest part of the bundle shipped to each
@@ -9,17 +10,15 @@
  */
 import {
   BatchGetItemCommand,
-  BatchWriteItemCommand,
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   type ReturnValue,
   type ReturnValuesOnConditionCheckFailure,
   UpdateItemCommand,
-  type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { CheckpointStore, DynamoDbTarget, ShardRenewal } from './store';
+import type { CheckpointStore, DynamoDbTarget, ReadSet, ShardRenewal } from './store';
 import {
   type Checkpoint,
   checkpointPut,
@@ -43,13 +42,11 @@ import {
   runStart,
   runStartedAt,
   shardArrival,
-  shardCreation,
   shardRenewal,
   type StateFailure,
   stateFailureKey,
   stateFailurePut,
   stateRetries,
-  tombstoneItem,
   ttlOf,
   ttlExtension,
   type UpdateRequest,
@@ -111,28 +108,23 @@ export class DynamoDbStore implements CheckpointStore {
     });
   }
 
-  /** Consistent batch read of the distinct keys, by key; absent items are missing. */
-  private async batchGet<V>(keys: readonly string[], value: (item: Item) => V): Promise<Map<string, V>> {
+  /** Batch read of the distinct keys, by key; absent items are missing. */
+  private async batchGet<V>(keys: readonly string[], value: (item: Item) => V, consistent = true): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     await this.batch([...new Set(keys)].map(keyItem), 100, async (chunk) => {
-      const r = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: chunk, ConsistentRead: true } } }));
+      const r = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.tableName]: { Keys: chunk, ConsistentRead: consistent } } }));
       for (const item of r.Responses?.[this.tableName] ?? []) out.set(keyOf(item) as string, value(item));
       return r.UnprocessedKeys?.[this.tableName]?.Keys;
     });
     return out;
   }
 
-  /** One write per distinct key: BatchWriteItem rejects a request that names a key twice. */
-  private async batchWrite(keys: readonly string[], request: (key: string) => WriteRequest): Promise<void> {
-    await this.batch([...new Set(keys)].map(request), 25, async (pending) => {
-      const r = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: pending } }));
-      return r.UnprocessedItems?.[this.tableName];
-    });
+  private async getItem(key: string, consistent: boolean): Promise<Item | undefined> {
+    return (await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: keyItem(key), ConsistentRead: consistent }))).Item;
   }
 
   async getCheckpoint(key: string): Promise<Checkpoint | undefined> {
-    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: keyItem(key), ConsistentRead: true }));
-    return decodeCheckpoint(r.Item);
+    return decodeCheckpoint(await this.getItem(key, true));
   }
 
   async putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined> {
@@ -147,26 +139,30 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchGet(keys, decodeCheckpoint as (item: Item) => Checkpoint);
   }
 
-  tombstone(keys: readonly string[], ttl: number): Promise<void> {
-    return this.batchWrite(keys, (key) => ({ PutRequest: { Item: tombstoneItem(key, ttl) } }));
+  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet> {
+    const keys = [...checkpoints, ...shards];
+    // One key (the own checkpoint of a node whose input is inline): a GetItem.
+    const single = keys.length === 1 ? await this.getItem(keys[0], consistent) : undefined;
+    const items = keys.length === 1 ? new Map(single ? [[keys[0], single]] : []) : await this.batchGet(keys, (item) => item, consistent);
+    const found = <V>(list: readonly string[], decode: (item: Item) => V | undefined): Map<string, V> => {
+      const out = new Map<string, V>();
+      for (const k of list) {
+        const item = items.get(k);
+        const v = item && decode(item);
+        if (v !== undefined) out.set(k, v);
+      }
+      return out;
+    };
+    return { checkpoints: found(checkpoints, decodeCheckpoint), shards: found(shards, (item) => decodeShard(item).arrivals) };
   }
 
   async extendTtl(key: string, ttl: number): Promise<void> {
     await wrote(this.update(ttlExtension(key, ttl)));
   }
 
-  async createShard(key: string, expected: number, ttl: number): Promise<void> {
-    await this.update(shardCreation(key, expected, ttl));
-  }
-
-  async addToShard(key: string, element: number): Promise<{ count: number; expected: number; ttl?: number } | undefined> {
-    return conditional(
-      this.update(shardArrival(key, element), 'ALL_NEW').then((r) => {
-        const shard = decodeShard(r.Attributes ?? {});
-        return { count: shard.arrivals.length, expected: shard.expected, ttl: shard.ttl };
-      }),
-      () => undefined,
-    );
+  async addToShard(key: string, element: number, expected: number, ttl: number): Promise<{ count: number; expected: number; ttl?: number }> {
+    const shard = decodeShard((await this.update(shardArrival(key, element, expected, ttl), 'ALL_NEW')).Attributes ?? {});
+    return { count: shard.arrivals.length, expected: shard.expected, ttl: shard.ttl };
   }
 
   async renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal> {
@@ -174,14 +170,6 @@ export class DynamoDbStore implements CheckpointStore {
       this.update(shardRenewal(key, ttl, claim), 'ALL_NEW', 'ALL_OLD').then((r) => ({ renewed: true as const, arrivals: decodeShard(r.Attributes ?? {}).arrivals })),
       (e) => ({ renewed: false as const, ttl: e.Item && ttlOf(e.Item) }),
     );
-  }
-
-  getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>> {
-    return this.batchGet(keys, (item) => decodeShard(item).arrivals);
-  }
-
-  deleteItems(keys: readonly string[]): Promise<void> {
-    return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
   async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
@@ -193,8 +181,7 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async getStateFailure(join: string): Promise<StateFailure | undefined> {
-    const r = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: keyItem(stateFailureKey(join)), ConsistentRead: true }));
-    return decodeStateFailure(r.Item);
+    return decodeStateFailure(await this.getItem(stateFailureKey(join), true));
   }
 
   async setStateRetries(join: string, retries: readonly number[]): Promise<void> {

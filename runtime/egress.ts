@@ -9,7 +9,7 @@ import { assertStorable } from './payload';
 import type { Checkpoint } from './table';
 import type { Committed, Exec } from './types';
 
-export function fromCheckpoint(key: string, c: Checkpoint & { tombstone: false }): Committed {
+export function fromCheckpoint(key: string, c: Checkpoint): Committed {
   return {
     key,
     json: c.json,
@@ -19,8 +19,8 @@ export function fromCheckpoint(key: string, c: Checkpoint & { tombstone: false }
   };
 }
 
-/** The committed value, or undefined when a tombstone is already there (stop). */
-export async function commit(x: Exec, value: Json, catchIndex: number | undefined): Promise<Committed | undefined> {
+/** The committed value: ours, or the one another execution committed first. */
+export async function commit(x: Exec, value: Json, catchIndex: number | undefined): Promise<Committed> {
   const json = JSON.stringify(value);
   assertStorable(x, json);
   const ttl = itemTtl(x);
@@ -28,9 +28,8 @@ export async function commit(x: Exec, value: Json, catchIndex: number | undefine
   if (!existing) {
     // One Transitions count per invocation: only the execution that committed reports it.
     x.metrics.transitions = 1;
-    return fromCheckpoint(x.key, { tombstone: false, json, catchIndex, ttl });
+    return fromCheckpoint(x.key, { json, catchIndex, ttl });
   }
-  if (existing.tombstone) return undefined;
   x.metrics.duplicates = 1;
   return fromCheckpoint(x.key, existing);
 }

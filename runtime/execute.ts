@@ -6,7 +6,7 @@
 import { contextObject } from './context';
 import { StateFailedError, TERMINAL_ERRORS } from './errors';
 import { runFold } from './fold';
-import { joinCleanup, resolveInput } from './ingress';
+import { decidedAttemptKey, resolveInput } from './ingress';
 import { failRunOrState, proceed } from './interpreter';
 import type { EnclosingJoin, HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
@@ -21,29 +21,29 @@ import { checkpointKey, retriedErrors } from './table';
 import { callUser, compute } from './user-code';
 import type { Exec, Invocation, LambdaContext, Runtime } from './types';
 
-/** A node with a user or pass handler; its cleanup is a join's fan-in (none for other nodes). */
+/** A node with a user or pass handler. */
 function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
   const { ir } = x.rt;
-  return exactlyOnceStep(x, () => ({
-    instructionsFollow: true,
-    owedCleanup: () => joinCleanup(x),
-    async computeOutput() {
-      const resolved = await resolveInput(x);
-      if (!resolved) return undefined;
-      const input = resolved.value;
-      const context = contextObject(x);
-      const result = await compute(x, input, async () =>
-        spec.kind === 'pass'
-          ? passOutput(ir.io, spec.result, input, context)
-          : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
-      );
-      return { ...result, cleanup: resolved.cleanup };
-    },
-    async afterCommit(ck, cleanup) {
-      await proceed(x, ck);
-      return cleanup;
-    },
-  }));
+  const decided = decidedAttemptKey(x);
+  return exactlyOnceStep(x, () => {
+    // An item launched late into a state attempt that a failing branch decided already does not run.
+    if (decided && x.read?.checkpoints.has(decided)) return 'abandoned';
+    return {
+      instructionsFollow: true,
+      async computeOutput() {
+        const resolved = await resolveInput(x);
+        if (!resolved) return undefined;
+        const input = resolved.value;
+        const context = contextObject(x);
+        return compute(x, input, async () =>
+          spec.kind === 'pass'
+            ? passOutput(ir.io, spec.result, input, context)
+            : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
+        );
+      },
+      afterCommit: (ck) => proceed(x, ck),
+    };
+  });
 }
 
 /**

@@ -2,13 +2,12 @@
  * Fan-in without waiting, at constant cost per branch: arrivals go into a tree
  * of small shard items of width 128 (docs/architecture.md "Fan-in at constant
  * cost per branch"). Adding to a number set is idempotent, so retried and
- * duplicate branches never count twice; the shards exist only between the
- * origin's creation and the join's deletion, so a late branch cannot revive them.
+ * duplicate branches never count twice. A shard is created by its first
+ * arrival and expires by TTL (docs/architecture.md "Garbage collection by TTL").
  */
 import { runtimeError } from './errors';
 import { invocationName, type FramePosition } from './naming';
-import { forEachLimit } from './pool';
-import type { CheckpointStore } from './store';
+import type { CheckpointStore, ReadSet } from './store';
 import { checkpointKey, type RunRef, shardKey } from './table';
 
 export const SHARD_WIDTH = 128;
@@ -26,16 +25,18 @@ export function shardLevels(size: number): number[] {
   return levels;
 }
 
+/** How many arrivals shard `shard` of `level` expects, given the shard counts per level. */
+const expectedAt = (size: number, levels: readonly number[], level: number, shard: number): number =>
+  Math.min(SHARD_WIDTH, (level === 0 ? size : levels[level - 1]) - shard * SHARD_WIDTH);
+
 /** Every shard of a fan-in with the number of arrivals it expects. */
 export function shardPlan(join: string, size: number): { key: string; expected: number }[] {
-  const out: { key: string; expected: number }[] = [];
-  let below = size;
-  shardLevels(size).forEach((count, level) => {
-    for (let s = 0; s < count; s++) out.push({ key: shardKey(join, level, s), expected: Math.min(SHARD_WIDTH, below - s * SHARD_WIDTH) });
-    below = count;
-  });
-  return out;
+  const levels = shardLevels(size);
+  return levels.flatMap((count, level) => Array.from({ length: count }, (_, s) => ({ key: shardKey(join, level, s), expected: expectedAt(size, levels, level, s) })));
 }
+
+/** The level-0 shards, which hold the arrival codes (the join reads them). */
+export const arrivalShardKeys = (join: string, size: number): string[] => Array.from({ length: shardLevels(size)[0] }, (_, s) => shardKey(join, 0, s));
 
 /**
  * What a branch records: its index, the tail node it ended at, and that
@@ -70,16 +71,11 @@ export function tailKey(
   return checkpointKey(invocationName(run, node, arrival.iteration, [...outer, { iteration: fanOutIteration, index: arrival.index }]));
 }
 
-/** Called by the fan-out origin before it invokes any branch. */
-export async function createFanIn(store: CheckpointStore, join: string, size: number, ttl: number, concurrency: number): Promise<void> {
-  await forEachLimit(shardPlan(join, size), concurrency, (s) => store.createShard(s.key, s.expected, ttl));
-}
-
 /**
- * Records branch `index`'s arrival and climbs the tree while shards fill up.
- * 'complete': this call saw the root full (invoke the join); 'gone': the
- * shard no longer exists (the fan-in was joined and cleaned up, or it
- * expired). `ttl`: the level-0 shard's TTL once the arrival is in it.
+ * Records branch `index`'s arrival and climbs the tree while shards fill up
+ * (each shard is created by its first arrival, with TTL `ttl`). 'complete':
+ * this call saw the root full (invoke the join). `ttl`: the level-0 shard's
+ * TTL once the arrival is in it (a renewal may have raised it).
  */
 export async function recordArrival(
   store: CheckpointStore,
@@ -87,39 +83,33 @@ export async function recordArrival(
   size: number,
   index: number,
   code: number,
-): Promise<{ outcome: 'complete' | 'pending' | 'gone'; ttl?: number }> {
+  ttl: number,
+): Promise<{ outcome: 'complete' | 'pending'; ttl?: number }> {
   const levels = shardLevels(size);
   let shard = Math.floor(index / SHARD_WIDTH);
   let element = code;
-  let ttl: number | undefined;
+  let shardTtl: number | undefined;
   for (let level = 0; level < levels.length; level++) {
-    const r = await store.addToShard(shardKey(join, level, shard), element);
-    if (!r) return { outcome: 'gone', ttl };
-    if (level === 0) ttl = r.ttl;
-    if (r.count < r.expected) return { outcome: 'pending', ttl };
+    const r = await store.addToShard(shardKey(join, level, shard), element, expectedAt(size, levels, level, shard), ttl);
+    if (level === 0) shardTtl = r.ttl;
+    if (r.count < r.expected) return { outcome: 'pending', ttl: shardTtl };
     element = shard;
     shard = Math.floor(shard / SHARD_WIDTH);
   }
-  return { outcome: 'complete', ttl };
+  return { outcome: 'complete', ttl: shardTtl };
 }
 
 /**
- * The tail position and iteration of every branch in order, or undefined when
- * the shards are gone or incomplete. The join is only invoked once the root is
- * full, and shards lose arrivals only when a join execution deletes them after
- * committing (a stale origin may recreate them empty meanwhile), so either
- * way this fan-in was already joined.
+ * The tail position and iteration of every branch in order, from the level-0
+ * shards in `read`; undefined when one is missing or incomplete. The join is
+ * invoked only once the root is full and shards are never deleted, so that
+ * means they expired.
  */
-export async function readArrivals(
-  store: CheckpointStore,
-  join: string,
-  size: number,
-): Promise<{ tail: number; iteration: number }[] | undefined> {
-  const keys = Array.from({ length: shardLevels(size)[0] }, (_, s) => shardKey(join, 0, s));
-  const shards = await store.getShards(keys);
-  if (shards.size < keys.length) return undefined;
+export function readArrivals(read: ReadSet, join: string, size: number): { tail: number; iteration: number }[] | undefined {
   const out: { tail: number; iteration: number }[] = new Array(size);
-  for (const codes of shards.values()) {
+  for (const key of arrivalShardKeys(join, size)) {
+    const codes = read.shards.get(key);
+    if (!codes) return undefined;
     for (const code of codes) {
       const { index, ...arrival } = decodeArrival(code, size);
       out[index] = arrival;
@@ -128,6 +118,3 @@ export async function readArrivals(
   for (let i = 0; i < size; i++) if (!out[i]) return undefined;
   return out;
 }
-
-/** All shard keys of a fan-in (deleted by the join after it checkpoints). */
-export const shardKeys = (join: string, size: number): string[] => shardPlan(join, size).map((s) => s.key);

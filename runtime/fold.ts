@@ -1,46 +1,40 @@
 /**
  * Fold: a join whose steps are separate invocations (the fold index is part
- * of the name). Step 0 receives the fan-in, materialises the item keys into
- * `fold.items` and cleans up the fan-in (shards, origin: every branch has
- * committed); step k folds item k into the accumulator, commits, and invokes
- * step k+1 (which tombstones step k). The last step runs the instructions and
- * tombstones the items.
+ * of the name). Step 0 receives the fan-in and materialises the item keys
+ * into `fold.items`; step k folds item k into the accumulator, commits, and
+ * invokes step k+1. The last step runs the instructions. Nothing is
+ * collected: the items and steps expire by TTL.
  */
 import { runtimeError } from './errors';
 import { appendCommit } from './history';
-import { fanInMembers, noCleanup, readValues, resolveInput } from './ingress';
-import { proceed, send } from './interpreter';
+import { fanInMembers, readValues, resolveInput } from './ingress';
+import { proceed, send, unlessCommitted } from './interpreter';
 import type { HandlerSpec, Json } from './ir';
+import { invocationName } from './naming';
 import { passValue } from './payload';
 import { exactlyOnceStep, type StepOutcome } from './step';
+import { checkpointKey } from './table';
 import { callUser, compute } from './user-code';
-import type { Cleanup, Exec } from './types';
+import type { Exec } from './types';
 
-/** Item keys and step-0 cleanup; undefined when the fan-in is already cleaned up. */
-async function firstStep(x: Exec): Promise<{ items: string[]; cleanup: Cleanup } | undefined> {
+/** Step 0's item keys, from the fan-in; undefined when its shards expired. */
+function firstStepItems(x: Exec): string[] | undefined {
   const input = x.invocation.input;
-  if ('fanIn' in input) {
-    const m = await fanInMembers(x, input.fanIn);
-    return m && { items: m.keys, cleanup: { tombstones: [input.fanIn.origin], shards: m.cleanup.shards } };
-  }
+  if ('fanIn' in input) return fanInMembers(x, input.fanIn);
   // An empty map's origin invokes the join directly with [] (and is our parent).
-  if ('value' in input && Array.isArray(input.value) && input.value.length === 0) return { items: [], cleanup: noCleanup() };
+  if ('value' in input && Array.isArray(input.value) && input.value.length === 0) return [];
   throw runtimeError(`fold node ${x.rt.ir.node}: the first step needs a fan-in input`);
 }
 
 export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
   const { fold, iteration, frames } = x.invocation;
   const k = fold?.index ?? 0;
-  return exactlyOnceStep(x, async (own) => {
-    const step = fold ? { items: fold.items, cleanup: noCleanup() } : await firstStep(x);
-    // Shards gone: step 0 committed, invoked step 1 and cleaned up before.
-    if (!step) return own ? (own.tombstone ? 'tombstone' : 'duplicate') : 'stale';
-    const { items, cleanup } = step;
-    const finishing = { tombstones: [...cleanup.tombstones, ...items], shards: cleanup.shards };
+  return exactlyOnceStep(x, () => {
+    const items = fold ? fold.items : firstStepItems(x);
+    if (!items) return 'stale';
     const lastStep = k + 1 >= items.length;
     return {
       instructionsFollow: lastStep,
-      owedCleanup: async () => (lastStep ? finishing : cleanup),
       async computeOutput() {
         let acc: Json = spec.initial;
         if (k > 0) {
@@ -54,16 +48,15 @@ export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): 
           if (!item) return undefined;
           result = await compute(x, acc, () => callUser(x, [acc, item[0], k]));
         }
-        return { ...result, cleanup };
+        return result;
       },
       async afterCommit(ck) {
-        if (ck.catchIndex !== undefined || lastStep) {
-          await proceed(x, ck);
-          return finishing;
-        }
+        if (ck.catchIndex !== undefined || lastStep) return proceed(x, ck);
         await appendCommit(x, ck, { next: [x.rt.ir.node] });
-        await send(x, x.rt.ir.node, { iteration, fanOut: frames, inputs: [passValue(x, ck)], parent: ck.key, fold: { index: k + 1, items } });
-        return cleanup;
+        const next = checkpointKey(invocationName(x.run, x.rt.ir.node, iteration, frames, k + 1));
+        if (await unlessCommitted(x, [next])) {
+          await send(x, x.rt.ir.node, { iteration, fanOut: frames, inputs: [passValue(x, ck)], fold: { index: k + 1, items } });
+        }
       },
     };
   });

@@ -1,53 +1,92 @@
 /**
- * Ingress: resolve this invocation's input. A reference or fan-in member that
- * is a tombstone (or gone) means this invocation already committed elsewhere
- * and its successors ran: GC only removes inputs after that. Then stop (or,
- * when no execution of ours committed, the input expired: step.ts).
+ * Ingress: resolve this invocation's input. What it reads first (a
+ * reference, a map item's origin, a fan-in's shards) is named by `inputKeys`
+ * and read with the own checkpoint in one round trip (step.ts). Inputs are
+ * never deleted: one that is missing expired, or, when another execution of
+ * ours committed, is no longer needed (step.ts).
  */
 import { branchInput } from './branch-input';
 import { contextObject } from './context';
-import { readArrivals, shardKeys, tailKey } from './fan-in';
+import { arrivalShardKeys, readArrivals, tailKey } from './fan-in';
 import { runtimeError } from './errors';
 import { processOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import type { InputRef, JoinSpec, Json } from './ir';
-import type { Cleanup, Exec } from './types';
-
-export const noCleanup = (): Cleanup => ({ tombstones: [], shards: [] });
+import { invocationName } from './naming';
+import { checkpointKey } from './table';
+import type { Exec } from './types';
 
 type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
 type MapItemRef = Extract<InputRef, { mapItem: unknown }>['mapItem'];
 
+/** Does the join's ResultPath merge the branch outputs into the state input (which it then reads)? */
+const readsStateInput = (join: JoinSpec | undefined): boolean => join?.resultPath !== undefined && join.resultPath !== '$';
+
 /**
- * The checkpoint keys of a fan-in's branch outputs in branch order, decoded
- * from the shards (tail position and iteration per branch), and what the join
- * cleans up (the tails, the origin, the shards). Undefined when the shards
- * are gone: the join already finished.
+ * For the start of a bounded Map's item inside a state with Retry or Catch
+ * rules: the checkpoint key of its attempt's join. The join commits before
+ * every item arrived only when a branch failed the state (its decision), and
+ * then an item launched late must not run: it stops, and its slot launches
+ * no more (items need no check of their own when a failure ends the run).
  */
-export async function fanInMembers(x: Exec, f: FanInRef): Promise<{ keys: string[]; cleanup: Cleanup } | undefined> {
-  const tails = x.rt.ir.join?.tails;
-  if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
-  const arrivals = await readArrivals(x.rt.store, f.join, f.size);
-  if (!arrivals) return undefined;
-  const { iteration, frames } = x.invocation;
-  const keys = arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
-  return { keys, cleanup: { tombstones: [...keys, f.origin], shards: shardKeys(f.join, f.size) } };
+export function decidedAttemptKey(x: Exec): string | undefined {
+  const { input, frames } = x.invocation;
+  const top = frames.at(-1);
+  const join = x.rt.ir.enclosingJoin;
+  if (!('mapItem' in input) || !top?.originNode || !join || !x.rt.ir.stateErrors) return undefined;
+  return checkpointKey(invocationName(x.run, join.node, top.iteration, frames.slice(0, -1)));
 }
 
-/** Values of checkpoints in key order, or undefined if any is a tombstone or missing. */
+/** The checkpoints and shards this invocation reads first, besides its own checkpoint: all known from the envelope. */
+export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } {
+  const { input, parent, fold } = x.invocation;
+  const { join } = x.rt.ir;
+  const checkpoints: string[] = [];
+  let shards: string[] = [];
+  if ('ref' in input) checkpoints.push(input.ref);
+  else if ('mapItem' in input) checkpoints.push(input.mapItem.origin);
+  else if ('failed' in input) checkpoints.push(input.failed.origin);
+  else if ('fanIn' in input) {
+    shards = arrivalShardKeys(input.fanIn.join, input.fanIn.size);
+    if (readsStateInput(join)) checkpoints.push(input.fanIn.origin);
+  } else if (join && readsStateInput(join) && parent) checkpoints.push(parent);
+  if (fold && fold.index < fold.items.length) checkpoints.push(fold.items[fold.index]);
+  const decided = decidedAttemptKey(x);
+  if (decided) checkpoints.push(decided);
+  return { checkpoints, shards };
+}
+
+/**
+ * The checkpoint keys of a fan-in's branch outputs in branch order, decoded
+ * from the shards (tail position and iteration per branch). Undefined when a
+ * shard is missing or incomplete: they expired.
+ */
+export function fanInMembers(x: Exec, f: FanInRef): string[] | undefined {
+  const tails = x.rt.ir.join?.tails;
+  if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
+  const arrivals = x.read && readArrivals(x.read, f.join, f.size);
+  if (!arrivals) return undefined;
+  const { iteration, frames } = x.invocation;
+  return arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
+}
+
+/**
+ * Values of checkpoints in key order, or undefined if any is missing. Keys
+ * read with the own checkpoint are taken from that read; the others are read
+ * now (consistently, in chunks of 100).
+ */
 export async function readValues(x: Exec, keys: readonly string[]): Promise<Json[] | undefined> {
-  const found = await x.rt.store.getCheckpoints(keys);
+  const read = x.read?.checkpoints;
+  const rest = keys.filter((k) => !read?.has(k));
+  const found = rest.length > 0 ? await x.rt.store.getCheckpoints(rest) : undefined;
   const out: Json[] = [];
   for (const k of keys) {
-    const c = found.get(k);
-    if (!c || c.tombstone) return undefined;
+    const c = read?.get(k) ?? found?.get(k);
+    if (!c) return undefined;
     out.push(JSON.parse(c.json) as Json);
   }
   return out;
 }
-
-/** Does the join's ResultPath merge the branch outputs into the state input (which it then reads)? */
-const readsStateInput = (join: JoinSpec | undefined): boolean => join?.resultPath !== undefined && join.resultPath !== '$';
 
 /**
  * The Parallel/Map state's output from its branch outputs: the join's
@@ -60,32 +99,32 @@ function joinOutput(x: Exec, results: Json[], stateInput: Json | undefined): Jso
   return processOutput(join, stateInput ?? null, results, contextObject(x));
 }
 
-export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
+export async function resolveInput(x: Exec): Promise<{ value: Json } | undefined> {
   const { input, parent, frames } = x.invocation;
   const { ir } = x.rt;
   if ('value' in input) {
     // An empty Map's origin invokes the join directly with [] and is its parent (holding the state input).
-    if (!ir.join) return { value: input.value, cleanup: noCleanup() };
+    if (!ir.join) return { value: input.value };
     const state = readsStateInput(ir.join) && parent ? await readValues(x, [parent]) : [null];
-    return state && { value: joinOutput(x, input.value as Json[], state[0]), cleanup: noCleanup() };
+    return state && { value: joinOutput(x, input.value as Json[], state[0]) };
   }
   if ('ref' in input) {
     const v = await readValues(x, [input.ref]);
     if (!v) return undefined;
     const top = frames.at(-1);
     const rebuild = ir.branchInput && top?.kind === 'parallel' && top.origin === input.ref;
-    return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0], cleanup: noCleanup() };
+    return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0] };
   }
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
   if ('failed' in input) throw runtimeError(`node ${ir.node}: a state failure is decided, not resolved`);
-  const m = await fanInMembers(x, input.fanIn);
-  if (!m) return undefined;
-  // The origin is read with the tails: the join tombstones both, so both are there until it commits.
+  const keys = fanInMembers(x, input.fanIn);
+  if (!keys) return undefined;
+  // The origin (the state input) was read with the shards.
   const withState = readsStateInput(ir.join);
-  const values = await readValues(x, withState ? [...m.keys, input.fanIn.origin] : m.keys);
+  const values = await readValues(x, withState ? [...keys, input.fanIn.origin] : keys);
   if (!values) return undefined;
   const state = withState ? values.pop() : undefined;
-  return { value: joinOutput(x, values, state), cleanup: m.cleanup };
+  return { value: joinOutput(x, values, state) };
 }
 
 /**
@@ -93,25 +132,11 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
  * would have sent it. `$$.State.Name` is the Map's name from this node's IR
  * (the envelope's `state` is the origin node, a name the envelope can bound).
  */
-async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Promise<{ value: Json; cleanup: Cleanup } | undefined> {
+async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Promise<{ value: Json } | undefined> {
   const spec = x.rt.ir.mapItems;
   if (!spec) throw runtimeError(`node ${x.rt.ir.node} starts no item processor`);
   const v = await readValues(x, [origin]);
   if (!v) return undefined;
   const input = mapInput(spec, v[0]);
-  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, spec.state ?? state), cleanup: noCleanup() };
-}
-
-/**
- * A duplicate join (own checkpoint found) still owes the cleanup. When the
- * shards are gone or incomplete, an earlier execution already tombstoned the
- * tails (GC deletes shards last); what shards remain are leftovers of a cleanup
- * cut short, or recreated by a stale origin: delete them all.
- */
-export async function joinCleanup(x: Exec): Promise<Cleanup> {
-  const input = x.invocation.input;
-  if (!('fanIn' in input)) return noCleanup();
-  const { origin, join, size } = input.fanIn;
-  const m = await fanInMembers(x, input.fanIn);
-  return m ? m.cleanup : { tombstones: [origin], shards: shardKeys(join, size) };
+  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, spec.state ?? state) };
 }

@@ -9,14 +9,14 @@ import { evaluate } from './condition';
 import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
 import { failure } from './fail';
-import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
+import { arrivalCode, recordArrival } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
-import { expired, itemTtl } from './lease';
+import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
 import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
@@ -31,7 +31,7 @@ interface Outgoing {
  * Where a path through the instructions is: `open` before its transition,
  * `logged` once its history entry is appended (a path has one transition, so
  * a later invoke or end on it appends no other), `ended` when nothing after
- * this may run (the run ended, or a stale fan-out origin stopped).
+ * this may run (the run ended).
  */
 type PathState = 'open' | 'logged' | 'ended';
 
@@ -63,13 +63,30 @@ export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, '
   await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
 }
 
+/**
+ * Whether to invoke the successors whose checkpoint keys are `keys`: only a
+ * duplicate execution (it found its own checkpoint, or lost the conditional
+ * put) can find one committed, since nobody else invokes them before this
+ * invocation committed. It reads them (one consistent round trip) and
+ * invokes nothing when one of them committed: that successor's own
+ * executions owe the rest, so a late duplicate does not cascade.
+ */
+export async function unlessCommitted(x: Exec, keys: readonly string[]): Promise<boolean> {
+  return !x.metrics.duplicates || (await x.rt.store.getCheckpoints(keys)).size === 0;
+}
+
+/** The checkpoint keys of a join invocation: a plain join's, and a fold's first step's (named with fold index 0). */
+const joinKeys = (x: Exec, join: string, iteration: number, frames: readonly FanOutFrame[]): string[] =>
+  [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
+
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
 interface FanOutSpec {
   readonly kind: FanOutFrame['kind'];
   readonly join: string;
   readonly size: number;
   readonly next: readonly string[];
-  readonly branch: (index: number) => { target: string; input: InputRef };
+  readonly target: (index: number) => string;
+  readonly branch: (index: number) => InputRef;
   /** Branches launched now (a bounded Map's first ones; its tails launch the rest). @default size */
   readonly launched?: number;
   /** A bounded Map's origin node, written into its frames. */
@@ -77,71 +94,56 @@ interface FanOutSpec {
 }
 
 /**
- * Pushes a fan-out: create the join's shards first, then invoke each branch
- * with its frame. Ends the path when this is a stale duplicate of an origin
- * whose join already finished: the join tombstones the origin before it
- * deletes the shards, so re-reading our checkpoint after creating them tells
- * us whether we just recreated shards the join had already removed.
+ * Pushes a fan-out: invokes each branch with its frame. Nothing is created
+ * up front: a branch's arrival creates its fan-in shard. A duplicate of the
+ * origin reads the join's checkpoint and the branches' start checkpoints
+ * (one consistent round trip, in chunks of 100) and invokes only the
+ * branches that have not started, none once the join committed.
  */
 async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, spec: FanOutSpec): Promise<PathState> {
   const { kind, size, originNode } = spec;
   const joinName = invocationName(x.run, spec.join, out.iteration, out.frames);
   await appendOnce(x, ck, state, { next: spec.next, join: joinName, size });
-  await createFanIn(x.rt.store, joinName, size, itemTtl(x), x.rt.ir.settings.invokeConcurrency);
-  if ((await x.rt.store.getCheckpoint(ck.key))?.tombstone) {
-    await x.rt.store.deleteItems(shardKeys(joinName, size));
-    return 'ended';
+  const frame = (index: number): FanOutFrame => ({ index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) });
+  let indexes = Array.from({ length: spec.launched ?? size }, (_, i) => i);
+  if (x.metrics.duplicates) {
+    const start = (i: number): string => checkpointKey(invocationName(x.run, spec.target(i), 0, [...out.frames, frame(i)]));
+    const joins = joinKeys(x, spec.join, out.iteration, out.frames);
+    const committed = await x.rt.store.getCheckpoints([...joins, ...indexes.map(start)]);
+    indexes = joins.some((k) => committed.has(k)) ? [] : indexes.filter((i) => !committed.has(start(i)));
   }
-  const indexes = Array.from({ length: spec.launched ?? size }, (_, i) => i);
-  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) => {
-    const b = spec.branch(index);
-    const frame: FanOutFrame = { index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) };
-    return send(x, b.target, { iteration: 0, fanOut: [...out.frames, frame], inputs: [b.input] });
-  });
+  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) =>
+    send(x, spec.target(index), { iteration: 0, fanOut: [...out.frames, frame(index)], inputs: [spec.branch(index)] }),
+  );
   return 'logged';
 }
 
 /**
- * A bounded Map's tail, once item `top.index` arrived: launches item
- * index + N. Items i, i + N, i + 2N, ... run one after another, so at most N
- * run at once. Every execution of this tail that records the arrival sends
- * the launch (a retry after a crash between the two sends it again), and a
- * launched item's name depends only on its index, so one launched twice is
- * absorbed by its checkpoint. A duplicate execution first reads that
- * checkpoint and skips the launch when it exists: the item's own event owes
- * the rest, and a duplicate of a one-node item would otherwise relaunch the
- * items after it, one by one, to the end of the chain.
+ * The item a bounded Map's tail launches once item `top.index` arrived: item
+ * index + N, in the same frame. Items i, i + N, i + 2N, ... run one after
+ * another, so at most N run at once. Undefined past the last item.
  */
-async function launchNext(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly FanOutFrame[]): Promise<void> {
+function nextItem(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly FanOutFrame[]): FanOutFrame[] | undefined {
   const index = top.index + launch.maxConcurrency;
-  if (index >= top.size) return;
+  if (index >= top.size) return undefined;
   if (top.kind !== 'map' || !top.originNode) throw runtimeError(`node ${x.rt.ir.node}: the frame of a bounded Map names no origin node`);
-  const frame: FanOutFrame = { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode };
-  const frames = [...outer, frame];
-  if (x.metrics.duplicates && (await x.rt.store.getCheckpoint(checkpointKey(invocationName(x.run, launch.target, 0, frames))))) return;
-  await send(x, launch.target, { iteration: 0, fanOut: frames, inputs: [{ mapItem: { origin: top.origin, index, state: top.originNode } }] });
+  return [...outer, { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode }];
 }
 
-/**
- * Whether the join of a fan-in committed (a plain join, or a fold's first
- * step): it deletes the shards only after, so shards gone before it committed expired.
- */
-async function joined(x: Exec, join: string, iteration: number, frames: readonly FanOutFrame[]): Promise<boolean> {
-  const names = [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
-  return (await x.rt.store.getCheckpoints(names)).size > 0;
-}
-
-/** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
-async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition): Promise<PathState> {
+/** Invokes one successor (`parent`: set for an empty Map's join, which reads the state input from it). */
+async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition, keys: readonly string[], parent?: string): Promise<PathState> {
   state = await appendOnce(x, ck, state, t);
-  await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], parent: ck.key });
+  if (await unlessCommitted(x, keys)) await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], ...(parent ? { parent } : {}) });
   return state;
 }
+
+/** The checkpoint key of a scalar successor invoked in the outgoing context. */
+const successorKey = (x: Exec, target: string, out: Outgoing): string => checkpointKey(invocationName(x.run, target, out.iteration, out.frames));
 
 async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathState, out: Outgoing): Promise<PathState> {
   switch (invoke.kind) {
     case 'scalar':
-      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
+      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] }, [successorKey(x, invoke.target, out)]);
     case 'parallel': {
       // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
       const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
@@ -150,7 +152,8 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         join: invoke.join,
         size: invoke.targets.length,
         next: invoke.targets,
-        branch: (i) => ({ target: invoke.targets[i], input }),
+        target: (i) => invoke.targets[i],
+        branch: () => input,
       });
     }
     case 'map': {
@@ -159,11 +162,11 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
-        return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 });
+        return invokeChild(x, ck, state, out, invoke.join, { value: [] }, { next: [invoke.join], join, size: 0 }, joinKeys(x, invoke.join, out.iteration, out.frames), ck.key);
       }
       const origin = x.rt.ir.node;
       const mapState = invoke.state ?? stateOf(x);
-      // A large item goes by reference (the item processor rebuilds it): the join keeps the origin's checkpoint until every branch committed.
+      // A large item goes by reference (the item processor rebuilds it): the lease keeps the origin's checkpoint as long as the fan-in.
       const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, mapState), { mapItem: { origin: ck.key, index, state: origin } });
       const bounded = invoke.maxConcurrency > 0 && invoke.maxConcurrency < list.length;
       return fanOut(x, ck, state, out, {
@@ -171,7 +174,8 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         join: invoke.join,
         size: list.length,
         next: [invoke.target],
-        branch: (i) => ({ target: invoke.target, input: input(i) }),
+        target: () => invoke.target,
+        branch: input,
         ...(bounded ? { launched: invoke.maxConcurrency, originNode: origin } : {}),
       });
     }
@@ -183,16 +187,28 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       const join = invocationName(x.run, invoke.target, top.iteration, popped);
       // The code names this invocation's checkpoint: its own iteration, not the outgoing one.
       const code = arrivalCode(top.index, invoke.tail, x.invocation.iteration, size);
+      const next = invoke.launch && nextItem(x, invoke.launch, top, popped);
+      const nextStart = next && checkpointKey(invocationName(x.run, invoke.launch!.target, 0, next));
       // Before the arrival: once it is recorded the join may run and log first.
       state = await appendOnce(x, ck, state, { next: [invoke.target] });
-      const arrival = await recordArrival(x.rt.store, join, size, top.index, code);
-      if (arrival.outcome === 'gone' && !(await joined(x, invoke.target, top.iteration, popped))) throw expired(x, `the fan-in state of join ${invoke.target}`);
-      // A renewal of the fan-in that read this shard before the arrival missed our checkpoint: keep it as long as the shard.
-      if (arrival.ttl !== undefined && arrival.ttl > (ck.ttl ?? 0)) await x.rt.store.extendTtl(ck.key, arrival.ttl);
-      // Pending: the item that this one's completion launches has not arrived (complete or joined: every item has).
-      if (arrival.outcome === 'pending' && invoke.launch) await launchNext(x, invoke.launch, top, popped);
       out.frames = popped;
       out.iteration = top.iteration;
+      let launched = false;
+      if (x.metrics.duplicates) {
+        // One read of the join's checkpoints and the launched item's start: a committed join means every item
+        // arrived (i + N included), and a started item is owed by its own event. Else the arrival may be ours to make.
+        const joins = joinKeys(x, invoke.target, top.iteration, popped);
+        const committed = await x.rt.store.getCheckpoints(nextStart ? [...joins, nextStart] : joins);
+        if (joins.some((k) => committed.has(k))) return state;
+        launched = nextStart !== undefined && committed.has(nextStart);
+      }
+      const arrival = await recordArrival(x.rt.store, join, size, top.index, code, itemTtl(x));
+      // A renewal of the fan-in that read this shard before the arrival missed our checkpoint: keep it as long as the shard.
+      if (arrival.ttl !== undefined && arrival.ttl > (ck.ttl ?? 0)) await x.rt.store.extendTtl(ck.key, arrival.ttl);
+      // Pending: the item that this one's completion launches has not arrived (complete: every item has).
+      if (arrival.outcome === 'pending' && next && !launched) {
+        await send(x, invoke.launch!.target, { iteration: 0, fanOut: next, inputs: [{ mapItem: { origin: top.origin, index: next[next.length - 1].index, state: top.originNode! } }] });
+      }
       if (arrival.outcome === 'complete') {
         x.metrics.fanInCompletions = 1;
         await send(x, invoke.target, { iteration: top.iteration, fanOut: popped, inputs: [{ fanIn: { join, size, origin: top.origin } }] });

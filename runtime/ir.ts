@@ -291,7 +291,7 @@ export interface NodeSettings {
   readonly inlineLimitBytes: number;
   /** Default bound on concurrent invokes from one execution (map launches). */
   readonly invokeConcurrency: number;
-  /** Retention of checkpoints and tombstones in seconds (TTL); >= maxEventAge + timeout. */
+  /** Retention of checkpoints and fan-in shards in seconds (TTL); >= maxEventAge + timeout. */
   readonly checkpointTtlSeconds: number;
   /** Retention of the run record in seconds. */
   readonly runRetentionSeconds: number;
@@ -408,7 +408,7 @@ export interface FanOutFrame {
   readonly kind: 'map' | 'parallel';
   /** The iteration of the level that fanned out, restored when the frame is popped. */
   readonly iteration: number;
-  /** Checkpoint key of the fan-out origin (tombstoned by the join). */
+  /** Checkpoint key of the fan-out origin (the state input, which the join may read). */
   readonly origin: string;
   /** The join of this fan-out, written by the nodes inside it (`NodeIR.enclosingJoin`). */
   readonly join?: EnclosingJoin;
@@ -461,7 +461,7 @@ export interface EnvelopeHeader {
   readonly fanOut: readonly FanOutFrame[];
   /** Exactly one input (a fan-in is one `fanIn` input; a fold step has acc + item refs in `fold`). */
   readonly inputs: readonly InputRef[];
-  /** Checkpoint key of the scalar predecessor, tombstoned after this node commits. */
+  /** Checkpoint key of the predecessor, sent only to an empty Map's join, which reads the state input from it. */
   readonly parent?: string;
   readonly fold?: FoldState;
   /**

@@ -77,7 +77,7 @@ async function renewFanIn(x: Exec, level: number, due: number, lease: number): P
   const { store } = x.rt;
   const root = plan[plan.length - 1];
   const claim = await store.renewShard(root.key, lease, { by: x.key, due });
-  // Not due: another execution renewed it (its TTL is the lease); absent: joined already, or expired (the arrival tells).
+  // Not due: another execution renewed it (its TTL is the lease). A root no arrival reached yet is created by the claim.
   if (!claim.renewed) return claim.ttl ?? lease;
   const codes: number[] = plan.length === 1 ? [...claim.arrivals] : [];
   const level0 = shardLevels(size)[0];

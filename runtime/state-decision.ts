@@ -8,7 +8,6 @@
  * ResultPath in the state input; else the state fails in turn.
  */
 import { StateFailedError, runtimeError } from './errors';
-import { shardKeys } from './fan-in';
 import { readValues } from './ingress';
 import { proceed } from './interpreter';
 import type { FanInRef, Json } from './ir';
@@ -45,26 +44,20 @@ async function previousAttempt(x: Exec, origin: string): Promise<StateFailure | 
 }
 
 export function decideState(x: Exec, failed: FanInRef): Promise<StepOutcome> {
-  // The failed attempt's fan-in: late branches find it gone and stop at their arrival.
-  const cleanup = { tombstones: [failed.origin], shards: shardKeys(failed.join, failed.size) };
   return exactlyOnceStep(x, () => ({
     instructionsFollow: false,
-    owedCleanup: async () => cleanup,
     async computeOutput() {
       const [input, failure, previous] = await Promise.all([readValues(x, [failed.origin]), x.rt.store.getStateFailure(x.name), previousAttempt(x, failed.origin)]);
-      // The origin is tombstoned only after a decision (or the join) committed: this execution is stale.
+      // The origin is kept as long as the fan-in (the lease): missing, it expired, or a decision committed meanwhile.
       if (!input) return undefined;
       if (!failure) throw runtimeError(`node ${x.rt.ir.node}: invoked for a state failure that is not recorded`);
       const stateInput: Json = input[0];
-      if (await retries(x, failure, previous?.retries ?? [])) return { value: stateInput, catchIndex: RETRY_STATE, cleanup };
+      if (await retries(x, failure, previous?.retries ?? [])) return { value: stateInput, catchIndex: RETRY_STATE };
       const catchIndex = findCatch(x.rt.ir.catch, failure.error);
       if (catchIndex < 0) throw new StateFailedError(failure.error, failure.cause);
       const rule = x.rt.ir.catch![catchIndex];
-      return { value: applyResultPath(rule.resultPath, stateInput, { Error: failure.error, Cause: failure.cause }), catchIndex, cleanup };
+      return { value: applyResultPath(rule.resultPath, stateInput, { Error: failure.error, Cause: failure.cause }), catchIndex };
     },
-    async afterCommit(ck, owed) {
-      await proceed(x, ck);
-      return owed;
-    },
+    afterCommit: (ck) => proceed(x, ck),
   }));
 }

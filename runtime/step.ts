@@ -1,42 +1,39 @@
 /**
  * The exactly-once step (docs/architecture.md "Exactly-once protocol") that a
- * plain node and a fold step share: own checkpoint -> stop (tombstone) or
- * duplicate -> resolve and compute -> commit -> proceed -> collect.
+ * plain node, a fold step and a state decision share: one read of the own
+ * checkpoint and of the inputs known up front -> a duplicate continues from
+ * the stored value, anything else resolves and computes -> commit -> proceed.
+ * Nothing is collected afterwards: every item expires by its TTL.
  */
 import { commit, fromCheckpoint } from './egress';
-import { collect } from './gc';
+import { inputKeys } from './ingress';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
 import type { Json } from './ir';
-import type { Checkpoint } from './table';
-import type { Cleanup, Committed, Exec } from './types';
+import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'tombstone' | 'stale';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned';
 
-/** The computed value (or a caught error) and the cleanup owed once it is committed. */
+/** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
   readonly value: Json;
   readonly catchIndex?: number;
-  readonly cleanup: Cleanup;
 }
 
-/** What a plain node and a fold step do differently. */
+/** What a plain node, a fold step and a state decision do differently. */
 export interface StepWork {
   /** The value goes on to the node's instructions (a fold's: only from its last step). */
   readonly instructionsFollow: boolean;
-  /** The cleanup owed when our checkpoint already exists (a duplicate, or tombstoned by a successor). */
-  owedCleanup(): Promise<Cleanup>;
-  /** Resolves the input and computes; undefined when an input was already collected (stale). */
+  /** Resolves the input and computes; undefined when an input is missing. */
   computeOutput(): Promise<StepOutput | undefined>;
-  /** Invokes the successors of the committed value; returns what to collect after them. */
-  afterCommit(ck: Committed, cleanup: Cleanup): Promise<Cleanup>;
+  /** Invokes the successors of the committed value (a duplicate's: only those that have not committed). */
+  afterCommit(ck: Committed): Promise<void>;
 }
 
 /**
- * An input is gone or collected. Inputs are collected only after the
- * invocation that reads them committed, so if another execution of ours
- * committed meanwhile, this one is stale; if none did, the input expired.
+ * An input is missing. If another execution of ours committed, it owes the
+ * successors (or Lambda's retry of it does): stop. If none did, the input expired.
  */
 async function staleOrExpired(x: Exec): Promise<'stale'> {
   if (!(await x.rt.store.getCheckpoint(x.key))) throw expired(x, 'an input');
@@ -44,29 +41,23 @@ async function staleOrExpired(x: Exec): Promise<'stale'> {
 }
 
 /**
- * Runs one step. `plan` learns what the own checkpoint holds before any other
- * read, and returns the step's work, or its outcome when there is none left.
+ * Runs one step. The own checkpoint is read with the inputs named by the
+ * envelope (consistently), or alone, eventually consistent: a stale miss only
+ * computes again, and the conditional put returns the stored value. `plan`
+ * returns the step's work, 'stale' when an input is missing already, or
+ * 'abandoned' when the state attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
  */
-export async function exactlyOnceStep(
-  x: Exec,
-  plan: (own: Checkpoint | undefined) => StepWork | StepOutcome | Promise<StepWork | StepOutcome>,
-): Promise<StepOutcome> {
-  const own = await x.rt.store.getCheckpoint(x.key);
-  const work = await plan(own);
+export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
+  const inputs = inputKeys(x);
+  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, inputs.checkpoints.length + inputs.shards.length > 0);
+  const own = x.read.checkpoints.get(x.key);
+  const work = await plan();
   if (work === 'stale') return staleOrExpired(x);
-  if (typeof work === 'string') return work;
-  // Tombstoned: we and every successor committed. Redo our cleanup in case our GC was cut short; it is idempotent.
-  const stop = async (): Promise<StepOutcome> => {
-    await collect(x, await work.owedCleanup());
-    return 'tombstone';
-  };
-  if (own?.tombstone) return stop();
-  let ck: Committed | undefined;
-  let cleanup: Cleanup;
+  if (work === 'abandoned') return work;
+  let ck: Committed;
   if (own) {
-    // A retry or duplicate after commit: skip user code, redo the idempotent rest.
+    // A retry or duplicate after commit: skip user code, invoke the successors that have not committed.
     x.metrics.duplicates = 1;
-    cleanup = await work.owedCleanup();
     ck = fromCheckpoint(x.key, own);
   } else {
     const output = await work.computeOutput();
@@ -74,9 +65,7 @@ export async function exactlyOnceStep(
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;
     ck = await commit(x, passes ? leadingPasses(x, output.value) : output.value, output.catchIndex);
-    if (!ck) return stop();
-    cleanup = output.cleanup;
   }
-  await collect(x, await work.afterCommit(ck, cleanup));
+  await work.afterCommit(ck);
   return own ? 'duplicate' : ck.catchIndex === undefined ? 'committed' : 'caught';
 }

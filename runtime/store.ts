@@ -6,6 +6,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunRef, StateFailure, WrittenRunError } from './table';
 
+/** What one read round trip found, by key: checkpoints, and fan-in shards' arrivals; absent items are missing. */
+export interface ReadSet {
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>;
+  readonly shards: ReadonlyMap<string, readonly number[]>;
+}
+
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
 
 /** The table behind a store on DynamoDB, where effect records (`unum-cdk/effects`) are written beside the user's writes. */
@@ -26,23 +32,21 @@ export interface CheckpointStore {
   putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined>;
   /** Consistent batch read; absent keys are missing from the map. */
   getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>>;
-  /** Replace checkpoints by tombstones `{pk, t: 1, ttl}` (value dropped). */
-  tombstone(keys: readonly string[], ttl: number): Promise<void>;
+  /**
+   * Checkpoints and shards in one round trip (one GetItem or BatchGetItem);
+   * eventually consistent unless `consistent`, for reads where a stale answer is safe.
+   */
+  read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet>;
   /** Raise an item's TTL to `ttl` if it exists and expires earlier; never creates or shortens. */
   extendTtl(key: string, ttl: number): Promise<void>;
-  /** Create a fan-in shard expecting `expected` arrivals, keeping arrivals already recorded. */
-  createShard(key: string, expected: number, ttl: number): Promise<void>;
-  /** Idempotently add `element` to a shard; undefined when the shard no longer exists. */
-  addToShard(key: string, element: number): Promise<{ readonly count: number; readonly expected: number; readonly ttl?: number } | undefined>;
+  /** Idempotently add `element` to a shard expecting `expected` arrivals, creating it (with TTL `ttl`) if absent. */
+  addToShard(key: string, element: number, expected: number, ttl: number): Promise<{ readonly count: number; readonly expected: number; readonly ttl?: number }>;
   /**
    * Raise a shard's TTL to `ttl` (table.ts `shardRenewal`; with a claim, claiming
-   * its fan-in's renewal). Returns the arrivals when renewed; otherwise the
-   * shard's TTL, undefined when the shard does not exist.
+   * its fan-in's renewal, on a root created if absent). Returns the arrivals when
+   * renewed; otherwise the shard's TTL, undefined when the shard does not exist.
    */
   renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal>;
-  /** Consistent batch read of shards' arrival sets; absent shards are missing from the map. */
-  getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
-  deleteItems(keys: readonly string[]): Promise<void>;
   /** Record the failure of a Parallel/Map state attempt (join invocation `join`) unless one is recorded; returns the one recorded. */
   failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure>;
   /** Consistent read of a state attempt's failure. */

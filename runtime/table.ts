@@ -167,10 +167,12 @@ export const ttlExtension = (key: string, ttl: number): UpdateRequest => update(
 
 // ---------------------------------------------------------------- checkpoint `ckpt#<invocation>`
 
-/** A checkpoint as read: a committed value (`v`, and `c` when a catch rule produced it, with its TTL) or a tombstone (`t`). */
-export type Checkpoint =
-  | { readonly tombstone: true }
-  | { readonly tombstone: false; readonly json: string; readonly catchIndex?: number; readonly ttl?: number };
+/** A checkpoint as read: the committed value (`v`), `c` when a catch rule produced it, its TTL. */
+export interface Checkpoint {
+  readonly json: string;
+  readonly catchIndex?: number;
+  readonly ttl?: number;
+}
 
 /** The commit: only the first writer's put succeeds. */
 export function checkpointPut(key: string, json: string, catchIndex: number | undefined, ttl: number): PutRequest {
@@ -179,9 +181,6 @@ export function checkpointPut(key: string, json: string, catchIndex: number | un
   return put(item, ABSENT);
 }
 
-/** Replaces a checkpoint: the value is dropped, the key stays until its TTL so late duplicates stop. */
-export const tombstoneItem = (key: string, ttl: number): Item => ({ ...newItem(key, ttl), t: N(1) });
-
 /**
  * The catch index (`c`) of a Parallel/Map join's checkpoint that decided to
  * run its state again (a Retry rule matched the failure): its value is the
@@ -189,12 +188,13 @@ export const tombstoneItem = (key: string, ttl: number): Item => ({ ...newItem(k
  */
 export const RETRY_STATE = -1;
 
+/** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
-  if (!item) return undefined;
-  if (item.t) return { tombstone: true };
-  const c = item.c?.N;
-  const ttl = ttlOf(item);
-  return { tombstone: false, json: item.v?.S ?? 'null', ...(c === undefined ? {} : { catchIndex: Number(c) }), ...(ttl === undefined ? {} : { ttl }) };
+  const json = item && str(item, 'v');
+  if (json === undefined) return undefined;
+  const c = (item as Item).c?.N;
+  const ttl = ttlOf(item as Item);
+  return { json, ...(c === undefined ? {} : { catchIndex: Number(c) }), ...(ttl === undefined ? {} : { ttl }) };
 }
 
 // ---------------------------------------------------------------- fan-in shard `fanin#<join>#<level>#<shard>`
@@ -205,13 +205,6 @@ export interface FanInShard {
   readonly expected: number;
   readonly ttl?: number;
 }
-
-/**
- * Creating a shard: an upsert, not a put, so an origin that runs again keeps
- * arrivals already recorded, and the TTL a renewal may have raised meanwhile.
- */
-export const shardCreation = (key: string, expected: number, ttl: number): UpdateRequest =>
-  update(key, 'SET n = :n, #ttl = if_not_exists(#ttl, :t)', { ':n': N(expected), ':t': N(ttl) });
 
 /** Who claims a fan-in's renewal (an invocation's checkpoint key), and before when the root must expire for it to be due. */
 export interface RenewalClaim {
@@ -226,14 +219,18 @@ export interface RenewalClaim {
  */
 export function shardRenewal(key: string, ttl: number, claim?: RenewalClaim): UpdateRequest {
   if (!claim) return ttlExtension(key, ttl);
-  return update(key, 'SET #ttl = :t, rb = :by', { ':t': N(ttl), ':due': N(claim.due), ':by': S(claim.by) }, `${PRESENT} AND (#ttl < :due OR rb = :by)`);
+  // A root no arrival has reached yet is created by the claim: the fan-in is renewed all the same.
+  return update(key, 'SET #ttl = :t, rb = :by', { ':t': N(ttl), ':due': N(claim.due), ':by': S(claim.by) }, `${ABSENT} OR #ttl < :due OR rb = :by`);
 }
 
-/** True for a recorded UpdateExpression that creates a shard (sets its expected count). */
-export const isShardCreation = (updateExpression: unknown): boolean => typeof updateExpression === 'string' && updateExpression.startsWith('SET n = ');
-
-/** Recording an arrival: adding to a set is idempotent, and a deleted shard fails the condition. */
-export const shardArrival = (key: string, code: number): UpdateRequest => update(key, 'ADD a :x', { ':x': { NS: [String(code)] } }, PRESENT);
+/**
+ * Recording an arrival: an upsert that creates the shard with the first
+ * arrival (nobody creates shards up front) and keeps the TTL of an existing
+ * shard (a renewal may have raised it). Adding to a set is idempotent, so a
+ * retried or duplicate arrival never counts twice.
+ */
+export const shardArrival = (key: string, code: number, expected: number, ttl: number): UpdateRequest =>
+  update(key, 'ADD a :x SET n = :n, #ttl = if_not_exists(#ttl, :t)', { ':x': { NS: [String(code)] }, ':n': N(expected), ':t': N(ttl) });
 
 /** True for a recorded UpdateExpression that records an arrival (`shardArrival`). */
 export const isShardArrival = (updateExpression: unknown): boolean => typeof updateExpression === 'string' && updateExpression.startsWith('ADD a ');
@@ -721,4 +718,4 @@ export function holdsOperation(item: Item | undefined, tag: string, now: number,
 // ---------------------------------------------------------------- scans
 
 /** The attributes that tell an item's kind and state (a table summary projects on them). */
-export const SUMMARY_ATTRIBUTES: readonly string[] = [PK, 't', 'a', 'n', 'status'];
+export const SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'a', 'n', 'status'];

@@ -2,7 +2,7 @@
 import type { FanOutFrame, FoldState, InputRef, Json, NodeIR } from './ir';
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
-import type { CheckpointStore } from './store';
+import type { CheckpointStore, ReadSet } from './store';
 import type { RunRef } from './table';
 
 /** The part of Lambda's context object the runtime uses. */
@@ -37,12 +37,6 @@ export interface Invocation {
   readonly start: boolean;
 }
 
-/** Items to clean up once this invocation committed and invoked its successors. */
-export interface Cleanup {
-  readonly tombstones: string[];
-  readonly shards: string[];
-}
-
 /** One execution of an invocation: its identity and what it measured. */
 export interface Exec {
   readonly rt: Runtime;
@@ -54,6 +48,8 @@ export interface Exec {
   /** This invocation's checkpoint key. */
   readonly key: string;
   readonly metrics: Partial<Record<MetricName, number>>;
+  /** The step's first read: the own checkpoint and the inputs the envelope names (runtime/step.ts). */
+  read?: ReadSet;
   /** Epoch seconds until which what the run will read again is kept; sent on in every envelope. */
   lease: number;
   /** Attempts of the handler in this execution (retry rules), 0 when user code did not run. */

@@ -76,7 +76,6 @@ export function formatInspectReport(r: InspectReport): string {
     parts.push([
       `table (scanned; ${t.attributable ? 'only this run has a record, so these are its items' : `${t.runs} run records, ${t.runsInFlight.length} running: counts are table-wide`})`,
       `  checkpoints  ${t.checkpoints}`,
-      `  tombstones   ${t.tombstones}`,
       `  fan-ins      ${t.fanIns.length} open`,
     ].join('\n'));
   }

@@ -2,7 +2,6 @@ import { HistoryEntry, dedupeHistory } from './history';
 import { SHARD_WIDTH } from '../../runtime/fan-in';
 import {
   checkpointKey,
-  decodeCheckpoint,
   decodeHistoryCount,
   decodeHistoryEntry,
   decodeShard,
@@ -34,7 +33,6 @@ export interface FanInProgress {
 /** Table-wide counts from a scan: checkpoint keys are hashes, so they cannot be attributed to a run. */
 export interface TableSummary {
   readonly checkpoints: number;
-  readonly tombstones: number;
   readonly fanIns: readonly FanInProgress[];
   /** Number of run records in the table (any status, any workflow sharing it). */
   readonly runs: number;
@@ -119,8 +117,8 @@ async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): P
       const shard = items.get(shardKey(join, 0, s));
       if (shard) { shards++; arrived += decodeShard(shard).arrivals.length; }
     }
-    // The join deletes the shards after it commits (a fold's first step too, under a name of its own), so
-    // its entry or its checkpoint tells completion, not the shards; an empty fan-out has no shards.
+    // Shards stay until their TTL, and an empty fan-out has none: the join's entry or checkpoint (a fold's
+    // first step under a name of its own) tells completion, not the shards.
     const complete = joined.has(join) || items.has(checkpointKey(join)) || (shards === 0 && size === 0);
     return { join, origin, arrived: complete ? size : arrived, expected: size, complete };
   });
@@ -128,14 +126,13 @@ async function fanInsOf(table: TableReader, history: readonly HistoryEntry[]): P
 
 async function scanTable(table: TableReader, run: RunRef): Promise<TableSummary> {
   let checkpoints = 0;
-  let tombstones = 0;
   const runKeys: string[] = [];
   const runsInFlight: string[] = [];
   const joins = new Map<string, { arrived: number; expected: number }>();
   for await (const item of table.scan(SUMMARY_ATTRIBUTES)) {
     const key = parseKey(keyOf(item) ?? '');
     if (key?.kind === 'checkpoint') {
-      if (decodeCheckpoint(item)?.tombstone) tombstones++; else checkpoints++;
+      checkpoints++;
     } else if (key?.kind === 'run') {
       runKeys.push(keyOf(item) as string);
       if (key.workflow === run.workflow && runStatusOf(item) === 'RUNNING') runsInFlight.push(key.workflowId);
@@ -150,8 +147,8 @@ async function scanTable(table: TableReader, run: RunRef): Promise<TableSummary>
   runsInFlight.sort();
   return {
     checkpoints,
-    tombstones,
-    fanIns: [...joins].map(([join, j]) => ({ join, ...j, complete: false })),
+    // Shards stay until their TTL: a fan-in is open while its level-0 shards miss arrivals.
+    fanIns: [...joins].filter(([, j]) => j.arrived < j.expected).map(([join, j]) => ({ join, ...j, complete: false })),
     runs: runKeys.length,
     runsInFlight,
     attributable: runKeys.length === 1 && runKeys[0] === runKey(run),

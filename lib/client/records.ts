@@ -34,9 +34,7 @@ async function resultOf(table: TableReader, workflowId: string, record: RunRecor
   if (ref === undefined) throw new UnumClientError(`run ${workflowId} SUCCEEDED but its record has neither result nor resultRef`);
   const item = await table.get(ref);
   const checkpoint = decodeCheckpoint(item);
-  if (!checkpoint || checkpoint.tombstone) {
-    throw new UnumClientError(`run ${workflowId}: result checkpoint ${ref} is gone (${item ? 'tombstoned' : 'expired or deleted'})`);
-  }
+  if (!checkpoint) throw new UnumClientError(`run ${workflowId}: result checkpoint ${ref} is gone (expired or deleted)`);
   return JSON.parse(checkpoint.json) as Json;
 }
 

@@ -74,7 +74,7 @@ export interface StartAndWaitOptions extends StartOptions, WaitOptions {}
 /** Options of `UnumClient.inspect`. */
 export interface InspectOptions {
   /**
-   * Also scan the whole table for checkpoints, tombstones and fan-in shards.
+   * Also scan the whole table for checkpoints, open fan-ins and run records.
    * Their keys are hashes, so these counts are table-wide: they describe this
    * run alone only when it is the only run in flight (reported as `attributable`).
    * A scan reads every item of the table: avoid it on large tables.

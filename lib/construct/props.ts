@@ -77,10 +77,10 @@ export interface UnumWorkflowProps {
    */
   readonly maxEventAge?: Duration;
   /**
-   * How long checkpoints and tombstones live (DynamoDB TTL) from their write.
+   * How long checkpoints and fan-in shards live (DynamoDB TTL) from their write.
    * Must be at least the longest max event age plus the longest function
    * timeout of the workflow's nodes, so a late duplicate delivery still finds
-   * its tombstone and an input outlives the wait for its reader; shorter
+   * its checkpoint and an input outlives the wait for its reader; shorter
    * settings are rejected at synth. What a run reads again later (fan-in
    * state, branch outputs, fold items, the run record) is kept as long as the
    * run lasts: the run renews it when less than twice that bound is left,

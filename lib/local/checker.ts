@@ -12,9 +12,10 @@
  * 3. The result equals the expected one: a fault-free run's, or, when user
  *    code is non-deterministic, what the committed (first-writer) checkpoint
  *    values imply.
- * 4. No coordination state is left but TTL-bound records: every remaining
- *    item the run wrote has a TTL (fan-in shards left are reported as notes),
- *    and so has every item of the workflow's table, scanned after the run:
+ * 4. No coordination state is left but TTL-bound records: the run deleted
+ *    nothing of the layout (garbage collection is by TTL alone), every
+ *    remaining item it wrote has a TTL, and so has every item of the
+ *    workflow's table, scanned after the run:
  *    writes the traffic does not attribute to the run (a failure recorder
  *    without a valid run id, another run's) are checked too.
  * 5. A late duplicate produced no second result (checked by the caller
@@ -26,7 +27,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, isShardCreation, type Item, keyOf, parseKey, TABLE, ttlOf } from '../../runtime/table';
+import { decodeCheckpoint, type Item, keyOf, parseKey, TABLE, ttlOf } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
@@ -73,7 +74,7 @@ export function committedValues(calls: readonly CallRecord[]): Map<string, Json>
     if (c.call.operation !== 'PutItem' || c.status !== 200) continue;
     const item = parseBody(c.request).Item as Item | undefined;
     const checkpoint = kindOf(keyOf(item)) === 'checkpoint' ? decodeCheckpoint(item) : undefined;
-    if (checkpoint && !checkpoint.tombstone) out.set(c.exec.identity, JSON.parse(checkpoint.json) as Json);
+    if (checkpoint) out.set(c.exec.identity, JSON.parse(checkpoint.json) as Json);
   }
   return out;
 }
@@ -137,13 +138,27 @@ export async function readItems(client: DynamoDBClient, tableName: string, keys:
 }
 
 /**
- * Invariant 4 on the items left: everything left must be bound by TTL. A
- * fan-in shard with a TTL breaks no invariant (TTL is its backstop) but is
- * reported by `leftoverNotes`: the join normally deletes it.
+ * Invariant 4 on the items left: everything left must be bound by TTL (the
+ * runtime deletes nothing: checkpoints and fan-in shards expire by TTL).
  */
 export function leftoverViolations(items: readonly Item[]): string[] {
   const keys = new Set(items.filter((item) => ttlOf(item) === undefined).map((item) => keyOf(item) ?? '?'));
   return [...keys].map((key) => `invariant 4: ${key} was left without a TTL`);
+}
+
+/** Invariant 4: the run deleted no item of the table layout (DeleteItem, or a BatchWriteItem's DeleteRequest). */
+export function deletionViolations(calls: readonly CallRecord[]): string[] {
+  const deleted = new Set<string>();
+  for (const c of calls) {
+    if (c.call.service !== 'dynamodb' || c.status !== 200) continue;
+    const body = parseBody(c.request);
+    const keys = c.call.operation === 'DeleteItem' ? [body.Key as Item | undefined] : [];
+    if (c.call.operation === 'BatchWriteItem') {
+      for (const requests of Object.values((body.RequestItems ?? {}) as Record<string, Array<{ DeleteRequest?: { Key?: Item } }>>)) keys.push(...requests.map((r) => r.DeleteRequest?.Key));
+    }
+    for (const key of keys) if (kindOf(keyOf(key)) !== undefined) deleted.add(keyOf(key) as string);
+  }
+  return [...deleted].map((key) => `invariant 4: ${key} was deleted (garbage collection is by TTL alone)`);
 }
 
 /** Every item of the table without a TTL (a consistent scan, projected on key and TTL). */
@@ -153,17 +168,6 @@ export async function itemsWithoutTtl(client: DynamoDBClient, tableName: string)
     if (ttlOf(item) === undefined) out.push(item);
   }
   return out;
-}
-
-/** Fan-in shards left to their TTL, with what the traffic says about why. */
-export function leftoverNotes(items: readonly Item[], calls: readonly CallRecord[]): string[] {
-  return items.filter((item) => kindOf(keyOf(item)) === 'shard' && ttlOf(item) !== undefined).map((item) => {
-    const pk = keyOf(item) as string;
-    const touching = calls.filter((c) => c.status === 200 && c.request.includes(`"${pk}"`));
-    const deletedAt = touching.findIndex((c) => c.call.operation === 'BatchWriteItem');
-    const recreated = deletedAt >= 0 && touching.slice(deletedAt + 1).find((c) => c.call.operation === 'UpdateItem' && isShardCreation(parseBody(c.request).UpdateExpression));
-    return `fan-in shard ${pk} left to its TTL${recreated ? ` (recreated by ${recreated.exec.identity} attempt ${recreated.exec.attempt} after the join deleted it)` : ''}`;
-  });
 }
 
 export interface CheckInput {
@@ -196,7 +200,7 @@ export function checkRun(input: CheckInput): string[] {
     const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
     if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
   }
-  out.push(...leftoverViolations([...input.items, ...input.untimed]));
+  out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   return out;
 }

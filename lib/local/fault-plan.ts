@@ -54,7 +54,7 @@ export const isKillingFault = (fault: CallFault): boolean => fault === 'crash-be
 export interface EventFault {
   /** Delay before delivery: different delays reorder queued events. */
   readonly delayMs: number;
-  /** Deliver the event a second time: at once, or late (after the run finished and GC ran). */
+  /** Deliver the event a second time: at once, or late (after the run finished). */
   readonly duplicate: 'none' | 'concurrent' | 'late';
 }
 

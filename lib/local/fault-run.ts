@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
 import type { RunStatusWithResult } from '../client/records';
-import { checkRun, itemsWithoutTtl, leftoverNotes, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
+import { checkRun, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
 import { boundedMaps } from './map-concurrency';
@@ -74,7 +74,6 @@ export async function checkedRun(
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
     const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
     violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps }));
-    notes.push(...leftoverNotes(items, calls));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);
     violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);

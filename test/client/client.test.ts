@@ -102,8 +102,8 @@ describe('status and result', () => {
   test('a result checkpoint that is gone is a clear error', async () => {
     await writer.startRun('gone');
     await writer.succeed('gone', 1, 'Ref1');
-    await writer.tombstone('Ref1');
-    await expect(client.result('gone')).rejects.toThrow('run gone: result checkpoint ckpt#Ref1 is gone (tombstoned)');
+    await writer.expire('Ref1');
+    await expect(client.result('gone')).rejects.toThrow('run gone: result checkpoint ckpt#Ref1 is gone (expired or deleted)');
   });
 
   test('FAILED: status carries node, error and cause; result throws UnumRunFailedError', async () => {

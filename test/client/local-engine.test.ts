@@ -44,7 +44,7 @@ test('start, inspect during the run, wait, result', async () => {
   let midRun;
   for (let i = 0; i < 400 && !midRun; i++) {
     const report = await client.inspect(id);
-    if (report.run.status === 'RUNNING' && report.table!.tombstones > 0) midRun = report;
+    if (report.run.status === 'RUNNING' && report.table!.checkpoints > 1) midRun = report;
     else await new Promise((r) => setTimeout(r, 10));
   }
   expect(midRun).toBeDefined();

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkRun, committedValues, leftoverNotes, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
+import { checkRun, committedValues, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
 import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { boundedMaps, mapConcurrencyViolations } from '../../lib/local/map-concurrency';
 import type { TimelineEntry } from '../../lib/local/timeline';
@@ -28,7 +28,7 @@ const good: CallRecord[] = [
   rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 400, 'none', 2),
 ];
 const record = { workflowId: 'w', status: 'SUCCEEDED' as const, result: { n: 0.5 } };
-const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#W#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, t: { N: '1' }, ttl: { N: '1' } }];
+const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#W#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.5}' }, ttl: { N: '1' } }];
 
 test('a correct run: one creation, one finish, identical successor inputs (key order and lease ignored), first writer wins', () => {
   expect(runRecordWrites(good)).toEqual({ created: 1, finished: 1 });
@@ -37,11 +37,15 @@ test('a correct run: one creation, one finish, identical successor inputs (key o
   expect(checkRun({ record, calls: good, items, untimed: [], expectation: { kind: 'derived', expected: (c) => c.get('A@start') ?? null } })).toEqual([]);
 });
 
-test('a second result, diverging successor inputs, a wrong result and untimed leftovers are violations', () => {
+test('a second result, diverging successor inputs, a wrong result, deletions and untimed leftovers are violations', () => {
   const bad = [
     ...good,
     rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.9 } }] } }, 202, 'none', 3),
     rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 200, 'none', 3),
+    rec('B@0[]', 'BatchWriteItem', 'BatchWriteItem(ckpt)', { RequestItems: { t: [{ DeleteRequest: { Key: { pk: { S: 'ckpt#a' } } } }] } }, 200),
+    rec('B@0[]', 'DeleteItem', 'DeleteItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } } }, 200),
+    // A user's item in another table (an effect's) is none of the layout's.
+    rec('B@0[]', 'DeleteItem', 'DeleteItem(user)', { Key: { pk: { S: 'order-1' } } }, 200),
   ];
   const shard = { pk: { S: 'fanin#j#0#0' } };
   // Found among the run's writes and by the table scan: reported once. An item no call of the run wrote is found by the scan.
@@ -51,17 +55,11 @@ test('a second result, diverging successor inputs, a wrong result and untimed le
     'invariant 1: run record finished 2 times',
     expect.stringMatching(/^invariant 2: Invoke\(B@0\[\]\) was invoked with 2 different inputs/),
     expect.stringMatching(/^invariant 3: result/),
+    'invariant 4: ckpt#a was deleted (garbage collection is by TTL alone)',
+    'invariant 4: fanin#j#0#0 was deleted (garbage collection is by TTL alone)',
     'invariant 4: fanin#j#0#0 was left without a TTL',
     'invariant 4: run#other was left without a TTL',
   ]);
-});
-
-test('a fan-in shard left to its TTL is a note, naming who recreated it after the join deleted it', () => {
-  const calls = [
-    rec('J@0[]', 'BatchWriteItem', 'BatchWriteItem(fanin)', { RequestItems: { t: [{ DeleteRequest: { Key: { pk: { S: 'fanin#j#0#0' } } } }] } }, 200),
-    rec('O@start', 'UpdateItem', 'UpdateItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } }, UpdateExpression: 'SET n = :n' }, 200, 'none', 2),
-  ];
-  expect(leftoverNotes([{ pk: { S: 'fanin#j#0#0' }, ttl: { N: '9' } }], calls)).toEqual(['fan-in shard fanin#j#0#0 left to its TTL (recreated by O@start attempt 2 after the join deleted it)']);
 });
 
 describe('invariant 6: never more than N items of a bounded Map running', () => {

@@ -16,43 +16,54 @@ test('a losing put returns the stored checkpoint from ALL_OLD, with no extra rea
   }) as never);
   try {
     expect(await store.putCheckpoint('ckpt#a', '{"x":1}', undefined, 100)).toBeUndefined();
-    expect(await store.putCheckpoint('ckpt#a', '{"x":2}', 3, 100)).toEqual({ tombstone: false, json: '{"x":1}', ttl: 100 });
+    expect(await store.putCheckpoint('ckpt#a', '{"x":2}', 3, 100)).toEqual({ json: '{"x":1}', ttl: 100 });
     expect(sent).toEqual(['PutItemCommand', 'PutItemCommand']);
   } finally {
     spy.mockRestore();
   }
   await store.putCheckpoint('ckpt#c', '"caught"', 1, 100);
-  expect(await store.getCheckpoint('ckpt#c')).toEqual({ tombstone: false, json: '"caught"', catchIndex: 1, ttl: 100 });
-  await store.tombstone(['ckpt#a', 'ckpt#a'], 200);
-  expect(await store.getCheckpoint('ckpt#a')).toEqual({ tombstone: true });
-  expect(await store.putCheckpoint('ckpt#a', '1', undefined, 100)).toEqual({ tombstone: true });
+  expect(await store.getCheckpoint('ckpt#c')).toEqual({ json: '"caught"', catchIndex: 1, ttl: 100 });
   const raw = await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'ckpt#a' } } }));
-  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, t: { N: '1' }, ttl: { N: '200' } });
+  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
 });
 
-test('batch reads and writes beyond 100 / 25 items', async () => {
+test('read: checkpoints and shards in one round trip, eventually consistent or not; one key is a GetItem', async () => {
+  const { name } = await db.table();
+  const sent: { name: string; consistent?: boolean }[] = [];
+  const store = new DynamoDbStore(name, db.client);
+  await store.putCheckpoint('ckpt#a', '1', undefined, 100);
+  await store.addToShard('fanin#j#0#0', 5, 2, 100);
+  const send = db.client.send.bind(db.client);
+  const spy = jest.spyOn(db.client, 'send').mockImplementation(((cmd: { constructor: { name: string }; input: { ConsistentRead?: boolean; RequestItems?: Record<string, { ConsistentRead?: boolean }> } }) => {
+    sent.push({ name: cmd.constructor.name, consistent: cmd.input.ConsistentRead ?? cmd.input.RequestItems?.[name]?.ConsistentRead });
+    return send(cmd as never);
+  }) as never);
+  try {
+    const both = await store.read(['ckpt#a', 'ckpt#none'], ['fanin#j#0#0', 'fanin#j#0#1'], true);
+    expect(both.checkpoints).toEqual(new Map([['ckpt#a', { json: '1', ttl: 100 }]]));
+    expect(both.shards).toEqual(new Map([['fanin#j#0#0', [5]]]));
+    expect((await store.read(['ckpt#a'], [], false)).checkpoints.get('ckpt#a')).toEqual({ json: '1', ttl: 100 });
+    expect(sent).toEqual([{ name: 'BatchGetItemCommand', consistent: true }, { name: 'GetItemCommand', consistent: false }]);
+  } finally {
+    spy.mockRestore();
+  }
+});
+
+test('batch reads beyond 100 items', async () => {
   const { store } = await db.table();
   const keys = Array.from({ length: 250 }, (_, i) => `ckpt#k${i}`);
   await Promise.all(keys.map((k, i) => store.putCheckpoint(k, JSON.stringify({ i, pad: 'p'.repeat(1000) }), undefined, 100)));
   const got = await store.getCheckpoints([...keys, 'ckpt#missing']);
   expect(got.size).toBe(250);
   expect(JSON.parse((got.get('ckpt#k199') as { json: string }).json).i).toBe(199);
-  await store.tombstone(keys, 100);
-  expect([...(await store.getCheckpoints(keys)).values()].every((c) => c.tombstone)).toBe(true);
 });
 
-test('shards: upsert keeps arrivals, ADD is idempotent, a deleted shard refuses arrivals', async () => {
+test('shards: the first arrival creates the shard with its TTL, ADD is idempotent, later arrivals keep the TTL', async () => {
   const { store } = await db.table();
-  await store.createShard('fanin#j#0#0', 3, 100);
-  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3, ttl: 100 });
-  expect(await store.addToShard('fanin#j#0#0', 5)).toEqual({ count: 1, expected: 3, ttl: 100 });
-  // Created again by an origin that runs again: arrivals and TTL stay.
-  await store.createShard('fanin#j#0#0', 3, 50);
-  expect(await store.addToShard('fanin#j#0#0', 7)).toEqual({ count: 2, expected: 3, ttl: 100 });
-  expect(await store.getShards(['fanin#j#0#0', 'fanin#j#0#1'])).toEqual(new Map([['fanin#j#0#0', [5, 7]]]));
-  await store.deleteItems(['fanin#j#0#0']);
-  expect(await store.addToShard('fanin#j#0#0', 9)).toBeUndefined();
-  expect(await store.getShards(['fanin#j#0#0'])).toEqual(new Map());
+  expect(await store.addToShard('fanin#j#0#0', 5, 3, 100)).toEqual({ count: 1, expected: 3, ttl: 100 });
+  expect(await store.addToShard('fanin#j#0#0', 5, 3, 100)).toEqual({ count: 1, expected: 3, ttl: 100 });
+  expect(await store.addToShard('fanin#j#0#0', 7, 3, 50)).toEqual({ count: 2, expected: 3, ttl: 100 });
+  expect((await store.read([], ['fanin#j#0#0', 'fanin#j#0#1'], true)).shards).toEqual(new Map([['fanin#j#0#0', [5, 7]]]));
 });
 
 test('run record: created once, finished once', async () => {
@@ -85,10 +96,9 @@ test('TTL renewals only raise TTLs of items that exist', async () => {
   await store.extendTtl('ckpt#r', 400);
   await store.extendTtl('ckpt#gone', 400);
   expect([await ttl('ckpt#r'), await ttl('ckpt#gone')]).toEqual(['500', undefined]);
-  expect((await store.getCheckpoint('ckpt#r'))).toEqual({ tombstone: false, json: '1', ttl: 500 });
+  expect((await store.getCheckpoint('ckpt#r'))).toEqual({ json: '1', ttl: 500 });
 
-  await store.createShard('fanin#j#0#0', 2, 100);
-  await store.addToShard('fanin#j#0#0', 5);
+  await store.addToShard('fanin#j#0#0', 5, 2, 100);
   expect(await store.renewShard('fanin#j#0#0', 300)).toEqual({ renewed: true, arrivals: [5] });
   expect(await store.renewShard('fanin#j#0#0', 200)).toEqual({ renewed: false, ttl: 300 });
   expect(await store.renewShard('fanin#none', 300)).toEqual({ renewed: false });
@@ -97,12 +107,14 @@ test('TTL renewals only raise TTLs of items that exist', async () => {
 
 test('a fan-in renewal is claimed once per lease, and again by the claimer', async () => {
   const { store } = await db.table();
-  await store.createShard('fanin#j#0#0', 2, 100);
+  await store.addToShard('fanin#j#0#0', 5, 2, 100);
   // Due: the root expires before 150.
-  expect(await store.renewShard('fanin#j#0#0', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: true, arrivals: [] });
+  expect(await store.renewShard('fanin#j#0#0', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: true, arrivals: [5] });
   // Not due for another invocation any more: it learns the TTL.
   expect(await store.renewShard('fanin#j#0#0', 450, { by: 'ckpt#b', due: 160 })).toEqual({ renewed: false, ttl: 400 });
   // The claimer's retry claims again and finishes the renewal.
-  expect(await store.renewShard('fanin#j#0#0', 410, { by: 'ckpt#a', due: 160 })).toEqual({ renewed: true, arrivals: [] });
-  expect(await store.renewShard('fanin#none', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: false });
+  expect(await store.renewShard('fanin#j#0#0', 410, { by: 'ckpt#a', due: 160 })).toEqual({ renewed: true, arrivals: [5] });
+  // A root that no arrival reached yet is created by the claim, with the lease as its TTL; the first arrival keeps it.
+  expect(await store.renewShard('fanin#new', 400, { by: 'ckpt#a', due: 150 })).toEqual({ renewed: true, arrivals: [] });
+  expect(await store.addToShard('fanin#new', 1, 2, 100)).toEqual({ count: 1, expected: 2, ttl: 400 });
 });

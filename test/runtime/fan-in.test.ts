@@ -1,5 +1,5 @@
 /** The shard tree's logic, up to 100,000 branches, on an in-memory store. */
-import { arrivalCode, createFanIn, decodeArrival, readArrivals, recordArrival, shardLevels, shardPlan, SHARD_WIDTH, TAIL_RADIX } from '../../runtime/fan-in';
+import { arrivalCode, arrivalShardKeys, decodeArrival, readArrivals, recordArrival, shardLevels, shardPlan, SHARD_WIDTH, TAIL_RADIX } from '../../runtime/fan-in';
 import { MemoryStore } from '../support/memory-store';
 
 test('levels: 782 + 7 + 1 shards at 100,000 branches; one shard up to 128', () => {
@@ -39,39 +39,38 @@ function shuffled(n: number, seed: number): number[] {
 test('100,000 branches in random order with duplicates: only the last arrival completes, cost stays constant', async () => {
   const N = 100000;
   const store = new MemoryStore();
-  await createFanIn(store, 'join', N, 0, 16);
-  expect(store.shards.size).toBe(782 + 7 + 1);
   const order = shuffled(N, 42);
   let completes = 0;
   for (let k = 0; k < N; k++) {
     const i = order[k];
-    const r = (await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N))).outcome;
+    const r = (await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N), 9)).outcome;
     if (r === 'complete') {
       completes++;
       expect(k).toBe(N - 1);
     }
     // Every 1000th branch is retried at once: it never counts twice.
-    if (k % 1000 === 0 && k < N - 1) expect((await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N))).outcome).toBe('pending');
+    if (k % 1000 === 0 && k < N - 1) expect((await recordArrival(store, 'join', N, i, arrivalCode(i, i % 3, i % 2, N), 9)).outcome).toBe('pending');
   }
   expect(completes).toBe(1);
+  // Each shard was created by its first arrival, with the count shardPlan gives it.
+  expect([...store.shards].map(([k, v]) => [k, v.n]).sort()).toEqual(shardPlan('join', N).map((p) => [p.key, p.expected]).sort());
   // ~1 write per branch, plus one per full shard on the upper levels.
   expect(store.calls.addToShard).toBeLessThanOrEqual(N + 100 + 782 + 7);
   for (const s of store.shards.values()) expect(s.a.size).toBeLessThanOrEqual(SHARD_WIDTH);
-  const arrivals = await readArrivals(store, 'join', N);
+  const arrivals = readArrivals(await store.read([], arrivalShardKeys('join', N), true), 'join', N);
   expect(arrivals).toHaveLength(N);
   expect(arrivals![12345]).toEqual({ tail: 12345 % 3, iteration: 12345 % 2 });
   // A duplicate of the last branch re-completes (the join's checkpoint absorbs it).
-  expect((await recordArrival(store, 'join', N, order[N - 1], arrivalCode(order[N - 1], order[N - 1] % 3, order[N - 1] % 2, N))).outcome).toBe('complete');
+  expect((await recordArrival(store, 'join', N, order[N - 1], arrivalCode(order[N - 1], order[N - 1] % 3, order[N - 1] % 2, N), 9)).outcome).toBe('complete');
 });
 
-test('a late arrival after the join deleted the shards is gone; creating again keeps arrivals', async () => {
+test('shards are created by their first arrival with its TTL, which later arrivals keep; missing or incomplete shards read as undefined', async () => {
   const store = new MemoryStore();
-  await createFanIn(store, 'j', 3, 0, 4);
-  await recordArrival(store, 'j', 3, 0, arrivalCode(0, 0, 0, 3));
-  await createFanIn(store, 'j', 3, 0, 4);
-  await recordArrival(store, 'j', 3, 1, arrivalCode(1, 0, 0, 3));
-  expect((await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).outcome).toBe('complete');
-  await store.deleteItems(shardPlan('j', 3).map((p) => p.key));
-  expect((await recordArrival(store, 'j', 3, 2, arrivalCode(2, 0, 0, 3))).outcome).toBe('gone');
-  expect(await readArrivals(store, 'j', 3)).toBeUndefined();
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toBeUndefined();
+  expect((await recordArrival(store, 'j', 3, 0, arrivalCode(0, 0, 0, 3), 100)).outcome).toBe('pending');
+  expect((await recordArrival(store, 'j', 3, 1, arrivalCode(1, 0, 0, 3), 50)).outcome).toBe('pending');
+  expect(store.ttls.get(arrivalShardKeys('j', 3)[0])).toBe(100);
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toBeUndefined();
+  expect(await recordArrival(store, 'j', 3, 2, arrivalCode(2, 1, 0, 3), 50)).toEqual({ outcome: 'complete', ttl: 100 });
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toEqual([{ tail: 0, iteration: 0 }, { tail: 0, iteration: 0 }, { tail: 1, iteration: 0 }]);
 });

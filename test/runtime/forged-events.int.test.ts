@@ -63,7 +63,7 @@ beforeAll(async () => {
     Tenfold: sent('Tenfold', (u) => 'mapItem' in u.inputs[0]),
     Sum0: sent('Sum', (u) => 'fanIn' in u.inputs[0]),
     Sum1: sent('Sum', (u) => u.fold !== undefined),
-    Count: sent('Count', (u) => u.parent !== undefined),
+    Count: sent('Count', (u) => u.fold === undefined && u.fanOut.length === 0),
   };
 });
 
@@ -198,7 +198,7 @@ test('a start permission reaches the entry only: nothing sent to it touches a ru
   const held = d.held[0].event.unum;
   const toEntry = (unum: Partial<EnvelopeHeader>): unknown => ({ unum: { ...held, node: FORGE.entry, ...unum } });
   const attempts: unknown[] = [
-    // What a start permission allowed: tombstone a victim's checkpoint ahead of time, a fan-in of 2^40 branches.
+    // What a start permission allowed: name a victim's checkpoint as parent, a fan-in of 2^40 branches.
     toEntry({ parent: tail, inputs: [{ value: 1 }] }),
     toEntry({ inputs: [{ fanIn: { join: invocationName(victim, 'Sum', 0, []), size: 2 ** 40, origin: tail } }] }),
     { unum: held },

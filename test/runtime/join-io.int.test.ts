@@ -39,7 +39,7 @@ test('a Parallel merges its branch outputs into its state input; a Map reads a l
   const parallel = new Parallel('Check', { parameters: { 'id.$': '$.id' }, resultSelector: { 'a.$': '$[0].id', 'b.$': '$[1].id' }, resultPath: '$.checked' }).branch(task('A', 'echo'), task('B', 'echo'));
   const map = new MapState('Lines', { itemsPath: '$.lines', resultPath: '$.doubled', outputPath: '$' }).itemProcessor(task('D', 'double'));
   const r = await run(task('Load', 'echo').next(parallel).next(map).next(task('Done', 'echo')), handlers, order);
-  expect(r).toEqual({ status: 'SUCCEEDED', result: { ...order, checked: { a: 'o-1', b: 'o-1' }, doubled: [2, 4, 6] }, error: undefined, shards: 0 });
+  expect(r).toEqual({ status: 'SUCCEEDED', result: { ...order, checked: { a: 'o-1', b: 'o-1' }, doubled: [2, 4, 6] }, error: undefined, shards: 2 });
 });
 
 test('a Map whose item fails is retried as a whole, then caught once with the error merged into the state input', async () => {
@@ -62,7 +62,7 @@ test('a Map whose item fails is retried as a whole, then caught once with the er
     status: 'SUCCEEDED',
     result: { items: [1, 2, 3], failure: { Error: 'Busy', Cause: expect.stringContaining('"errorMessage":"item 2 is busy"') as unknown } },
     error: undefined,
-    // Both attempts' fan-in state is gone: the decision deletes the failed attempt's shards.
-    shards: 0,
+    // One shard per attempt's fan-in, left to its TTL (the failed attempt's never completed).
+    shards: 2,
   });
 });

@@ -30,7 +30,7 @@ async function run(definition: IChainable, input: unknown, options: { inlineLimi
   const record = store.runOf('w');
   // A result larger than the inline limit is referenced: its checkpoint holds it.
   const stored = record?.resultRef === undefined ? undefined : store.checkpoints.get(record.resultRef);
-  const json = record?.result ?? (stored && !stored.tombstone ? stored.json : undefined);
+  const json = record?.result ?? stored?.json;
   return { record, result: json === undefined ? undefined : (JSON.parse(json) as unknown), store, sent: d.invoker.sent };
 }
 

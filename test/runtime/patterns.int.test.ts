@@ -5,8 +5,6 @@
 import { Driver, defineWorkflow, lambdaCause, seq, succeed } from '../support/harness';
 import { useTestDb } from '../support/dynamodb';
 import type { Instruction } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey } from '../../runtime/table';
 
 const db = useTestDb();
 
@@ -21,18 +19,18 @@ async function runOf(table: string, id: string): Promise<{ status?: string; resu
   };
 }
 
-/** After a finished run only tombstones, live terminal checkpoints and the run record remain. */
-async function leftovers(table: string): Promise<{ shards: number; live: number; tombstones: number }> {
+/** After a finished run every checkpoint and shard is still there (they expire by TTL): their counts, and the items without a TTL. */
+async function leftovers(table: string): Promise<{ shards: number; checkpoints: number; untimed: number }> {
   const items = await db.scan(table);
   const pk = (i: (typeof items)[number]): string => i.pk.S as string;
   return {
     shards: items.filter((i) => pk(i).startsWith('fanin#')).length,
-    live: items.filter((i) => pk(i).startsWith('ckpt#') && !i.t).length,
-    tombstones: items.filter((i) => i.t).length,
+    checkpoints: items.filter((i) => pk(i).startsWith('ckpt#')).length,
+    untimed: items.filter((i) => !i.ttl).length,
   };
 }
 
-test('chain: each node gets its predecessor output, predecessors are tombstoned', async () => {
+test('chain: each node gets its predecessor output; every checkpoint stays until its TTL', async () => {
   const { name, store } = await db.table();
   const nodes = defineWorkflow('chain', {
     A: { fn: (x: number) => x + 1, instructions: [seq('B')] },
@@ -42,7 +40,7 @@ test('chain: each node gets its predecessor output, predecessors are tombstoned'
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'run-1', input: 4 });
   expect(await runOf(name, 'run-1')).toEqual({ status: 'SUCCEEDED', result: { out: 10 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 2 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 3, untimed: 0 });
 });
 
 test('a raw start event is the input and the workflow id is the request id', async () => {
@@ -96,8 +94,8 @@ test('parallel: branch outputs arrive at the join in branch order', async () => 
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'p1', input: 1 });
   expect(await runOf(name, 'p1')).toEqual({ status: 'SUCCEEDED', result: [2, 30, 's1'] });
-  // Origin, B1, B2, B2b, B3 tombstoned; J live; shards deleted.
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 5 });
+  // Origin, B1, B2, B2b, B3 and J; the fan-in's one shard.
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
 });
 
 test('map with ItemsPath, ItemSelector and the context object, three items at a time: later items are rebuilt from the origin', async () => {
@@ -134,7 +132,7 @@ test('map with ItemsPath, ItemSelector and the context object, three items at a 
   // Items 0 and 1 end concurrently, so their tails may launch items 3 and 4 in either order.
   expect(inputs.slice(0, 3).every((i) => !('mapItem' in i))).toBe(true);
   expect(inputs.slice(3).map((i) => ('mapItem' in i ? i.mapItem.index : 'inline')).sort()).toEqual([3, 4]);
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 6 });
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 7, untimed: 0 });
 });
 
 test('map items over the inline limit go by reference and are rebuilt by the item processor', async () => {
@@ -185,7 +183,7 @@ test('an item larger than Lambda\'s async payload limit reaches its branch by re
   expect(largest).toBeLessThan(1024);
 });
 
-test('a by-reference map item whose origin is already tombstoned is stale: nothing runs', async () => {
+test('a late duplicate of a by-reference map item after the run finished: its successor check stops it, nothing runs or is sent', async () => {
   const { name, store } = await db.table();
   const nodes = defineWorkflow(
     'mapref-late',
@@ -201,13 +199,21 @@ test('a by-reference map item whose origin is already tombstoned is stale: nothi
   expect(await runOf(name, 'late-1')).toEqual({ status: 'SUCCEEDED', result: [300] });
   const delivery = d.invoker.sent.find((s) => s.functionName === 'fn-M');
   expect(delivery?.event.unum.inputs[0]).toHaveProperty('mapItem');
-  // The branch's own checkpoint gone (as after its TTL) while the join's tombstone of the origin remains.
-  const own = checkpointKey(invocationName({ workflow: 'mapref-late', workflowId: 'late-1' }, 'M', 0, [{ iteration: 0, index: 0 }]));
-  expect((await store.getCheckpoint(own))?.tombstone).toBe(true);
-  await store.deleteItems([own]);
+  // The item finds its own checkpoint, then the join's: it records no arrival and invokes nothing.
   const before = await leftovers(name);
   const sentBefore = d.invoker.sent.length;
-  await d.deliver('fn-M', delivery?.event);
+  const writes = jest.fn();
+  const send = db.client.send.bind(db.client);
+  const spy = jest.spyOn(db.client, 'send').mockImplementation(((cmd: { constructor: { name: string } }) => {
+    if (!/Get/.test(cmd.constructor.name)) writes(cmd.constructor.name);
+    return send(cmd as never);
+  }) as never);
+  try {
+    await d.deliver('fn-M', delivery?.event);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(writes).not.toHaveBeenCalled();
   expect(d.invoker.sent.length).toBe(sentBefore);
   expect(await leftovers(name)).toEqual(before);
   expect(await runOf(name, 'late-1')).toEqual({ status: 'SUCCEEDED', result: [300] });
@@ -223,7 +229,7 @@ test('an empty map invokes the join at once with []', async () => {
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'e1', input: [] });
   expect(await runOf(name, 'e1')).toEqual({ status: 'SUCCEEDED', result: { n: 0 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 1 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 2, untimed: 0 });
 });
 
 test('nested map: a map inside each branch of a map', async () => {
@@ -238,7 +244,7 @@ test('nested map: a map inside each branch of a map', async () => {
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'n1', input: [[1, 2], [3], [4, 5, 6]] });
   expect(await runOf(name, 'n1')).toEqual({ status: 'SUCCEEDED', result: [30, 30, 150] });
-  expect((await leftovers(name)).shards).toBe(0);
+  expect(await leftovers(name)).toEqual({ shards: 4, checkpoints: 14, untimed: 0 });
 });
 
 test('choice: first matching rule wins; no match fails the run', async () => {
@@ -301,7 +307,7 @@ test('loop: a back edge runs the node again one iteration later', async () => {
   await new Driver(store, nodes).run({ workflowId: 'l1', input: { i: 0 } });
   expect(calls).toEqual([0, 1, 2, 3, 4]);
   expect(await runOf(name, 'l1')).toEqual({ status: 'SUCCEEDED', result: { i: 5 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 6 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 7, untimed: 0 });
 });
 
 test('loop inside map branches: the join finds each tail at its own iteration', async () => {
@@ -340,7 +346,7 @@ test('fold: one invocation per item, in order, then the instructions', async () 
   });
   await new Driver(store, nodes).run({ workflowId: 'fo1', input: ['a', 'b', 'c', 'd'] });
   expect(await runOf(name, 'fo1')).toEqual({ status: 'SUCCEEDED', result: { s: '>0A1B2C3D' } });
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 1 + 4 + 4 });
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 10, untimed: 0 });
 });
 
 test('fold over an empty map yields the initial value', async () => {
@@ -397,8 +403,9 @@ test('catch: the error goes to the handler node as {Error, Cause} at ResultPath'
   await new Driver(store, nodes).run({ workflowId: 'k1', input: { a: 1 } });
   expect(calls).toBe(1);
   expect(await runOf(name, 'k1')).toEqual({ status: 'SUCCEEDED', result: { a: 1, error: { Error: 'Custom', Cause: lambdaCause('Custom', 'boom') } } });
+  // The thrower's checkpoint holds the caught error, and H's the merged value.
   const ckpts = (await db.scan(name)).filter((i) => i.pk.S?.startsWith('ckpt#'));
-  expect(ckpts.some((i) => i.t)).toBe(true);
+  expect(ckpts).toHaveLength(2);
 });
 
 test('failure record: exhausted Lambda retries end the run FAILED with node, error and cause', async () => {
@@ -453,13 +460,13 @@ test('folded Pass states (pass instructions): a join reads the transformed tails
   );
   await new Driver(store, nodes).run({ workflowId: 'pa1', input: 2 });
   expect(await runOf(name, 'pa1')).toEqual({ status: 'SUCCEEDED', result: { end: 23, padded: true } });
-  // Origin, both tails and both fold steps tombstoned; End live.
-  expect(await leftovers(name)).toEqual({ shards: 0, live: 1, tombstones: 5 });
+  // Origin, both tails, both fold steps and End; the fan-in's one shard.
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
 
   await new Driver(store, nodes).run({ workflowId: 'pa2', input: 1 });
   const run = await db.run(name, 'pa2');
   expect(run?.status?.S).toBe('SUCCEEDED');
   // The result is over the inline limit: the run record names the fold's last checkpoint, which holds the transformed value.
   const stored = await store.getCheckpoint(run?.resultRef?.S as string);
-  expect(stored && !stored.tombstone && JSON.parse(stored.json)).toEqual({ total: 12, pad });
+  expect(stored && JSON.parse(stored.json)).toEqual({ total: 12, pad });
 });

@@ -26,7 +26,6 @@ import {
   runRejection,
   runStart,
   shardKey,
-  tombstoneItem,
   ttlOf,
 } from '../../runtime/table';
 
@@ -52,16 +51,14 @@ test('every key parses back into the parts it was built from (property)', () => 
   expect(parseKey('run#id')).toBeUndefined();
 });
 
-test('a checkpoint decodes to the value and catch index it was put with; a tombstone to a tombstone', () => {
+test('a checkpoint decodes to the value and catch index it was put with; an item without a value to none', () => {
   fc.assert(
     fc.property(name, fc.json(), fc.option(fc.nat(9), { nil: undefined }), fc.nat(), (inv, json, catchIndex, ttl) => {
       const { Item } = checkpointPut(checkpointKey(inv), json, catchIndex, ttl);
       expect(keyOf(Item)).toBe(checkpointKey(inv));
       expect(ttlOf(Item)).toBe(ttl);
-      expect(decodeCheckpoint(Item)).toEqual({ tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }), ttl });
-      const tombstone = tombstoneItem(checkpointKey(inv), ttl);
-      expect(decodeCheckpoint(tombstone)).toEqual({ tombstone: true });
-      expect(ttlOf(tombstone)).toBe(ttl);
+      expect(decodeCheckpoint(Item)).toEqual({ json, ...(catchIndex === undefined ? {} : { catchIndex }), ttl });
+      expect(decodeCheckpoint({ pk: Item.pk, ttl: Item.ttl })).toBeUndefined();
     }),
   );
   expect(decodeCheckpoint(undefined)).toBeUndefined();

@@ -64,12 +64,12 @@ export class MapWatch {
     return new Proxy(inner, {
       get: (target, prop: keyof CheckpointStore) => {
         if (prop !== 'addToShard') return target[prop];
-        return async (key: string, element: number) => {
-          const added = await target.addToShard(key, element);
+        return async (key: string, element: number, expected: number, ttl: number) => {
+          const added = await target.addToShard(key, element, expected, ttl);
           const shard = parseKey(key);
           const join = shard?.kind === 'shard' && shard.level === 0 ? this.joins.get(shard.join) : undefined;
           const item = join && this.items.get(join.map)?.get(join.instance)?.get(decodeArrival(element, join.size).index);
-          if (added && item && item.end === undefined) item.end = ++this.clock;
+          if (item && item.end === undefined) item.end = ++this.clock;
           return added;
         };
       },

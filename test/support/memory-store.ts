@@ -3,7 +3,7 @@
  * uses; counts calls. With `expires`, an item is deleted as soon as its TTL
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
-import type { CheckpointStore, ShardRenewal } from '../../runtime/store';
+import type { CheckpointStore, ReadSet, ShardRenewal } from '../../runtime/store';
 import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
@@ -50,8 +50,8 @@ export class MemoryStore implements CheckpointStore {
   async putCheckpoint(key: string, json: string, catchIndex: number | undefined, ttl: number): Promise<Checkpoint | undefined> {
     this.count('putCheckpoint', true);
     const old = this.checkpoints.get(key);
-    if (old) return old.tombstone ? old : { ...old, ttl: this.ttls.get(key) };
-    this.checkpoints.set(key, { tombstone: false, json, ...(catchIndex === undefined ? {} : { catchIndex }) });
+    if (old) return { ...old, ttl: this.ttls.get(key) };
+    this.checkpoints.set(key, { json, ...(catchIndex === undefined ? {} : { catchIndex }) });
     this.ttls.set(key, ttl);
     this.count('committed');
     return undefined;
@@ -67,12 +67,19 @@ export class MemoryStore implements CheckpointStore {
     return out;
   }
 
-  async tombstone(keys: readonly string[], ttl: number): Promise<void> {
-    this.count('tombstone', true);
-    for (const k of keys) {
-      this.checkpoints.set(k, { tombstone: true });
-      this.ttls.set(k, ttl);
+  /** One round trip; always consistent here (`consistent` is counted: `read` or `eventualRead`). */
+  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet> {
+    this.count(consistent ? 'read' : 'eventualRead');
+    const out = { checkpoints: new Map<string, Checkpoint>(), shards: new Map<string, readonly number[]>() };
+    for (const k of checkpoints) {
+      const c = this.checkpoints.get(k);
+      if (c) out.checkpoints.set(k, c);
     }
+    for (const k of shards) {
+      const sh = this.shards.get(k);
+      if (sh) out.shards.set(k, [...sh.a]);
+    }
+    return out;
   }
 
   async extendTtl(key: string, ttl: number): Promise<void> {
@@ -81,51 +88,31 @@ export class MemoryStore implements CheckpointStore {
     if (old !== undefined && old < ttl) this.ttls.set(key, ttl);
   }
 
-  async createShard(key: string, expected: number, ttl: number): Promise<void> {
-    this.count('createShard', true);
-    const s = this.shards.get(key);
-    if (s) s.n = expected;
-    else {
-      this.shards.set(key, { a: new Set(), n: expected });
+  async addToShard(key: string, element: number, expected: number, ttl: number): Promise<{ count: number; expected: number; ttl?: number }> {
+    this.count('addToShard', true);
+    let s = this.shards.get(key);
+    if (!s) {
+      s = { a: new Set(), n: expected };
+      this.shards.set(key, s);
       this.ttls.set(key, ttl);
     }
-  }
-
-  async addToShard(key: string, element: number): Promise<{ count: number; expected: number; ttl?: number } | undefined> {
-    this.count('addToShard', true);
-    const s = this.shards.get(key);
-    if (!s) return undefined;
+    s.n = expected;
     s.a.add(element);
     return { count: s.a.size, expected: s.n, ttl: this.ttls.get(key) };
   }
 
   async renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal> {
     this.count('renewShard', true);
-    const s = this.shards.get(key);
-    if (!s) return { renewed: false };
+    let s = this.shards.get(key);
+    if (!s && !claim) return { renewed: false };
+    // A claim creates a root that no arrival reached yet (its expected count comes with the first arrival).
+    s ??= { a: new Set(), n: 0 };
+    this.shards.set(key, s);
     const old = this.ttls.get(key) ?? 0;
     if (claim ? !(old < claim.due || s.rb === claim.by) : !(old < ttl)) return { renewed: false, ttl: old };
     this.ttls.set(key, ttl);
     if (claim) s.rb = claim.by;
     return { renewed: true, arrivals: [...s.a] };
-  }
-
-  async getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>> {
-    this.count('getShards');
-    const out = new Map<string, readonly number[]>();
-    for (const k of keys) {
-      const s = this.shards.get(k);
-      if (s) out.set(k, [...s.a]);
-    }
-    return out;
-  }
-
-  async deleteItems(keys: readonly string[]): Promise<void> {
-    this.count('deleteItems', true);
-    for (const k of keys) {
-      this.shards.delete(k);
-      this.ttls.delete(k);
-    }
   }
 
   async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {

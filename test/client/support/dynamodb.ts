@@ -2,7 +2,7 @@
  * DynamoDB Local for the client tests, and writers that put items the way the
  * runtime does (docs/architecture.md, "Table"; docs/client.md for history).
  */
-import { AttributeValue, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../../lib/local/table';
 
@@ -84,8 +84,9 @@ export class RuntimeWriter {
     return this.put({ pk: { S: `ckpt#${name}` }, v: { S: JSON.stringify(value) } });
   }
 
-  tombstone(name: string): Promise<unknown> {
-    return this.put({ pk: { S: `ckpt#${name}` }, t: { N: '1' } });
+  /** A checkpoint gone, as DynamoDB's TTL removes it. */
+  expire(name: string): Promise<unknown> {
+    return this.client.send(new DeleteItemCommand({ TableName: this.table, Key: { pk: { S: `ckpt#${name}` } } }));
   }
 
   /** A fan-in shard with `arrived` branch numbers of `expected`. */
