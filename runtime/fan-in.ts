@@ -10,6 +10,7 @@ import { invocationName, type FramePosition } from './naming';
 import { forEachLimit } from './pool';
 import type { CheckpointStore } from './store';
 import { checkpointKey, type RunRef, shardKey } from './table';
+import type { Exec } from './types';
 
 export const SHARD_WIDTH = 128;
 /**
@@ -131,3 +132,12 @@ export async function readArrivals(
 
 /** All shard keys of a fan-in (deleted by the join after it checkpoints). */
 export const shardKeys = (join: string, size: number): string[] => shardPlan(join, size).map((s) => s.key);
+
+/**
+ * Whether the join of a fan-in committed (a plain join, or a fold's first
+ * step): it deletes the shards only after, so shards gone before it committed expired.
+ */
+export async function joined(x: Exec, join: string, iteration: number, frames: readonly FramePosition[]): Promise<boolean> {
+  const names = [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
+  return (await x.rt.store.getCheckpoints(names)).size > 0;
+}

@@ -9,7 +9,8 @@
 import { runtimeError } from './errors';
 import { appendCommit } from './history';
 import { fanInMembers, noCleanup, readValues, resolveInput } from './ingress';
-import { proceed, send } from './interpreter';
+import { proceed } from './interpreter';
+import { send } from './send';
 import type { HandlerSpec, Json } from './ir';
 import { passValue } from './payload';
 import { exactlyOnceStep, type StepOutcome } from './step';

@@ -77,7 +77,7 @@ export async function resolveInput(x: Exec): Promise<{ value: Json; cleanup: Cle
     return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0], cleanup: noCleanup() };
   }
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
-  if ('failed' in input) throw runtimeError(`node ${ir.node}: a state failure is decided, not resolved`);
+  if ('failed' in input || 'launch' in input) throw runtimeError(`node ${ir.node}: a state failure or a launch resolves no input`);
   const m = await fanInMembers(x, input.fanIn);
   if (!m) return undefined;
   // The origin is read with the tails: the join tombstones both, so both are there until it commits.

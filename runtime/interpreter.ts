@@ -9,17 +9,18 @@ import { evaluate } from './condition';
 import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
 import { failure } from './fail';
-import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
+import { arrivalCode, createFanIn, joined, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
+import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
+import { launchRange, type LaunchSpec } from './launch-tree';
 import { invocationName } from './naming';
 import { expired, itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
-import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
+import { send } from './send';
 import type { Committed, Exec } from './types';
 
 interface Outgoing {
@@ -56,13 +57,6 @@ export function leadingPasses(x: Exec, value: Json): Json {
   return value;
 }
 
-/** Sends one envelope to `node` (async Invoke), with the run's lease. */
-export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node' | 'lease'>): Promise<void> {
-  const functionName = x.rt.ir.functionNames[node];
-  if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
-}
-
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
 interface FanOutSpec {
   readonly kind: FanOutFrame['kind'];
@@ -74,6 +68,8 @@ interface FanOutSpec {
   readonly launched?: number;
   /** A bounded Map's origin node, written into its frames. */
   readonly originNode?: string;
+  /** A Map's: the launcher of a launch tree (launch-tree.ts). */
+  readonly launcher?: LaunchSpec['launcher'];
 }
 
 /**
@@ -92,12 +88,8 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
     await x.rt.store.deleteItems(shardKeys(joinName, size));
     return 'ended';
   }
-  const indexes = Array.from({ length: spec.launched ?? size }, (_, i) => i);
-  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) => {
-    const b = spec.branch(index);
-    const frame: FanOutFrame = { index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) };
-    return send(x, b.target, { iteration: 0, fanOut: [...out.frames, frame], inputs: [b.input] });
-  });
+  const frame = (index: number): FanOutFrame => ({ index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) });
+  await launchRange(x, { outer: out.frames, frame, branch: spec.branch, ...(spec.launcher ? { launcher: spec.launcher } : {}) }, 0, spec.launched ?? size);
   return 'logged';
 }
 
@@ -120,15 +112,6 @@ async function launchNext(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: 
   const frames = [...outer, frame];
   if (x.metrics.duplicates && (await x.rt.store.getCheckpoint(checkpointKey(invocationName(x.run, launch.target, 0, frames))))) return;
   await send(x, launch.target, { iteration: 0, fanOut: frames, inputs: [{ mapItem: { origin: top.origin, index, state: top.originNode } }] });
-}
-
-/**
- * Whether the join of a fan-in committed (a plain join, or a fold's first
- * step): it deletes the shards only after, so shards gone before it committed expired.
- */
-async function joined(x: Exec, join: string, iteration: number, frames: readonly FanOutFrame[]): Promise<boolean> {
-  const names = [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
-  return (await x.rt.store.getCheckpoints(names)).size > 0;
 }
 
 /** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
@@ -172,6 +155,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         size: list.length,
         next: [invoke.target],
         branch: (i) => ({ target: invoke.target, input: input(i) }),
+        launcher: { target: invoke.target, state: origin },
         ...(bounded ? { launched: invoke.maxConcurrency, originNode: origin } : {}),
       });
     }

@@ -82,4 +82,12 @@ export interface CompileOptions {
    * @default 21600 (Lambda's default)
    */
   readonly maxEventAgeSeconds?: number;
+  /**
+   * The most invokes one execution sends to launch a Map's items; a Map
+   * launching more at once goes through a launch tree (`settings.launchWidth`,
+   * set only when given so the IR is otherwise unchanged). An integer in
+   * 2-262144.
+   * @default 128 (`DEFAULT_LAUNCH_WIDTH`)
+   */
+  readonly launchWidth?: number;
 }
