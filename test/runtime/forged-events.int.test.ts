@@ -134,7 +134,7 @@ const forgeries: [string, Base, (u: Header) => void, RegExp, boolean][] = [
   ['a launch from another index than its frame', 'Launch', (u) => (input(u).launch.from = Number(input(u).launch.from) + 1), /launch must name the index \(from\) and origin of the top fan-out frame/, true],
   ['a launch of another origin than its frame', 'Launch', (u) => (input(u).launch.origin = KEY), /launch must name the index \(from\) and origin/, true],
   ['an empty launch', 'Launch', (u) => (input(u).launch.to = input(u).launch.from), /launch must name .* end after from, within its size/, true],
-  ['a launch past its frame\'s size', 'Launch', (u) => (input(u).launch.to = frame(u).size + 1), /launch must name .* within its size/, true],
+  ['a launch past its frame\'s size', 'Launch', (u) => (input(u).launch.to = Number(frame(u).size) + 1), /launch must name .* within its size/, true],
   ['a launch end past the bound', 'Launch', (u) => (input(u).launch.to = tooBig), /launch must be \{origin/, true],
   ['a launch from that is no integer', 'Launch', (u) => (input(u).launch.from = 0.5), /launch must be \{origin/, true],
   ['a launch state that is no node name', 'Launch', (u) => (input(u).launch.state = 'a b'), /launch must be \{origin/, true],
