@@ -48,7 +48,8 @@ export interface CompiledWorkflow {
    * own chain of invocations, i.e. the nodes' successors have a cycle: a loop
    * (a transition back to an earlier state), a Fold (each step invokes the
    * next), a bounded Map (each item's tail launches the next of its slot), a
-   * retried Parallel/Map (its join starts the state again).
+   * retried Parallel/Map (its join starts the state again), any Map (a
+   * launcher of its launch tree, its item processor's start, launches further launchers).
    */
   readonly loops: boolean;
 }
