@@ -73,7 +73,7 @@ function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): Inp
     const top = frames.at(-1);
     check(ir.mapItems !== undefined, `${IN}.launch`, notAccepted(ir, 'starts no item processor'));
     check(isObject(l) && isKey(l.origin) && isCount(l.from, MAX_SIZE) && isCount(l.to, MAX_SIZE) && isNodeName(l.state), `${IN}.launch`, 'must be {origin: checkpoint key, from, to, state: node}');
-    check(top?.kind === 'map' && top.index === l.from && top.origin === l.origin && l.to > l.from && l.to <= top.size, `${IN}.launch`, "must name the index (from) and origin of the top fan-out frame, a 'map' frame, and end after from, within its size");
+    check(top?.kind === 'map' && top.index === l.from && top.origin === l.origin && l.to > l.from && l.to <= top.size, `${IN}.launch`, "must start at the index and origin of the top fan-out frame, a 'map' frame, and end in (from, size]");
     return { launch: { origin: l.origin, from: l.from, to: l.to, state: l.state } };
   }
   const kind = 'failed' in r ? 'failed' : 'fanIn';

@@ -94,7 +94,7 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   const spec = ir.mapItems;
   const frames = x.invocation.frames;
   const top = frames[frames.length - 1];
-  if (!spec || !top?.join) throw runtimeError(`node ${ir.node}: a launch reached a node that starts no item processor`);
+  if (!spec || !top?.join) throw runtimeError(`node ${ir.node}: a launch outside a Map`);
   const outer = frames.slice(0, -1);
   const origin = await readValues(x, [range.origin]);
   if (!origin) {
@@ -103,7 +103,6 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   }
   const input = mapInput(spec, origin[0]);
   const list = mapItemList(x, spec, input);
-  if (list.length !== top.size) throw runtimeError(`node ${ir.node}: the origin's checkpoint has ${list.length} items, the launch names ${top.size}`);
   const state = spec.state ?? range.state;
   const { size, kind, iteration, originNode } = top;
   await launchRange(x, {
