@@ -80,7 +80,7 @@ function mapIrs(tree: boolean): { origin: NodeIR; start: NodeIR } {
   const entry = '/bench/fixtures/chain-handlers.js';
   const split = new Task('Split', { entry, handler: 'step' });
   const map = new MapState('Fan', { itemsPath: '$.items' }).itemProcessor(new Task('Work', { entry, handler: 'step' }));
-  const options = tree ? {} : { launchWidth: ENVELOPE_BOUNDS.fanOutSize };
+  const options = tree ? {} : { mapLaunchWidth: ENVELOPE_BOUNDS.fanOutSize };
   const compiled = compileWorkflow('MapFanout', Definition.from(split.next(map).next(new Task('Done', { entry, handler: 'step' }))), options);
   const names = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, `fn-${n}`]));
   return { origin: { ...compiled.nodes.Split.ir, functionNames: names }, start: { ...compiled.nodes.Work.ir, functionNames: names } };

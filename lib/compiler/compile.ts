@@ -47,12 +47,12 @@ function workflowSettings(workflow: string, options: CompileOptions): WorkflowSe
     const problem = atLeast(value, 1, true);
     if (problem) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, `options.${field}`, problem);
   }
-  const launchWidth = integerIn(options.launchWidth, { min: 2, max: ENVELOPE_BOUNDS.fanOutSize });
-  if (launchWidth) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, 'options.launchWidth', launchWidth);
+  const launchWidth = integerIn(options.mapLaunchWidth, { min: 2, max: ENVELOPE_BOUNDS.fanOutSize });
+  if (launchWidth) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, 'options.mapLaunchWidth', launchWidth);
   // Only when set: IR of workflows without them stays byte-identical.
   return {
     ...settings,
     ...(options.history ? { history: true } : {}),
-    ...(options.launchWidth === undefined ? {} : { launchWidth: options.launchWidth }),
+    ...(options.mapLaunchWidth === undefined ? {} : { launchWidth: options.mapLaunchWidth }),
   };
 }

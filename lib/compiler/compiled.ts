@@ -90,5 +90,5 @@ export interface CompileOptions {
    * 2-262144.
    * @default 128 (`DEFAULT_LAUNCH_WIDTH`)
    */
-  readonly launchWidth?: number;
+  readonly mapLaunchWidth?: number;
 }

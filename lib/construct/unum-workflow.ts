@@ -259,7 +259,7 @@ export class UnumWorkflow extends Construct {
         runRetentionSeconds: props.runRetention?.toSeconds(),
         inlineLimitBytes: props.inlineLimitBytes,
         invokeConcurrency: props.invokeConcurrency,
-        launchWidth: props.mapLaunchWidth,
+        mapLaunchWidth: props.mapLaunchWidth,
         history: props.history,
         retryAttempts: props.retryAttempts,
         maxEventAgeSeconds: props.maxEventAge?.toSeconds(),

@@ -42,7 +42,7 @@ const FORGE = compileWorkflow(
       .next(countLoop()),
   ),
   // Its 3 items go through a launch tree: the envelopes include launchers.
-  { inlineLimitBytes: 1, launchWidth: 2 },
+  { inlineLimitBytes: 1, mapLaunchWidth: 2 },
 );
 const RESULT = { v: 60, n: 3 };
 

@@ -107,7 +107,7 @@ test('at the default width, 10,000 and 100,000 items need at most 128 invokes pe
 });
 
 test('a Map above the width goes through launchers: the result as without, each item once, at most width invokes per execution', async () => {
-  const { store, driver, sends } = await run(mapOf(), items, { compile: { launchWidth: 2 } });
+  const { store, driver, sends } = await run(mapOf(), items, { compile: { mapLaunchWidth: 2 } });
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: total });
   const sent = driver.invoker.sent.map((s) => s.event);
   expect(sent.filter((e) => e.unum.node === 'Work' && !isLauncher(e))).toHaveLength(items.length);
@@ -116,7 +116,7 @@ test('a Map above the width goes through launchers: the result as without, each 
 });
 
 test('every event delivered twice: a launcher relaunches the same items, whose checkpoints absorb it', async () => {
-  const { store, driver } = await run(mapOf(), items, { compile: { launchWidth: 3 }, driver: { deliveries: 2, concurrency: 32 } });
+  const { store, driver } = await run(mapOf(), items, { compile: { mapLaunchWidth: 3 }, driver: { deliveries: 2, concurrency: 32 } });
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: total });
   expect(driver.failures).toEqual([]);
   // Every execution of a launcher sends the same envelopes: 23 items, each launched by several executions.
@@ -128,7 +128,7 @@ test('every event delivered twice: a launcher relaunches the same items, whose c
 test('a launcher that crashes mid-launch is retried by Lambda and launches the rest', async () => {
   let crashed = false;
   const { store, driver } = await run(mapOf(), items, {
-    compile: { launchWidth: 4 },
+    compile: { mapLaunchWidth: 4 },
     before: (d) => {
       const invoke = d.invoker.invoke.bind(d.invoker);
       d.invoker.invoke = async (fn, event) => {
@@ -147,7 +147,7 @@ test('a launcher that crashes mid-launch is retried by Lambda and launches the r
 });
 
 test('a late duplicate of a launcher, after the run, launches nothing', async () => {
-  const { store, driver } = await run(mapOf(), items, { compile: { launchWidth: 4 } });
+  const { store, driver } = await run(mapOf(), items, { compile: { mapLaunchWidth: 4 } });
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
   const launcher = driver.invoker.sent.find((s) => isLauncher(s.event));
   if (!launcher) throw new Error('no launcher');
@@ -158,7 +158,7 @@ test('a late duplicate of a launcher, after the run, launches nothing', async ()
 });
 
 test('a bounded Map whose maxConcurrency is above the width launches its first items through the tree and keeps its bound', async () => {
-  const { store, watch, driver } = await run(mapOf({ maxConcurrency: 7 }), items, { compile: { launchWidth: 2 }, driver: { concurrency: 32 } });
+  const { store, watch, driver } = await run(mapOf({ maxConcurrency: 7 }), items, { compile: { mapLaunchWidth: 2 }, driver: { concurrency: 32 } });
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: total });
   expect(watch.peak('Sum')).toBeLessThanOrEqual(7);
   // The tree covers items 0..6; the tails launch the rest.
@@ -167,7 +167,7 @@ test('a bounded Map whose maxConcurrency is above the width launches its first i
 });
 
 test('a bounded Map at or below the width launches directly', async () => {
-  const { store, driver } = await run(mapOf({ maxConcurrency: 2 }), items, { compile: { launchWidth: 2 } });
+  const { store, driver } = await run(mapOf({ maxConcurrency: 2 }), items, { compile: { mapLaunchWidth: 2 } });
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: total });
   expect(driver.invoker.sent.filter((s) => isLauncher(s.event))).toEqual([]);
 });
@@ -186,14 +186,14 @@ test('items rebuilt from the origin by launchers equal the items the origin woul
   const expected = input.xs.map((value, at) => ({ value, at, state: 'Each' }));
   for (const inlineLimitBytes of [32768, 1]) {
     const direct = await run(definition, input, { compile: { inlineLimitBytes } });
-    const tree2 = await run(definition, input, { compile: { inlineLimitBytes, launchWidth: 2 } });
+    const tree2 = await run(definition, input, { compile: { inlineLimitBytes, mapLaunchWidth: 2 } });
     for (const { store } of [direct, tree2]) expect(resultOf(store)).toEqual(expected);
   }
 });
 
 test('the launch width is checked at synth and written to the IR only when set', () => {
-  expect(() => compileWorkflow('launch', Definition.from(mapOf()), { launchWidth: 1 })).toThrow(UnumDefinitionError);
-  expect(() => compileWorkflow('launch', Definition.from(mapOf()), { launchWidth: 2.5 })).toThrow(/options\.launchWidth.*2\.5 is not an integer in 2-262144/);
+  expect(() => compileWorkflow('launch', Definition.from(mapOf()), { mapLaunchWidth: 1 })).toThrow(UnumDefinitionError);
+  expect(() => compileWorkflow('launch', Definition.from(mapOf()), { mapLaunchWidth: 2.5 })).toThrow(/options\.mapLaunchWidth.*2\.5 is not an integer in 2-262144/);
   expect(compileWorkflow('launch', Definition.from(mapOf())).nodes.Load.ir.settings.launchWidth).toBeUndefined();
-  expect(compileWorkflow('launch', Definition.from(mapOf()), { launchWidth: 300 }).nodes.Work.ir.settings.launchWidth).toBe(300);
+  expect(compileWorkflow('launch', Definition.from(mapOf()), { mapLaunchWidth: 300 }).nodes.Work.ir.settings.launchWidth).toBe(300);
 });
