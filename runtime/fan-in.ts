@@ -133,11 +133,14 @@ export async function readArrivals(
 /** All shard keys of a fan-in (deleted by the join after it checkpoints). */
 export const shardKeys = (join: string, size: number): string[] => shardPlan(join, size).map((s) => s.key);
 
+/** The checkpoint keys a fan-in's join commits to: a plain join's, or a fold's first step's. */
+export const joinKeys = (x: Exec, join: string, iteration: number, frames: readonly FramePosition[]): string[] =>
+  [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
+
 /**
- * Whether the join of a fan-in committed (a plain join, or a fold's first
- * step): it deletes the shards only after, so shards gone before it committed expired.
+ * Whether the join of a fan-in committed: it deletes the shards only after,
+ * so shards gone before it committed expired.
  */
 export async function joined(x: Exec, join: string, iteration: number, frames: readonly FramePosition[]): Promise<boolean> {
-  const names = [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
-  return (await x.rt.store.getCheckpoints(names)).size > 0;
+  return (await x.rt.store.getCheckpoints(joinKeys(x, join, iteration, frames))).size > 0;
 }

@@ -10,10 +10,9 @@
  * retried launcher is absorbed by the items' checkpoints.
  */
 import { runtimeError } from './errors';
-import { joined } from './fan-in';
-import { DEFAULT_LAUNCH_WIDTH, type FanOutFrame, type InputRef, type LaunchRange } from './ir';
+import { joinKeys } from './fan-in';
+import { DEFAULT_LAUNCH_WIDTH, type FanOutFrame, type InputRef, type Json, type LaunchRange } from './ir';
 import { expired } from './lease';
-import { readValues } from './ingress';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
 import { derivedValue } from './payload';
@@ -53,7 +52,7 @@ export function launcherRanges(from: number, to: number, width: number): [number
   return out;
 }
 
-export const launchWidth = (x: Exec): number => x.rt.ir.settings.launchWidth ?? DEFAULT_LAUNCH_WIDTH;
+const launchWidth = (x: Exec): number => x.rt.ir.settings.launchWidth ?? DEFAULT_LAUNCH_WIDTH;
 
 /** Launches branches `from` .. `to - 1`: directly while they are at most the launch width, else through launchers. */
 export async function launchRange(x: Exec, spec: LaunchSpec, from: number, to: number): Promise<void> {
@@ -85,9 +84,10 @@ export function launcherName(x: Pick<Exec, 'run'>, node: string, invocation: Inv
 
 /**
  * One execution of a launcher: rebuilds its items from the origin's
- * checkpoint and launches its range. An origin gone or tombstoned after its
- * join committed means every item arrived, so every launch was made
- * ('stale'); gone before it, it expired and the run fails.
+ * checkpoint and launches its range. A committed join (or a tombstoned
+ * origin, which only the join writes) means every item arrived, so every
+ * launch was made ('stale': a late duplicate sends nothing); an origin gone
+ * before the join committed expired, and the run fails.
  */
 export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launched' | 'stale'> {
   const { ir } = x.rt;
@@ -96,12 +96,13 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   const top = frames[frames.length - 1];
   if (!spec || !top?.join) throw runtimeError(`node ${ir.node}: a launch outside a Map`);
   const outer = frames.slice(0, -1);
-  const origin = await readValues(x, [range.origin]);
-  if (!origin) {
-    if (await joined(x, top.join.node, top.iteration, outer)) return 'stale';
-    throw expired(x, `the origin of the Map launched by ${range.state}`);
-  }
-  const input = mapInput(spec, origin[0]);
+  // With the join's checkpoint, in one round trip: once the Map is joined, every item was launched.
+  const joins = joinKeys(x, top.join.node, top.iteration, outer);
+  const found = await x.rt.store.getCheckpoints([range.origin, ...joins]);
+  const origin = found.get(range.origin);
+  if (origin?.tombstone || joins.some((k) => found.has(k))) return 'stale';
+  if (!origin) throw expired(x, `the origin of the Map launched by ${range.state}`);
+  const input = mapInput(spec, JSON.parse(origin.json) as Json);
   const list = mapItemList(x, spec, input);
   const state = spec.state ?? range.state;
   const { size, kind, iteration, originNode } = top;
