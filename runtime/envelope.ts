@@ -50,7 +50,7 @@ function parseFrame(f: unknown, i: number): FanOutFrame {
 }
 
 const IN = 'unum.inputs[0]';
-const ONE_OF = 'must have exactly one of value, ref, mapItem, fanIn, failed';
+const ONE_OF = 'must have exactly one of value, ref, mapItem, launch, fanIn, failed';
 
 /** One input; a map item or a fan-in only where this node can take one, consistent with the frames. */
 function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): InputRef {
@@ -67,6 +67,14 @@ function parseInput(r: unknown, ir: NodeIR, frames: readonly FanOutFrame[]): Inp
     check(isObject(m) && isKey(m.origin) && isCount(m.index, MAX_SIZE) && isNodeName(m.state), `${IN}.mapItem`, 'must be {origin: checkpoint key, index, state: node}');
     check(top?.kind === 'map' && top.index === m.index && top.origin === m.origin, `${IN}.mapItem`, "must name the index and origin of the top fan-out frame, a 'map' frame");
     return { mapItem: { origin: m.origin, index: m.index, state: m.state } };
+  }
+  if ('launch' in r) {
+    const l = r.launch;
+    const top = frames.at(-1);
+    check(ir.mapItems !== undefined, `${IN}.launch`, notAccepted(ir, 'starts no item processor'));
+    check(isObject(l) && isKey(l.origin) && isCount(l.from, MAX_SIZE) && isCount(l.to, MAX_SIZE) && isNodeName(l.state), `${IN}.launch`, 'must be {origin: checkpoint key, from, to, state: node}');
+    check(top?.kind === 'map' && top.index === l.from && top.origin === l.origin && l.to > l.from && l.to <= top.size, `${IN}.launch`, "must start at the index and origin of the top fan-out frame, a 'map' frame, and end in (from, size]");
+    return { launch: { origin: l.origin, from: l.from, to: l.to, state: l.state } };
   }
   const kind = 'failed' in r ? 'failed' : 'fanIn';
   const f = r[kind];

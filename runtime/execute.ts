@@ -11,6 +11,7 @@ import { failRunOrState, proceed } from './interpreter';
 import type { EnclosingJoin, HandlerSpec } from './ir';
 import { passOutput, processInput, processOutput } from './io';
 import { emitMetrics, writeTransitionLog } from './log';
+import { launcherName, runLauncher } from './launch-tree';
 import { keepLease, startLease } from './lease';
 import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
@@ -63,9 +64,10 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   const spec = ir.handler;
   const foldIndex = spec.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
   const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
-  const name = invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+  const input = invocation.input;
+  const name = 'launch' in input ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
   const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };
-  const report = (outcome: StepOutcome | 'error' | 'failed', error?: unknown): void => {
+  const report = (outcome: StepOutcome | 'launched' | 'error' | 'failed', error?: unknown): void => {
     if (x.userMs > 0) x.metrics.userCodeDuration = x.userMs;
     writeTransitionLog({
       workflowId: invocation.workflowId,
@@ -86,8 +88,8 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
       x.lease = startLease(x);
       if (!(await startRun(x))) return report('duplicate');
     } else await keepLease(x);
-    const input = invocation.input;
-    report('failed' in input ? await decideState(x, input.failed) : spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
+    if ('launch' in input) report(await runLauncher(x, input.launch));
+    else report('failed' in input ? await decideState(x, input.failed) : spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
   } catch (e) {
     if (e instanceof StateFailedError) {
       // Decided already (no rule inside handled it): no Lambda retry changes it.

@@ -9,6 +9,7 @@ import { runtimeError } from './errors';
 import { invocationName, type FramePosition } from './naming';
 import type { CheckpointStore, ReadSet } from './store';
 import { checkpointKey, type RunRef, shardKey } from './table';
+import type { Exec } from './types';
 
 export const SHARD_WIDTH = 128;
 /**
@@ -118,3 +119,7 @@ export function readArrivals(read: ReadSet, join: string, size: number): { tail:
   for (let i = 0; i < size; i++) if (!out[i]) return undefined;
   return out;
 }
+
+/** The checkpoint keys a fan-in's join commits to: a plain join's, or a fold's first step's. */
+export const joinKeys = (x: Exec, join: string, iteration: number, frames: readonly FramePosition[]): string[] =>
+  [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));

@@ -8,7 +8,8 @@
 import { runtimeError } from './errors';
 import { appendCommit } from './history';
 import { fanInMembers, readValues, resolveInput } from './ingress';
-import { proceed, send, unlessCommitted } from './interpreter';
+import { proceed, unlessCommitted } from './interpreter';
+import { send } from './send';
 import type { HandlerSpec, Json } from './ir';
 import { invocationName } from './naming';
 import { passValue } from './payload';

@@ -116,7 +116,7 @@ export async function resolveInput(x: Exec): Promise<{ value: Json } | undefined
     return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0] };
   }
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
-  if ('failed' in input) throw runtimeError(`node ${ir.node}: a state failure is decided, not resolved`);
+  if ('failed' in input || 'launch' in input) throw runtimeError(`node ${ir.node}: a state failure is decided and a launch resolves no input`);
   const keys = fanInMembers(x, input.fanIn);
   if (!keys) return undefined;
   // The origin (the state input) was read with the shards.

@@ -9,17 +9,18 @@ import { evaluate } from './condition';
 import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
 import { failure } from './fail';
-import { arrivalCode, recordArrival } from './fan-in';
+import { arrivalCode, joinKeys, recordArrival } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
+import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
+import { launchEach, launchesDirectly, launchRange, type LaunchSpec } from './launch-tree';
 import { invocationName } from './naming';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
-import { forEachLimit } from './pool';
 import { failRun, succeedRun } from './run-record';
+import { send } from './send';
 import type { Committed, Exec } from './types';
 
 interface Outgoing {
@@ -56,13 +57,6 @@ export function leadingPasses(x: Exec, value: Json): Json {
   return value;
 }
 
-/** Sends one envelope to `node` (async Invoke), with the run's lease. */
-export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node' | 'lease'>): Promise<void> {
-  const functionName = x.rt.ir.functionNames[node];
-  if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
-}
-
 /**
  * Whether to invoke the successors whose checkpoint keys are `keys`: only a
  * duplicate execution (it found its own checkpoint, or lost the conditional
@@ -75,27 +69,25 @@ export async function unlessCommitted(x: Exec, keys: readonly string[]): Promise
   return !x.metrics.duplicates || (await x.rt.store.getCheckpoints(keys)).size === 0;
 }
 
-/** The checkpoint keys of a join invocation: a plain join's, and a fold's first step's (named with fold index 0). */
-const joinKeys = (x: Exec, join: string, iteration: number, frames: readonly FanOutFrame[]): string[] =>
-  [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
-
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
 interface FanOutSpec {
   readonly kind: FanOutFrame['kind'];
   readonly join: string;
   readonly size: number;
   readonly next: readonly string[];
-  readonly target: (index: number) => string;
-  readonly branch: (index: number) => InputRef;
+  readonly branch: (index: number) => { target: string; input: InputRef };
   /** Branches launched now (a bounded Map's first ones; its tails launch the rest). @default size */
   readonly launched?: number;
   /** A bounded Map's origin node, written into its frames. */
   readonly originNode?: string;
+  /** A Map's: the launcher of a launch tree (launch-tree.ts). */
+  readonly launcher?: LaunchSpec['launcher'];
 }
 
 /**
- * Pushes a fan-out: invokes each branch with its frame. Nothing is created
- * up front: a branch's arrival creates its fan-in shard. A duplicate of the
+ * Pushes a fan-out: invokes each branch with its frame (through launchers
+ * above the launch width: launch-tree.ts). Nothing is created up front: a
+ * branch's arrival creates its fan-in shard. A duplicate of the
  * origin reads the join's checkpoint and the branches' start checkpoints
  * (one consistent round trip, in chunks of 100) and invokes only the
  * branches that have not started, none once the join committed.
@@ -105,16 +97,23 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
   const joinName = invocationName(x.run, spec.join, out.iteration, out.frames);
   await appendOnce(x, ck, state, { next: spec.next, join: joinName, size });
   const frame = (index: number): FanOutFrame => ({ index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) });
-  let indexes = Array.from({ length: spec.launched ?? size }, (_, i) => i);
+  const launch: LaunchSpec = { outer: out.frames, frame, branch: spec.branch, ...(spec.launcher ? { launcher: spec.launcher } : {}) };
+  const count = spec.launched ?? size;
   if (x.metrics.duplicates) {
-    const start = (i: number): string => checkpointKey(invocationName(x.run, spec.target(i), 0, [...out.frames, frame(i)]));
     const joins = joinKeys(x, spec.join, out.iteration, out.frames);
+    // Launched directly, each branch's start is read with the join's checkpoints; through launchers only the
+    // join's: a launcher absorbs what its items' checkpoints already hold.
+    const direct = launchesDirectly(x, launch, count);
+    const start = (i: number): string => checkpointKey(invocationName(x.run, spec.branch(i).target, 0, [...out.frames, frame(i)]));
+    const indexes = direct ? Array.from({ length: count }, (_, i) => i) : [];
     const committed = await x.rt.store.getCheckpoints([...joins, ...indexes.map(start)]);
-    indexes = joins.some((k) => committed.has(k)) ? [] : indexes.filter((i) => !committed.has(start(i)));
+    if (joins.some((k) => committed.has(k))) return 'logged';
+    if (direct) {
+      await launchEach(x, launch, indexes.filter((i) => !committed.has(start(i))));
+      return 'logged';
+    }
   }
-  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) =>
-    send(x, spec.target(index), { iteration: 0, fanOut: [...out.frames, frame(index)], inputs: [spec.branch(index)] }),
-  );
+  await launchRange(x, launch, 0, count);
   return 'logged';
 }
 
@@ -152,8 +151,7 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         join: invoke.join,
         size: invoke.targets.length,
         next: invoke.targets,
-        target: (i) => invoke.targets[i],
-        branch: () => input,
+        branch: (i) => ({ target: invoke.targets[i], input }),
       });
     }
     case 'map': {
@@ -174,8 +172,8 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         join: invoke.join,
         size: list.length,
         next: [invoke.target],
-        target: () => invoke.target,
-        branch: input,
+        branch: (i) => ({ target: invoke.target, input: input(i) }),
+        launcher: { target: invoke.target, state: origin },
         ...(bounded ? { launched: invoke.maxConcurrency, originNode: origin } : {}),
       });
     }

@@ -314,7 +314,20 @@ export interface NodeSettings {
    * retained as long as the run record (`runRetentionSeconds`). Absent = off.
    */
   readonly history?: boolean;
+  /**
+   * The most invokes one execution sends to launch a Map's items: a Map that
+   * launches more at once (all its items, or a bounded Map's first
+   * `maxConcurrency`) launches them through a tree of launchers
+   * (docs/architecture.md "Launch tree"). Absent = `DEFAULT_LAUNCH_WIDTH`.
+   */
+  readonly launchWidth?: number;
 }
+
+/**
+ * Launch width when `NodeSettings.launchWidth` is absent: at most 128 invokes
+ * per execution, and one launcher per 128 items (under 1 % more invocations).
+ */
+export const DEFAULT_LAUNCH_WIDTH = 128;
 
 export interface NodeIR {
   readonly version: typeof IR_VERSION;
@@ -431,10 +444,25 @@ export type InputRef =
    * `$$.State.Name` (the Map state's name), so the item equals the one sent inline.
    */
   | { readonly mapItem: { readonly origin: string; readonly index: number; readonly state: string } }
+  /**
+   * To an item processor's start: launch the Map's items `from` .. `to - 1`
+   * (or launchers of parts of that range), rebuilt from the origin's
+   * checkpoint as a `mapItem` is. The top frame is item `from`'s; `state` is
+   * the origin node (the items' `mapItem.state`). Commits nothing.
+   */
+  | { readonly launch: LaunchRange }
   /** The outputs of all branches of a fan-in, in branch order. */
   | { readonly fanIn: FanInRef }
   /** A branch of this fan-in failed the state; the error is its state failure record (runtime/table.ts). */
   | { readonly failed: FanInRef };
+
+/** A launcher's range of a Map's items (docs/architecture.md "Launch tree"). */
+export interface LaunchRange {
+  readonly origin: string;
+  readonly from: number;
+  readonly to: number;
+  readonly state: string;
+}
 
 /** A fan-in: its join's invocation name, its size and its origin's checkpoint key. */
 export interface FanInRef {

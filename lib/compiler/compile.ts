@@ -5,8 +5,9 @@ import { UnumDefinitionError, WORKFLOW_LEVEL } from './errors';
 import { rejectLoopsWithoutExit } from './exits';
 import { buildGraph } from './graph';
 import { nameProblem } from './names';
-import { atLeast } from './checks';
+import { atLeast, integerIn } from './checks';
 import { validateStates } from './validate';
+import { ENVELOPE_BOUNDS } from '../../runtime/ir';
 
 const DAY = 86400;
 
@@ -46,6 +47,12 @@ function workflowSettings(workflow: string, options: CompileOptions): WorkflowSe
     const problem = atLeast(value, 1, true);
     if (problem) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, `options.${field}`, problem);
   }
-  // Only when on: IR of workflows without history stays byte-identical.
-  return options.history ? { ...settings, history: true } : settings;
+  const launchWidth = integerIn(options.mapLaunchWidth, { min: 2, max: ENVELOPE_BOUNDS.fanOutSize });
+  if (launchWidth) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, 'options.mapLaunchWidth', launchWidth);
+  // Only when set: IR of workflows without them stays byte-identical.
+  return {
+    ...settings,
+    ...(options.history ? { history: true } : {}),
+    ...(options.mapLaunchWidth === undefined ? {} : { launchWidth: options.mapLaunchWidth }),
+  };
 }

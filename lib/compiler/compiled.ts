@@ -48,7 +48,8 @@ export interface CompiledWorkflow {
    * own chain of invocations, i.e. the nodes' successors have a cycle: a loop
    * (a transition back to an earlier state), a Fold (each step invokes the
    * next), a bounded Map (each item's tail launches the next of its slot), a
-   * retried Parallel/Map (its join starts the state again).
+   * retried Parallel/Map (its join starts the state again), any Map (a
+   * launcher of its launch tree, its item processor's start, launches further launchers).
    */
   readonly loops: boolean;
 }
@@ -82,4 +83,12 @@ export interface CompileOptions {
    * @default 21600 (Lambda's default)
    */
   readonly maxEventAgeSeconds?: number;
+  /**
+   * The most invokes one execution sends to launch a Map's items; a Map
+   * launching more at once goes through a launch tree (`settings.launchWidth`,
+   * set only when given so the IR is otherwise unchanged). An integer in
+   * 2-262144.
+   * @default 128 (`DEFAULT_LAUNCH_WIDTH`)
+   */
+  readonly mapLaunchWidth?: number;
 }

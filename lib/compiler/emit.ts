@@ -441,11 +441,14 @@ function hasErrorRules(state: Parallel | MapState): boolean {
   return state.retries.length > 0 || state.catches.length > 0;
 }
 
-/** Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold), a retried state's fan-out. */
+/**
+ * Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold, and an item
+ * processor's start, whose launchers launch further launchers), a retried state's fan-out.
+ */
 function nodeSuccessors(b: NodeBuilder): string[] {
   const retry = b.join?.retry;
   const instructions = retry ? [...b.instructions, invoke(retry.fanOut)] : b.instructions;
-  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold');
+  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold' || b.mapItems !== undefined);
 }
 
 /** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */

@@ -122,6 +122,17 @@ export interface UnumWorkflowProps {
    */
   readonly invokeConcurrency?: number;
   /**
+   * The most invokes one execution sends to launch a Map's items. A Map that
+   * launches more at once (all its items, or a bounded Map's first
+   * `maxConcurrency`) launches them through a tree of launchers, invocations
+   * of its item processor's first function that each launch up to this many
+   * (items or further launchers; docs/architecture.md "Launch tree"): about
+   * one extra invocation per this many items. An integer from 2 to 262144,
+   * checked at synth.
+   * @default 128
+   */
+  readonly mapLaunchWidth?: number;
+  /**
    * Instruction set of every function.
    * @default Architecture.ARM_64
    */

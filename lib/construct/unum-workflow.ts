@@ -259,6 +259,7 @@ export class UnumWorkflow extends Construct {
         runRetentionSeconds: props.runRetention?.toSeconds(),
         inlineLimitBytes: props.inlineLimitBytes,
         invokeConcurrency: props.invokeConcurrency,
+        mapLaunchWidth: props.mapLaunchWidth,
         history: props.history,
         retryAttempts: props.retryAttempts,
         maxEventAgeSeconds: props.maxEventAge?.toSeconds(),

@@ -10,7 +10,10 @@ import { parseFunctionRef } from './assembly';
 export interface EventInfo {
   /** The run, when the payload names one (a start without a workflowId is named by its request id). */
   readonly workflowId?: string;
-  /** `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, or `<function>@start`. */
+  /**
+   * `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, a launcher of a Map's items
+   * `<first item's>/launch:<end of its range>`, or `<function>@start`.
+   */
   readonly identity: string;
   readonly node?: string;
 }
@@ -23,6 +26,11 @@ function parse(payload: string): unknown {
   }
 }
 
+/** Marks a launcher's identity (docs/architecture.md "Launch tree"): it runs no item. */
+const LAUNCHER_MARK = '/launch:';
+
+export const isLauncher = (identity: string): boolean => identity.includes(LAUNCHER_MARK);
+
 export function describeEvent(functionName: string, payload: string, requestId: string): EventInfo {
   return describeValue(functionName, parse(payload), requestId);
 }
@@ -33,7 +41,9 @@ function describeValue(functionName: string, event: unknown, requestId: string):
   if (unum && typeof unum === 'object' && Array.isArray(unum.fanOut)) {
     const frames = unum.fanOut.map((f) => `${f.iteration}.${f.index}`).join(',');
     const fold = unum.fold ? `/${unum.fold.index}` : '';
-    return { workflowId: unum.workflowId, node: unum.node, identity: `${functionName}@${unum.iteration}[${frames}]${fold}` };
+    const input = Array.isArray(unum.inputs) ? (unum.inputs[0] as Partial<Record<'launch', { to?: unknown }>> | undefined) : undefined;
+    const launch = input?.launch ? `${LAUNCHER_MARK}${String(input.launch.to)}` : '';
+    return { workflowId: unum.workflowId, node: unum.node, identity: `${functionName}@${unum.iteration}[${frames}]${fold}${launch}` };
   }
   // A Lambda on-failure destination record: describe the failed event.
   const ctx = o.requestContext as { requestId?: string; functionArn?: string } | undefined;

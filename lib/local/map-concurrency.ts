@@ -11,6 +11,7 @@ import type { Instruction, Invoke, NodeIR } from '../../runtime/ir';
 import { ENVELOPE_BOUNDS } from '../../runtime/ir';
 import type { FramePosition } from '../../runtime/naming';
 import { isShardArrival, keyOf, parseKey, type Item } from '../../runtime/table';
+import { isLauncher } from './events';
 import type { TimelineEntry } from './timeline';
 import type { CallRecord } from './traffic';
 
@@ -120,6 +121,7 @@ export function mapConcurrencyViolations(maps: readonly BoundedMap[], timeline: 
     const arrived = arrivals(map, calls);
     const instances = new Map<string, Map<number, { start: number; end?: number }>>();
     for (const e of timeline) {
+      if (isLauncher(e.identity)) continue;
       const item = itemOf(map, e.node, framesOf(e.identity));
       if (!item) continue;
       const items = instances.get(item.instance) ?? new Map<number, { start: number; end?: number }>();

@@ -465,6 +465,12 @@ describe('validation errors name the construct path, workflow and node', () => {
     );
   });
 
+  test('a map launch width below 2 or fractional fails at synth, naming the workflow and the prop', () => {
+    expect(() => synthWorkflow({ definition: fanOut(), mapLaunchWidth: 1 })).toThrow(/Test\/Flow: workflow 'Flow'.*field 'options\.mapLaunchWidth'.*1 is not an integer in 2-262144/);
+    expect(() => synthWorkflow({ definition: fanOut(), mapLaunchWidth: 2.5 })).toThrow(/options\.mapLaunchWidth/);
+    expect(() => synthWorkflow({ definition: fanOut(), mapLaunchWidth: 2 })).not.toThrow();
+  });
+
   test('retry attempts out of range', () => {
     expect(() => synthWorkflow({ definition: chain(), retryAttempts: 3 })).toThrow(
       "Test/Flow: workflow 'Flow', node 'A': retryAttempts must be an integer from 0 to 2",

@@ -41,14 +41,15 @@ const FORGE = compileWorkflow(
       .next(new Fold('Sum', { entry: ENTRY, handler: 'sum', initial: 0 }))
       .next(countLoop()),
   ),
-  { inlineLimitBytes: 1 },
+  // Its 3 items go through a launch tree: the envelopes include launchers.
+  { inlineLimitBytes: 1, mapLaunchWidth: 2 },
 );
 const RESULT = { v: 60, n: 3 };
 
 type Header = { -readonly [K in keyof EnvelopeHeader]: unknown } & Record<string, unknown>;
-type Base = 'Tenfold' | 'Sum0' | 'Sum1' | 'Count';
+type Base = 'Tenfold' | 'Launch' | 'Sum0' | 'Sum1' | 'Count';
 
-/** Real envelopes of one run, one per kind of input: a map item, a fan-in, a fold step, a scalar successor. */
+/** Real envelopes of one run, one per kind of input: a map item, a launcher, a fan-in, a fold step, a scalar successor. */
 let bases: Record<Base, Envelope>;
 beforeAll(async () => {
   const { store } = await db.table();
@@ -61,6 +62,7 @@ beforeAll(async () => {
   };
   bases = {
     Tenfold: sent('Tenfold', (u) => 'mapItem' in u.inputs[0]),
+    Launch: sent('Tenfold', (u) => 'launch' in u.inputs[0]),
     Sum0: sent('Sum', (u) => 'fanIn' in u.inputs[0]),
     Sum1: sent('Sum', (u) => u.fold !== undefined),
     Count: sent('Count', (u) => u.fold === undefined && u.fanOut.length === 0),
@@ -128,6 +130,16 @@ const forgeries: [string, Base, (u: Header) => void, RegExp, boolean][] = [
   ['a map item of another origin than its frame', 'Tenfold', (u) => (input(u).mapItem.origin = KEY), /mapItem must name the index and origin/, true],
   ['a map item index past the bound', 'Tenfold', (u) => (input(u).mapItem.index = tooBig), /mapItem must be \{origin/, true],
   ['a map item state that is no node name', 'Tenfold', (u) => (input(u).mapItem.state = ''), /mapItem must be \{origin/, true],
+  ['a launch to a node that starts no item processor', 'Count', (u) => (u.inputs = [{ launch: { origin: KEY, from: 0, to: 1, state: 'Split' } }]), /launch is not accepted: node Count starts no item processor/, true],
+  ['a launch from another index than its frame', 'Launch', (u) => (input(u).launch.from = Number(input(u).launch.from) + 1), /launch must start at the index and origin of the top fan-out frame/, true],
+  ['a launch of another origin than its frame', 'Launch', (u) => (input(u).launch.origin = KEY), /launch must start at the index and origin/, true],
+  ['an empty launch', 'Launch', (u) => (input(u).launch.to = input(u).launch.from), /launch must start at .* end in \(from, size\]/, true],
+  ['a launch past its frame\'s size', 'Launch', (u) => (input(u).launch.to = Number(frame(u).size) + 1), /launch must start at .* end in \(from, size\]/, true],
+  ['a launch end past the bound', 'Launch', (u) => (input(u).launch.to = tooBig), /launch must be \{origin/, true],
+  ['a launch from that is no integer', 'Launch', (u) => (input(u).launch.from = 0.5), /launch must be \{origin/, true],
+  ['a launch state that is no node name', 'Launch', (u) => (input(u).launch.state = 'a b'), /launch must be \{origin/, true],
+  ['a launch origin that is no checkpoint key', 'Launch', (u) => (input(u).launch.origin = 'run#Forge#base'), /launch must be \{origin/, true],
+  ['a launch beside a value', 'Launch', (u) => (u.inputs = [{ ...input(u), value: 1 }]), /unum\.inputs\[0\] must have exactly one of value, ref, mapItem, launch, fanIn, failed/, true],
   ['a fan-in to a node that is no join', 'Count', (u) => (u.inputs = [{ fanIn: { join: 'j'.repeat(43), size: 2, origin: KEY } }]), /fanIn is not accepted: node Count is not a join/, true],
   ['a state failure to a node that is no join', 'Count', (u) => (u.inputs = [{ failed: { join: 'j'.repeat(43), size: 2, origin: KEY } }]), /failed is not accepted: node Count is not a join/, true],
   ['a state failure of size 0', 'Sum0', (u) => (u.inputs = [{ failed: { join: 'j'.repeat(43), size: 0, origin: KEY } }]), /failed\.size must be an integer in \[1, 262144\]/, true],
@@ -149,7 +161,7 @@ describe.each(forgeries)('an envelope with %s', (_, base, forge, reason, ours) =
     forge(e.unum);
     return e as unknown as Envelope;
   };
-  const target = base.startsWith('Sum') ? 'Sum' : base;
+  const target = base.startsWith('Sum') ? 'Sum' : base === 'Launch' ? 'Tenfold' : base;
 
   test('is rejected by its node before any other read or write, without a retry; a run of this workflow is recorded FAILED', async () => {
     const { name, store } = await db.table();

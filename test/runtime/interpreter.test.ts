@@ -313,7 +313,8 @@ test('the IR is loaded from UNUM_IR_FILE and the store needs UNUM_TABLE', async 
 test('a whole run on the memory store: fan-in of 300 with duplicates', async () => {
   const nodes = defineWorkflow('mem', {
     O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
-    M: { fn: (x: number) => x + 1, instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } }] },
+    // As the compiler emits an item processor's start: 300 items go through launchers, which need both.
+    M: { fn: (x: number) => x + 1, mapItems: { itemsPath: '$' }, enclosingJoin: { node: 'J', tails: ['M'] }, instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } }] },
     J: { fn: (xs: number[]) => xs.length, join: { tails: ['M'] }, instructions: [succeed] },
   });
   const store = new MemoryStore();

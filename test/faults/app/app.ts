@@ -12,9 +12,11 @@ const stack = new Stack(app, 'UnumFaultTests');
 const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
-  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(),
+  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(),
 };
+/** The smallest launch width, so that a few items need a deep launch tree. */
+const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };
 for (const [name, definition] of Object.entries(workflows)) {
-  new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY });
+  new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY, ...settings[name as keyof typeof workflows] });
 }
 app.synth();

@@ -90,3 +90,14 @@ export function parallel1(): Definition {
 export function endsInMap(): Definition {
   return Definition.from(task('Items', 'items').next(new Map('IncAll', { itemsPath: '$.items' }).itemProcessor(task('Inc', 'inc'))));
 }
+
+/**
+ * Two Maps above the launch width (the app sets `mapLaunchWidth: 2`): 9
+ * items through a launch tree three launchers deep, then a bounded Map whose
+ * first 3 items go through launchers and whose tails launch the rest.
+ */
+export function launchTree(): Definition {
+  const all = new Map('IncAll', { itemsPath: '$.items' }).itemProcessor(task('IncA', 'inc'));
+  const bounded = new Map('IncBounded', { maxConcurrency: 3 }).itemProcessor(task('IncB', 'inc'));
+  return Definition.from(task('Items', 'items').next(all).next(bounded).next(task('Sum', 'groupSum')));
+}
