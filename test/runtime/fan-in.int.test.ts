@@ -18,7 +18,8 @@ test(`fan-in of ${N} branches: one join, branch order, fan-in items under 4 KB, 
     'big-fan-in',
     {
       O: { instructions: [{ op: 'invoke', invoke: { kind: 'map', target: 'M', join: 'J', itemsPath: '$', maxConcurrency: 0 } }] },
-      M: { fn: (x: number) => x * 3, instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } }] },
+      // As the compiler emits an item processor's start: 1,000 items go through launchers, which need both.
+      M: { fn: (x: number) => x * 3, mapItems: { itemsPath: '$' }, enclosingJoin: { node: 'J', tails: ['M'] }, instructions: [{ op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } }] },
       J: {
         fn: (xs: number[]) => {
           joins++;
