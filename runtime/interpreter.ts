@@ -6,13 +6,14 @@
  */
 import { branchInput } from './branch-input';
 import { evaluate } from './condition';
+import { sendAfterWait, type PendingWait } from './delay';
 import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
 import { failure } from './fail';
 import { arrivalCode, createFanIn, recordArrival, shardKeys } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type EnvelopeHeader, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
@@ -56,11 +57,13 @@ export function leadingPasses(x: Exec, value: Json): Json {
   return value;
 }
 
-/** Sends one envelope to `node` (async Invoke), with the run's lease. */
-export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node' | 'lease'>): Promise<void> {
+/** Sends one envelope to `node` (async Invoke), with the run's lease; to a Wait's node, when the wait ends. */
+export async function send(x: Exec, node: string, header: Omit<EnvelopeHeader, 'v' | 'workflow' | 'workflowId' | 'node' | 'lease'>, wait?: PendingWait): Promise<void> {
   const functionName = x.rt.ir.functionNames[node];
   if (!functionName) throw runtimeError(`node ${x.rt.ir.node}: no function name for successor ${node}`);
-  await x.rt.invoker.invoke(functionName, { unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
+  const event = (): Envelope => ({ unum: { v: ENVELOPE_VERSION, ...x.run, node, ...header, lease: x.lease } });
+  if (wait) await sendAfterWait(x, wait, functionName, event);
+  else await x.rt.invoker.invoke(functionName, event());
 }
 
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
@@ -132,16 +135,16 @@ async function joined(x: Exec, join: string, iteration: number, frames: readonly
 }
 
 /** Invokes one successor whose `parent` we are (it tombstones our checkpoint). */
-async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition): Promise<PathState> {
+async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition, wait?: WaitSpec): Promise<PathState> {
   state = await appendOnce(x, ck, state, t);
-  await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], parent: ck.key });
+  await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], parent: ck.key }, wait && { spec: wait, ck });
   return state;
 }
 
 async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathState, out: Outgoing): Promise<PathState> {
   switch (invoke.kind) {
     case 'scalar':
-      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] });
+      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] }, invoke.wait);
     case 'parallel': {
       // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
       const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);

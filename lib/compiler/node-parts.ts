@@ -1,5 +1,5 @@
-import type { CatchRule, HandlerSpec, Instruction, IoSpec, RetryRule } from '../../runtime/ir';
-import type { FunctionState, RetryProps } from '../definition';
+import type { CatchRule, HandlerSpec, Instruction, IoSpec, RetryRule, WaitSpec } from '../../runtime/ir';
+import type { FunctionState, RetryProps, Wait } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import type { FunctionSpec } from './compiled';
 import { DEFAULT_EXPORT, MEMORY_MB, TIMEOUT_SECONDS } from './function-settings';
@@ -80,4 +80,10 @@ function sortedRecord(record: Readonly<Record<string, string>>): Record<string, 
   const out: Record<string, string> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key];
   return out;
+}
+
+/** What the node before a Wait needs to know when it ends (validated: exactly one time). */
+export function waitSpec(wait: Wait, state: string): WaitSpec {
+  const { inputPath } = wait.props;
+  return { state, ...(inputPath !== undefined ? { inputPath } : {}), ...wait.props.time.spec };
 }
