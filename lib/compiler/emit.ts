@@ -7,7 +7,7 @@ import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
-import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler, waitSpec } from './node-parts';
+import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler, waitSpec, waitTargetsOf } from './node-parts';
 
 /** Workflow-wide settings, with defaults applied (the per-node timeout, and the handoff bound over all nodes, are added when emitting). */
 export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds' | 'handoffSeconds'>;
@@ -440,6 +440,7 @@ export class Emitter {
       ir,
       fn: b.fn,
       successors: nodeSuccessors(b),
+      waitTargets: waitTargetsOf(b.instructions),
       async: resolveAsyncSettings(b.fn, this.asyncDefaults),
       implicit: b.implicit,
     };
