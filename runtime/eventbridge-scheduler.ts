@@ -1,11 +1,12 @@
 /**
- * Scheduler on EventBridge Scheduler one-time schedules: `at(...)` in UTC,
+ * Scheduler on EventBridge Scheduler one-time schedules: `at(...)` in UTC (a whole minute),
  * no flexible window, deleted after they ran; the target is the function
  * after the Wait, invoked asynchronously with the envelope as its event.
  * Default client config (AWS_ENDPOINT_URL_SCHEDULER works).
  */
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { ENV } from './ir';
+import { loadModule } from './load-module';
 import type { OneTimeSchedule, Scheduler } from './scheduler';
 
 /** Scheduler's retry window bounds (`MaximumEventAgeInSeconds`). */
@@ -17,15 +18,19 @@ const setting = (name: string): string => {
   return value;
 };
 
-/** `at(yyyy-mm-ddThh:mm:ss)`: whole seconds, rounded up so the wake-up is never early. */
-export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
+/**
+ * `at(yyyy-mm-ddThh:mm:ss)` of the first whole minute not before `ms`:
+ * Scheduler invokes "with 60 second precision", anywhere in the minute of
+ * the time given, so a time inside a minute could wake the run early.
+ */
+export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 19)})`;
 
 export class EventBridgeScheduler implements Scheduler {
   private client?: SchedulerClient;
 
   async schedule(s: OneTimeSchedule): Promise<void> {
     // Loaded on the first Wait: every function bundles this, few schedule anything.
-    const { CreateScheduleCommand, SchedulerClient } = await import('@aws-sdk/client-scheduler');
+    const { CreateScheduleCommand, SchedulerClient } = await loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
     this.client ??= new SchedulerClient({});
     try {
       await this.client.send(

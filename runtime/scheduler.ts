@@ -6,7 +6,7 @@ export interface OneTimeSchedule {
   readonly name: string;
   readonly functionName: string;
   readonly event: Envelope;
-  /** Epoch milliseconds; delivered no earlier (Scheduler's resolution is one second). */
+  /** Epoch milliseconds; delivered no earlier (EventBridge Scheduler: within the two minutes after it, see `atExpression`). */
   readonly at: number;
   /** The longest the service may keep retrying the delivery, in seconds. */
   readonly maxDeliverySeconds: number;

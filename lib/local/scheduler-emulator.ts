@@ -3,13 +3,16 @@
  * (`at(...)`, UTC) whose target is a function of the app, reached over
  * HTTP through the fault proxy with `@aws-sdk/client-scheduler` (REST JSON:
  * `POST /schedules/<name>` creates, `GET /schedules/<name>?groupName=`
- * reads). A schedule fires once, at its time with the distance from now
- * multiplied by the engine's `timeScale` (a day's wait at 0.0001 takes 8.6 s),
+ * reads). A schedule fires once, somewhere in the minute of its time, as
+ * Scheduler does ("60 second precision": at a point of that minute drawn from
+ * the schedule's name), with the distance from now multiplied by the engine's
+ * `timeScale` (a day's wait at 0.0001 takes 8.6 s),
  * as an asynchronous invoke of its target with its `Input`: the fault plan
  * may delay or duplicate it like any async event (Scheduler delivers at
  * least once). It is then deleted (`ActionAfterCompletion: DELETE`, the only
  * value implemented). A name taken in its group is `ConflictException`.
  */
+import { createHash } from 'crypto';
 import { LOCAL_ACCOUNT } from '../assembly';
 import { parseFunctionRef } from './assembly';
 import { describeEvent } from './events';
@@ -27,6 +30,8 @@ export interface FiredSchedule {
   readonly workflowId?: string;
   /** The requested time, scaled onto the engine's clock (epoch ms). */
   readonly dueMs: number;
+  /** When it was to fire (a point of the due time's minute), scaled onto the engine's clock. */
+  readonly plannedMs: number;
   readonly firedMs: number;
 }
 
@@ -109,17 +114,20 @@ export class SchedulerEmulator {
     if (typeof target.Arn !== 'string' || typeof target.RoleArn !== 'string' || !target.RoleArn) throw new SchedulerError(400, 'ValidationException', 'Target needs Arn and RoleArn');
     const input = String(target.Input ?? '{}');
     const now = Date.now();
-    const dueMs = now + Math.max(0, Date.parse(`${at[1]}Z`) - now) * this.options.timeScale;
+    const due = Date.parse(`${at[1]}Z`);
+    const scaled = (t: number): number => now + Math.max(0, t - now) * this.options.timeScale;
+    const dueMs = scaled(due);
+    const plannedMs = scaled(Math.floor(due / 60_000) * 60_000 + Math.floor(fraction(name) * 60_000));
     const workflowId = describeEvent('', input, '').workflowId;
     this.options.pending.add(workflowId);
     const timer = setTimeout(() => {
       this.schedules.delete(key);
       if (!this.stopped) {
-        this.fired.push({ name, ...(workflowId !== undefined ? { workflowId } : {}), dueMs, firedMs: Date.now() });
+        this.fired.push({ name, ...(workflowId !== undefined ? { workflowId } : {}), dueMs, plannedMs, firedMs: Date.now() });
         this.options.deliver(parseFunctionRef(target.Arn as string).name, input);
       }
       this.options.pending.done(workflowId);
-    }, dueMs - now);
+    }, plannedMs - now);
     this.schedules.set(key, { name, group, request, timer, ...(workflowId !== undefined ? { workflowId } : {}) });
     return { ScheduleArn: `arn:aws:scheduler:us-east-1:${LOCAL_ACCOUNT}:schedule/${group}/${name}` };
   }
@@ -130,6 +138,9 @@ export class SchedulerEmulator {
     return { ...s.request, Name: name, GroupName: group, State: 'ENABLED' };
   }
 }
+
+/** A stable point in [0, 1) per name: where in its minute a schedule fires. */
+const fraction = (name: string): number => createHash('sha256').update(name).digest().readUInt32BE(0) / 2 ** 32;
 
 function parse(body: string): Record<string, unknown> {
   try {
