@@ -27,12 +27,12 @@ export function waitDue(node: string, wait: WaitSpec, value: Json, now: number):
     return now + v * 1000;
   }
   if (timestamp(v) === undefined) throw bad(`${JSON.stringify(v)} at ${path} is not an RFC 3339 timestamp (e.g. 2026-01-01T00:00:00Z)`);
-  return withinAYear(node, wait, field, v as string, now);
+  return withinAYear(node, wait, field, v as string, now, ` at ${path}`);
 }
 
 /** A timestamp's time (a past one is due now), refusing one more than a year ahead: no wait is longer. */
-function withinAYear(node: string, wait: WaitSpec, field: string, text: string, now: number): number {
+function withinAYear(node: string, wait: WaitSpec, field: string, text: string, now: number, where = ''): number {
   const due = timestamp(text) as number;
-  if (due > now + MAX_WAIT_SECONDS * 1000) throw runtimeError(`node ${node}: Wait ${wait.state}, field ${field}: ${text} is more than one year ahead`);
+  if (due > now + MAX_WAIT_SECONDS * 1000) throw runtimeError(`node ${node}: Wait ${wait.state}, field ${field}: ${text}${where} is more than one year ahead`);
   return due;
 }
