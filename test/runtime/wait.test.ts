@@ -23,8 +23,8 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const YEAR = 365 * 86400;
 
 describe('waitDue', () => {
-  const due = (spec: Omit<WaitSpec, 'state'>, value: Json = {}): number => waitDue('Before', { state: 'W', ...spec } as WaitSpec, value, NOW);
-  const fails = (spec: Omit<WaitSpec, 'state'>, value: Json): string => {
+  const due = (spec: Record<string, Json>, value: Json = {}): number => waitDue('Before', { state: 'W', ...spec } as unknown as WaitSpec, value, NOW);
+  const fails = (spec: Record<string, Json>, value: Json): string => {
     try {
       due(spec, value);
     } catch (e) {
