@@ -5,10 +5,11 @@
  * reads runs, `unum-cdk/local` runs a synthesized app on this machine.
  * Every name here is deliberate: test/api/public-api.test.ts lists them.
  */
-export { Chain, Choice, Condition, Definition, Fail, Fold, MapState, MapState as Map, Parallel, Pass, Succeed, Task } from './definition';
+export { Chain, Choice, Condition, Definition, Fail, Fold, MapState, MapState as Map, Parallel, Pass, Succeed, Task, Wait, WaitTime } from './definition';
 export type {
   AfterwardsOptions,
   CatchProps,
+  DurationLike,
   EffectsTable,
   FailProps,
   FoldHandler,
@@ -28,6 +29,8 @@ export type {
   PayloadTemplate,
   RetryProps,
   TaskProps,
+  WaitProps,
+  WaitTimeSpec,
 } from './definition';
 export { compileWorkflow, UnumDefinitionError } from './compiler';
 export type { CompileOptions, CompiledNode, CompiledWorkflow, FunctionSpec } from './compiler';

@@ -11,7 +11,7 @@ import { evalPath } from './paths';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Milliseconds of an RFC 3339 timestamp (the form ASL accepts), or undefined. */
-function timestamp(v: unknown): number | undefined {
+export function timestamp(v: unknown): number | undefined {
   if (typeof v !== 'string' || !TIMESTAMP.test(v)) return undefined;
   const ms = Date.parse(v);
   return Number.isFinite(ms) ? ms : undefined;

@@ -7,7 +7,7 @@
  * DynamoDB outage), it throws: after its own retries Lambda sends the record
  * to the workflow's dead-letter queue, where `unum recover` finds it.
  */
-import { createRequire } from 'node:module';
+import { loadModule } from './load-module';
 import { DynamoDbStore } from './dynamodb-store';
 import { parseStart } from './envelope';
 import { appendHistory } from './history';
@@ -61,8 +61,7 @@ export function identify(record: FailureRecord, workflow = process.env[ENV.workf
 /** Loads an SDK client the Lambda runtime provides but this package does not depend on. */
 async function sdk(name: string): Promise<Record<string, new (...args: unknown[]) => { send(c: unknown): Promise<unknown> }>> {
   try {
-    // CommonJS resolution honours NODE_PATH, where Lambda keeps its SDK; import() is the fallback for ESM bundles.
-    return (typeof __filename === 'string' ? createRequire(__filename)(name) : await import(name)) as Record<string, never>;
+    return await loadModule<Record<string, never>>(name);
   } catch (e) {
     throw new Error(`unum failure recorder: ${name} is not available to forward the failure record (${String(e)})`, { cause: e });
   }

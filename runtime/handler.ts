@@ -7,11 +7,13 @@ import { join } from 'node:path';
 import { DynamoDbStore } from './dynamodb-store';
 import { parseEvent } from './envelope';
 import { UnumEventError } from './errors';
+import { EventBridgeScheduler } from './eventbridge-scheduler';
 import { execute } from './execute';
 import { ENV, IR_FILE_NAME, IR_VERSION, type NodeIR } from './ir';
 import type { Invoker } from './invoker';
 import { LambdaInvoker } from './lambda-invoker';
 import { rejectEvent } from './rejection';
+import type { Scheduler } from './scheduler';
 import type { CheckpointStore } from './store';
 import type { Invocation, LambdaContext, UserFunction } from './types';
 
@@ -22,6 +24,8 @@ export interface HandlerOptions {
   readonly store?: CheckpointStore;
   /** Default: Lambda async Invoke. */
   readonly invoker?: Invoker;
+  /** Default: EventBridge Scheduler one-time schedules (used by nodes before a Wait). */
+  readonly scheduler?: Scheduler;
 }
 
 export type LambdaHandler = (event: unknown, context: LambdaContext) => Promise<unknown>;
@@ -44,6 +48,7 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
   }
   let store = options.store;
   let invoker = options.invoker;
+  const scheduler = options.scheduler ?? new EventBridgeScheduler();
   const storeOf = (): CheckpointStore => {
     if (!store) {
       const table = process.env[ENV.table];
@@ -62,7 +67,7 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
       throw e;
     }
     invoker ??= new LambdaInvoker();
-    await execute({ ir, fn, store: storeOf(), invoker }, invocation, context);
+    await execute({ ir, fn, store: storeOf(), invoker, scheduler }, invocation, context);
     return { workflowId: invocation.workflowId };
   };
 }

@@ -12,7 +12,7 @@ import { failure } from './fail';
 import { arrivalCode, joinKeys, recordArrival } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
-import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json } from './ir';
+import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { launchEach, launchesDirectly, launchRange, type LaunchSpec } from './launch-tree';
@@ -129,10 +129,14 @@ function nextItem(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly
   return [...outer, { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode }];
 }
 
-/** Invokes one successor (`parent`: set for an empty Map's join, which reads the state input from it). */
-async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition, keys: readonly string[], parent?: string): Promise<PathState> {
+/**
+ * Invokes one successor (`parent`: set for an empty Map's join, which reads
+ * the state input from it; `wait`: the successor is a Wait's node, sent when
+ * the wait ends).
+ */
+async function invokeChild(x: Exec, ck: Committed, state: PathState, out: Outgoing, target: string, input: InputRef, t: Transition, keys: readonly string[], parent?: string, wait?: WaitSpec): Promise<PathState> {
   state = await appendOnce(x, ck, state, t);
-  if (await unlessCommitted(x, keys)) await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], ...(parent ? { parent } : {}) });
+  if (await unlessCommitted(x, keys)) await send(x, target, { iteration: out.iteration, fanOut: out.frames, inputs: [input], ...(parent ? { parent } : {}) }, wait && { spec: wait, ck });
   return state;
 }
 
@@ -142,7 +146,7 @@ const successorKey = (x: Exec, target: string, out: Outgoing): string => checkpo
 async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathState, out: Outgoing): Promise<PathState> {
   switch (invoke.kind) {
     case 'scalar':
-      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] }, [successorKey(x, invoke.target, out)]);
+      return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] }, [successorKey(x, invoke.target, out)], undefined, invoke.wait);
     case 'parallel': {
       // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
       const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);

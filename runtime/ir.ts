@@ -81,7 +81,25 @@ export type FanInSize = number | 'frame';
 export interface ScalarInvoke {
   readonly kind: 'scalar';
   readonly target: string;
+  /** The target is a Wait state: the invoke is delivered at the wait's due time, by a one-time schedule (docs/architecture.md "Waits"). */
+  readonly wait?: WaitSpec;
 }
+
+/**
+ * When a Wait ends, from the value that reaches it: exactly one of
+ * `seconds` (1 s to 1 year), `timestamp` (RFC 3339), `secondsPath`,
+ * `timestampPath` (reference paths, read after `inputPath`). `state` is the
+ * Wait's name, for the errors of a path whose value is not a wait.
+ */
+export type WaitSpec = { readonly state: string; readonly inputPath?: JsonPath | null } & (
+  | { readonly seconds: number }
+  | { readonly timestamp: string }
+  | { readonly secondsPath: JsonPath }
+  | { readonly timestampPath: JsonPath }
+);
+
+/** The longest wait (Step Functions' run limit, and what Scheduler's one-time schedules are used for here): one year. */
+export const MAX_WAIT_SECONDS = 365 * 24 * 3600;
 
 /**
  * How a Parallel makes its branches' input from its state input (the
@@ -537,6 +555,12 @@ export const ENV = {
   runRetention: 'UNUM_RUN_RETENTION',
   /** Failure recorder: `true` when the workflow keeps a run history. */
   history: 'UNUM_HISTORY',
+  /** Functions before a Wait: the EventBridge Scheduler group their wake-up schedules go to. */
+  scheduleGroup: 'UNUM_SCHEDULE_GROUP',
+  /** Functions before a Wait: the role Scheduler assumes to invoke the function after it. */
+  schedulerRoleArn: 'UNUM_SCHEDULER_ROLE_ARN',
+  /** Functions before a Wait: `arn:<partition>:lambda:<region>:<account>:function:`, which a schedule's target ARN starts with. */
+  functionArnPrefix: 'UNUM_FUNCTION_ARN_PREFIX',
 } as const;
 
 /** The IR file name inside each function's asset. */

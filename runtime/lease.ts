@@ -47,7 +47,25 @@ const raiseAll = (x: Exec, keys: readonly string[], ttl: number): Promise<void> 
 export async function keepLease(x: Exec): Promise<void> {
   const due = ttlIn(margin(x));
   if (x.lease > due) return;
-  const lease = freshLease(x);
+  await renew(x, due, freshLease(x));
+}
+
+/**
+ * Before a Wait that ends at `wakeUp` (epoch seconds): nothing runs during
+ * it, so nothing renews the lease. Keeps the run's items as a renewal at the
+ * wake-up would (`R + M` from it), when they would otherwise end before the
+ * successor's own check could renew them: it starts within two handoffs of
+ * `wakeUp` (Scheduler's delivery retries are bounded by one, Lambda's queue
+ * by another), and a renewal needs one more to land.
+ */
+export async function leaseThroughWait(x: Exec, wakeUp: number): Promise<void> {
+  const due = wakeUp + margin(x) + x.rt.ir.settings.handoffSeconds;
+  if (x.lease > due) return;
+  await renew(x, due, wakeUp + x.rt.ir.settings.checkpointTtlSeconds + margin(x));
+}
+
+/** Raises the run's items to `lease` (a fan-in only when its root ends by `due`); the envelope's lease becomes what is kept. */
+async function renew(x: Exec, due: number, lease: number): Promise<void> {
   const { frames, fold } = x.invocation;
   const keys = [runKey(x.run)];
   if (x.rt.ir.settings.history) keys.push(historyKey(x.run));

@@ -2,6 +2,7 @@
 import type { FanOutFrame, FoldState, InputRef, Json, NodeIR } from './ir';
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
+import type { Scheduler } from './scheduler';
 import type { CheckpointStore, ReadSet } from './store';
 import type { RunRef } from './table';
 
@@ -21,6 +22,8 @@ export interface Runtime {
   readonly fn?: UserFunction;
   readonly store: CheckpointStore;
   readonly invoker: Invoker;
+  /** Delivers the invocation after a Wait (functions before a Wait only need one). */
+  readonly scheduler?: Scheduler;
 }
 
 /** A parsed event: a start request or an envelope, in one shape. */

@@ -13,6 +13,7 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'ItemsPath', 'ItemSelector', 'Parameters', 'MaxConcurrency', 'InputPath', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
   Succeed: ['InputPath', 'OutputPath'],
   Fail: ['Error', 'ErrorPath', 'Cause', 'CausePath'],
+  Wait: ['Next', 'End', 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath', 'InputPath', 'OutputPath'],
 };
 
 const HEARTBEATS = 'heartbeats apply to activity and callback tasks, which unum does not run';

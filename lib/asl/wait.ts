@@ -1,13 +1,24 @@
+import { Wait, WaitTime } from '../definition';
 import type { StateReader } from './context';
+import { ioProps } from './io';
+
+/** The ASL fields that say when a Wait ends, and the `WaitTime` each becomes. */
+const TIMES = {
+  Seconds: (v: unknown) => WaitTime.duration(v as number),
+  Timestamp: (v: unknown) => WaitTime.timestamp(v as string),
+  SecondsPath: (v: unknown) => WaitTime.secondsPath(v as string),
+  TimestampPath: (v: unknown) => WaitTime.timestampPath(v as string),
+} as const;
 
 /**
- * Wait is rejected: with no orchestrator nothing holds a run while it waits,
- * and a function that sleeps is billed for the wait and cannot exceed 15
- * minutes. A clean translation needs a delayed invocation (e.g. EventBridge
- * Scheduler) in the runtime and the construct.
+ * Wait: one of Seconds, Timestamp, SecondsPath, TimestampPath (the
+ * compiler checks the value: 1 s to one year, RFC 3339, reference paths).
+ * No function sleeps: the state before it schedules the state after it.
  */
 export const waitReader: StateReader = {
-  create(ctx, name) {
-    return ctx.report.fail(name, 'Type', 'Wait states are not supported: unum has no orchestrator to hold the run while it waits, and a sleeping function would be billed for the wait (and stops after 15 minutes). Split the workflow at the Wait and start the second part on a schedule (e.g. EventBridge Scheduler)');
+  create(ctx, name, state) {
+    // asl-validator has checked that exactly one is there (WAIT_DURATION).
+    const field = (Object.keys(TIMES) as (keyof typeof TIMES)[]).find((f) => state[f] !== undefined) as keyof typeof TIMES;
+    return new Wait(ctx.names.node(name), { time: TIMES[field](state[field]), ...ioProps(ctx.report, name, state, ['InputPath', 'OutputPath']) });
   },
 };

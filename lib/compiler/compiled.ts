@@ -29,6 +29,8 @@ export interface CompiledNode {
   readonly fn: FunctionSpec;
   /** Nodes this node may invoke (IR targets, joins after fan-in, catch handlers, itself for loops/folds), sorted. */
   readonly successors: readonly string[];
+  /** The successors it invokes after a Wait, by a one-time schedule (also in `successors`: a wait already due is a direct invoke). */
+  readonly waitTargets: readonly string[];
   /** Lambda's async-invoke settings of the node's function: its own, else the workflow's (`CompileOptions`), else Lambda's defaults. */
   readonly async: AsyncSettings;
   /** True for nodes the compiler added (implicit origin/join pass nodes). */

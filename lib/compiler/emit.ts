@@ -1,5 +1,5 @@
 import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type ItemLaunch, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
-import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task } from '../definition';
+import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task, Wait } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
 import { hasCycle } from './cycles';
@@ -7,7 +7,7 @@ import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
-import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler } from './node-parts';
+import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler, waitSpec, waitTargetsOf } from './node-parts';
 
 /** Workflow-wide settings, with defaults applied (the per-node timeout, and the handoff bound over all nodes, are added when emitting). */
 export type WorkflowSettings = Omit<NodeSettings, 'timeoutSeconds' | 'handoffSeconds'>;
@@ -95,7 +95,7 @@ export class Emitter {
     const first = this.entryNodeFor(this.graph.start);
     this.drain();
     for (const state of this.graph.order) {
-      if (state.kind === 'task' || state.kind === 'fold' || (state.kind === 'pass' && !this.folds(state))) this.nodeFor(state);
+      if (state.kind === 'task' || state.kind === 'fold' || state.kind === 'wait' || (state.kind === 'pass' && !this.folds(state))) this.nodeFor(state);
       this.drain();
     }
     const entry = this.startNodeFor(first);
@@ -118,10 +118,17 @@ export class Emitter {
     return builder.name;
   }
 
-  /** The node of a Task, Pass or Fold state. */
-  private nodeFor(state: Task | Pass | Fold): string {
+  /** The node of a Task, Pass, Wait or Fold state. */
+  private nodeFor(state: Task | Pass | Wait | Fold): string {
     if (this.nodes.has(state.id)) return state.id;
     const scope = this.scope(state);
+    if (state.kind === 'wait') {
+      // Runs after the wait: every edge into it is a delayed invoke (enterState), so the node itself only applies the io.
+      const io = ioSpec(state.props, ['inputPath', 'outputPath']);
+      return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler: { kind: 'pass' }, fn: PASS_FUNCTION, ...(io ? { io } : {}), instructions: [] }, (b) => {
+        b.instructions = this.flowTo(b.name, state, state.nextState, scope);
+      });
+    }
     if (state.kind === 'pass') {
       const handler: HandlerSpec = state.props.result !== undefined ? { kind: 'pass', result: state.props.result } : { kind: 'pass' };
       return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler, fn: PASS_FUNCTION, io: ioSpec(state.props), instructions: [] }, (b) => {
@@ -268,6 +275,7 @@ export class Emitter {
       case 'task':
       case 'fold':
       case 'pass':
+      case 'wait':
         return from.nextState === pass;
       case 'parallel':
       case 'map':
@@ -284,6 +292,8 @@ export class Emitter {
       case 'pass':
         // A Pass that folds never gets here: flowTo inlines it.
         return [invoke({ kind: 'scalar', target: this.nodeFor(target) })];
+      case 'wait':
+        return [invoke({ kind: 'scalar', target: this.nodeFor(target), wait: waitSpec(target, this.stateName(target)) })];
       case 'fold':
         throw this.misplacedFold(target);
       case 'parallel':
@@ -430,6 +440,7 @@ export class Emitter {
       ir,
       fn: b.fn,
       successors: nodeSuccessors(b),
+      waitTargets: waitTargetsOf(b.instructions),
       async: resolveAsyncSettings(b.fn, this.asyncDefaults),
       implicit: b.implicit,
     };

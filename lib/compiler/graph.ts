@@ -31,6 +31,7 @@ export function sameScopeEdges(state: AnyState): State[] {
       out.push(state.nextState, ...state.catches.map((c) => c.handler));
       break;
     case 'pass':
+    case 'wait':
       out.push(state.nextState);
       break;
     case 'choice':

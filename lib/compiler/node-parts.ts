@@ -1,5 +1,5 @@
-import type { CatchRule, HandlerSpec, Instruction, IoSpec, RetryRule } from '../../runtime/ir';
-import type { FunctionState, RetryProps } from '../definition';
+import type { CatchRule, HandlerSpec, Instruction, Invoke, IoSpec, RetryRule, WaitSpec } from '../../runtime/ir';
+import type { FunctionState, RetryProps, Wait } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import type { FunctionSpec } from './compiled';
 import { DEFAULT_EXPORT, MEMORY_MB, TIMEOUT_SECONDS } from './function-settings';
@@ -57,27 +57,44 @@ export function catchRule(errors: readonly string[] | undefined, next: string, r
 export function successorsOf(node: string, instructions: readonly Instruction[], catches: readonly CatchRule[], selfInvoking: boolean): string[] {
   const out = new Set<string>(catches.map((c) => c.next));
   if (selfInvoking) out.add(node);
+  for (const inv of invokesOf(instructions)) {
+    if (inv.kind === 'parallel') inv.targets.forEach((t) => out.add(t));
+    else out.add(inv.target);
+    // An empty map's origin invokes the join directly with [].
+    if (inv.kind === 'map') out.add(inv.join);
+    // A bounded Map's tail launches the next item.
+    if (inv.kind === 'fanIn' && inv.launch) out.add(inv.launch.target);
+  }
+  return [...out].sort();
+}
+
+/** The nodes these instructions invoke after a Wait. */
+export function waitTargetsOf(instructions: readonly Instruction[]): string[] {
+  return [...new Set(invokesOf(instructions).flatMap((inv) => (inv.kind === 'scalar' && inv.wait ? [inv.target] : [])))].sort();
+}
+
+/** Every invoke on any path through the instructions (Choice rules included). */
+function invokesOf(instructions: readonly Instruction[]): Invoke[] {
+  const out: Invoke[] = [];
   const stack: Instruction[] = [...instructions];
   while (stack.length > 0) {
     const ins = stack.pop() as Instruction;
     if (ins.op === 'choice') {
       for (const rule of ins.rules) stack.push(...rule.then);
       if (ins.otherwise) stack.push(...ins.otherwise);
-    } else if (ins.op === 'invoke') {
-      const inv = ins.invoke;
-      if (inv.kind === 'parallel') inv.targets.forEach((t) => out.add(t));
-      else out.add(inv.target);
-      // An empty map's origin invokes the join directly with [].
-      if (inv.kind === 'map') out.add(inv.join);
-      // A bounded Map's tail launches the next item.
-      if (inv.kind === 'fanIn' && inv.launch) out.add(inv.launch.target);
-    }
+    } else if (ins.op === 'invoke') out.push(ins.invoke);
   }
-  return [...out].sort();
+  return out;
 }
 
 function sortedRecord(record: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key];
   return out;
+}
+
+/** What the node before a Wait needs to know when it ends (validated: exactly one time). */
+export function waitSpec(wait: Wait, state: string): WaitSpec {
+  const { inputPath } = wait.props;
+  return { state, ...(inputPath !== undefined ? { inputPath } : {}), ...wait.props.time.spec };
 }

@@ -7,6 +7,7 @@ import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';
 import { pathProblem, templateProblem, type PathKind, type TemplateContext } from './jsonpath';
 import { errorRuleProblems, functionProblems } from './validate-function';
+import { waitProblems } from './validate-wait';
 
 /**
  * Checks every reachable state's own settings, in definition order, and throws
@@ -32,6 +33,8 @@ function stateProblems(state: AnyState, graph: Graph): Problem[] {
       return [...functionProblems(state), ...jsonField('initial', state.props.initial), ...foldPlacement(state, graph)];
     case 'pass':
       return [...ioProblems(state.props), ...jsonField('result', state.props.result)];
+    case 'wait':
+      return waitProblems(state);
     case 'parallel':
       return [...nestingProblems(state, graph), ...parallelProblems(state)];
     case 'map':

@@ -32,6 +32,7 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { createWorkflowTable } from './table';
+import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
 
@@ -135,6 +136,8 @@ export class UnumWorkflow extends Construct {
     this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetters', props.removalPolicy);
     this.failureRecorder = this.createFailureRecorder(names, common);
 
+    const wakeUps = [...new Set(nodes.flatMap(([, n]) => n.waitTargets))].sort();
+    const waits = wakeUps.length > 0 ? new WaitScheduling(this, 'Waits', this.workflowName, wakeUps.map((node) => functionArnFromName(this, names.get(node) as string))) : undefined;
     const nodesScope = new Construct(this, 'Nodes');
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
@@ -153,7 +156,7 @@ export class UnumWorkflow extends Construct {
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
         timeoutSeconds,
-        environment: { ...compiledNode.fn.environment },
+        environment: { ...compiledNode.fn.environment, ...(waits && compiledNode.waitTargets.length > 0 ? waits.allowScheduling(role) : {}) },
         loop: this.compiled.loops,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));

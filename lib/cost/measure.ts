@@ -77,12 +77,15 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   const meter = new CapacityMeter();
   let invokes = 0;
   let arrivals = 0;
+  let schedules = 0;
   const callsOf = new Map<string, number>();
   for (const c of run.calls) {
     callsOf.set(c.exec.executionId, (callsOf.get(c.exec.executionId) ?? 0) + 1);
     // A call the fault plan dropped before it reached the service made no request.
     if (c.status === undefined) continue;
     if (c.call.service === 'lambda') { invokes++; continue; }
+    // A schedule created once fires once (a second create of its name is refused): Scheduler bills the invocation.
+    if (c.call.service === 'scheduler') { if (c.call.operation === 'CreateSchedule' && c.status === 200) schedules++; continue; }
     const request = parse(c.request);
     const ok = c.status >= 200 && c.status < 300;
     if (ok && c.call.operation === 'UpdateItem' && isShardArrival(request.UpdateExpression)) arrivals++;
@@ -121,6 +124,7 @@ export function measureRun(run: RunEvidence): MeasuredRun {
       lambdaGbSeconds: ended.reduce((s, e) => s + lambdaGbSeconds(duration(e), memory(e.functionName)), 0),
       readUnits: meter.totals.readUnits,
       writeUnits: meter.totals.writeUnits,
+      scheduledInvocations: schedules,
     },
     stepFunctions: {
       stateTransitions: transitions,

@@ -6,8 +6,9 @@
  * (Arm price, first duration tier), "Amazon DynamoDB Pricing for On-Demand
  * Capacity" (after the 2024-11-01 on-demand price cut of 50%), and "AWS Step
  * Functions Pricing" (Standard workflows; Express workflows, first duration
- * tier), and the durable-functions section of "AWS Lambda Pricing" (durable
- * operations; its data-written and data-retained charges are left out). This machine cannot reach those pages: the figures are the ones the
+ * tier), the durable-functions section of "AWS Lambda Pricing" (durable
+ * operations; its data-written and data-retained charges are left out), and
+ * "Amazon EventBridge Pricing" (Scheduler: scheduled invocations; its API calls are free). This machine cannot reach those pages: the figures are the ones the
  * project recorded on that date. When a price changes, change it here and the
  * date above, and nowhere else.
  */
@@ -35,6 +36,10 @@ export const PRICES = {
     firstTierGbSeconds: 1_000 * 3_600,
     minimumMemoryMb: 64,
     granularityMs: 100,
+  },
+  eventBridgeScheduler: {
+    /** Every scheduled invocation (a Wait's wake-up is one); beyond the 14 million a month of the free tier. */
+    perScheduledInvocation: 1.00 / 1_000_000,
   },
   lambdaDurableFunctions: {
     /** Every durable operation: the execution's start, each step, wait and callback. */

@@ -18,6 +18,8 @@ export interface UnumRunUsage {
   readonly readUnits: number;
   /** DynamoDB write request units, by AWS's rules. */
   readonly writeUnits: number;
+  /** EventBridge Scheduler invocations: one per Wait that was scheduled (a wait already due is a plain invoke). @default 0 */
+  readonly scheduledInvocations?: number;
 }
 
 /** What one run of the same workflow would use on Step Functions. */
@@ -79,7 +81,8 @@ function line(item: string, quantity: number, unit: string, price: number): Cost
 
 /** Prices `runs` runs (default one million) of each option. */
 export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, runs = 1_000_000, prices: Prices = PRICES): CostComparison {
-  const { lambda, dynamodb, stepFunctionsStandard: std, stepFunctionsExpress: exp, lambdaDurableFunctions: durable } = prices;
+  const { lambda, dynamodb, stepFunctionsStandard: std, stepFunctionsExpress: exp, lambdaDurableFunctions: durable, eventBridgeScheduler: scheduler } = prices;
+  const schedules = unum.scheduledInvocations ?? 0;
   const tasks = [
     line('Lambda requests', sfn.taskRequests * runs, 'requests', lambda.perRequest),
     line('Lambda duration', sfn.taskGbSeconds * runs, 'GB-s', lambda.perGbSecond),
@@ -101,6 +104,7 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
         line('Lambda duration', unum.lambdaGbSeconds * runs, 'GB-s', lambda.perGbSecond),
         line('DynamoDB writes', unum.writeUnits * runs, 'WRU', dynamodb.perWriteRequestUnit),
         line('DynamoDB reads', unum.readUnits * runs, 'RRU', dynamodb.perReadRequestUnit),
+        ...(schedules > 0 ? [line('Scheduler invocations', schedules * runs, 'invocations', scheduler.perScheduledInvocation)] : []),
       ]),
       option('Step Functions Standard', [
         ...tasks,

@@ -6,6 +6,7 @@ import type { Parallel } from './parallel';
 import type { Pass } from './pass';
 import type { Succeed } from './succeed';
 import type { Task } from './task';
+import type { Wait } from './wait';
 
 /** Every concrete state, discriminated by `kind` (what the compiler switches on). */
-export type AnyState = Task | Pass | Fold | Parallel | MapState | Choice | Succeed | Fail;
+export type AnyState = Task | Pass | Wait | Fold | Parallel | MapState | Choice | Succeed | Fail;

@@ -25,3 +25,5 @@ export { Task } from './task';
 export type { TaskProps } from './task';
 export type { FoldHandler, Handler, InputOf, Json, JsonPath, OutputOf, PayloadTemplate, StateKind, TypeWitness, Untyped } from './types';
 export type { AnyState } from './any-state';
+export { Wait, WaitTime } from './wait';
+export type { DurationLike, WaitProps, WaitTimeSpec } from './wait';

@@ -40,4 +40,4 @@ export type InputOf<H> = H extends (input: infer I, ...rest: never[]) => unknown
 export type OutputOf<H> = H extends (...args: never[]) => infer R ? Awaited<R> : never;
 
 /** The kinds of state; the compiler switches on this. */
-export type StateKind = 'task' | 'pass' | 'fold' | 'parallel' | 'map' | 'choice' | 'succeed' | 'fail';
+export type StateKind = 'task' | 'pass' | 'wait' | 'fold' | 'parallel' | 'map' | 'choice' | 'succeed' | 'fail';

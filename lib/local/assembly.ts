@@ -197,7 +197,7 @@ const REGION = 'us-east-1';
 
 /**
  * The local value of a template expression: names for Refs, fake ARNs for
- * GetAtt Arn. (A queue's Ref, its URL, is left unresolved: the engine's
+ * GetAtt Arn (functions, queues, tables, roles). (A queue's Ref, its URL, is left unresolved: the engine's
  * endpoint is not known yet, and the functions are not given one for SQS.)
  */
 function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, TemplateResource>>, names: Map<string, string>): string | undefined {
@@ -215,6 +215,8 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
   const getAtt = o['Fn::GetAtt'];
   if (Array.isArray(getAtt) && getAtt[1] === 'Arn') {
     const id = String(getAtt[0]);
+    // A role (e.g. the one Scheduler assumes for a workflow's Waits) is named by its logical id here.
+    if (resources[id]?.Type === 'AWS::IAM::Role') return `arn:aws:iam::${LOCAL_ACCOUNT}:role/${id}`;
     const name = names.get(id);
     if (name === undefined) return undefined;
     switch (resources[id]?.Type) {

@@ -6,7 +6,8 @@
  * 1. Exactly one result or one FAILED record: the run record was created once
  *    and finished (SUCCEEDED/FAILED) by exactly one successful write.
  * 2. Every invocation's successors got identical inputs from all its
- *    executions (and so a fan-in target is never invoked with two inputs).
+ *    executions (and so a fan-in target is never invoked with two inputs),
+ *    whether invoked or scheduled after a Wait (the schedule's target input).
  *    The envelope's `lease` is no input: each execution sends the lease it
  *    holds, and a retry may have renewed it (docs/architecture.md "Retention").
  * 3. The result equals the expected one: a fault-free run's, or, when user
@@ -99,14 +100,16 @@ export function writtenKeys(calls: readonly CallRecord[]): Set<string> {
   return keys;
 }
 
-/** Invariant 2: group invoke payloads by target invocation; more than one distinct payload is a violation. */
+/** Invariant 2: group invoke payloads (and the inputs of wake-up schedules) by target invocation; more than one distinct payload is a violation. */
 export function successorInputViolations(calls: readonly CallRecord[]): string[] {
   const byTarget = new Map<string, Set<string>>();
   for (const c of calls) {
-    if (c.call.service !== 'lambda') continue;
-    const key = `${c.call.label}`;
+    const scheduled = c.call.operation === 'CreateSchedule';
+    if (c.call.service !== 'lambda' && !scheduled) continue;
+    // The target's identity: a Wait's node may be invoked directly (a wake-up already due) or scheduled.
+    const key = `Invoke${c.call.label.slice(c.call.label.indexOf('('))}`;
     const set = byTarget.get(key) ?? new Set<string>();
-    set.add(inputOf(c.request));
+    set.add(inputOf(scheduled ? scheduleInput(c.request) : c.request));
     byTarget.set(key, set);
   }
   const out: string[] = [];
@@ -114,6 +117,15 @@ export function successorInputViolations(calls: readonly CallRecord[]): string[]
     if (payloads.size > 1) out.push(`invariant 2: ${target} was invoked with ${payloads.size} different inputs: ${[...payloads].join(' | ')}`);
   }
   return out;
+}
+
+/** The event a CreateSchedule request delivers (its target's `Input`). */
+function scheduleInput(text: string): string {
+  try {
+    return String((JSON.parse(text) as { Target?: { Input?: unknown } }).Target?.Input ?? '');
+  } catch {
+    return text;
+  }
 }
 
 /** An invoke's payload as compared: JSON with sorted keys (key order is no difference), without the envelope's lease. */

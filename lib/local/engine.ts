@@ -18,6 +18,7 @@ import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
 import { FaultProxy } from './fault-proxy';
 import { FunctionRunner } from './function-runner';
+import { SchedulerEmulator } from './scheduler-emulator';
 import { SqsEmulator } from './sqs-emulator';
 import type { Timeline } from './timeline';
 import { synthesize } from './synth';
@@ -34,7 +35,10 @@ export interface LocalEngineOptions {
    * @default a free port
    */
   readonly port?: number;
-  /** Multiplies Lambda's async retry delays (1 and 2 minutes); event age counts them unscaled. @default 0.001 */
+  /**
+   * Multiplies Lambda's async retry delays (1 and 2 minutes; event age counts them unscaled) and the
+   * distance to a Wait's wake-up (a 1-day wait takes 86 s at the default, 8.6 s at 0.0001). @default 0.001
+   */
   readonly timeScale?: number;
   /** Region the functions see (`AWS_REGION`). @default 'us-east-1' */
   readonly region?: string;
@@ -64,6 +68,7 @@ interface Started {
   readonly proxy: FaultProxy;
   readonly reaper: TtlReaper;
   readonly sqs: SqsEmulator;
+  readonly scheduler: SchedulerEmulator;
 }
 
 /**
@@ -135,6 +140,7 @@ export class LocalEngine {
       AWS_ENDPOINT_URL_LAMBDA: this.lambdaEndpoint,
       AWS_ENDPOINT_URL_DYNAMODB: this.lambdaEndpoint,
       AWS_ENDPOINT_URL_SQS: this.lambdaEndpoint,
+      AWS_ENDPOINT_URL_SCHEDULER: this.lambdaEndpoint,
       AWS_REGION: this.options.region ?? 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -149,6 +155,11 @@ export class LocalEngine {
   /** @internal */
   get emulator(): LambdaEmulator {
     return this.started.emulator;
+  }
+
+  /** The EventBridge Scheduler emulator (the wake-ups of Waits). @internal */
+  get scheduler(): SchedulerEmulator {
+    return this.started.scheduler;
   }
 
   /** The URL of the workflow's dead-letter queue at the engine's SQS endpoint (`lambdaEndpoint`). */
@@ -240,6 +251,7 @@ export class LocalEngine {
     if (!parts) return;
     this.parts = undefined;
     parts.emulator.stop();
+    parts.scheduler.stop();
     parts.sqs.stop();
     await parts.reaper.stop();
     await parts.runner.close();
@@ -294,11 +306,21 @@ export class LocalEngine {
       });
       stops.push(() => emulator.stop());
       logged.timeline = emulator.timeline;
+      const scheduler = new SchedulerEmulator({
+        timeScale: this.options.timeScale ?? 0.001,
+        pending: emulator.pending,
+        deliver: (functionName, input) => {
+          const fn = this.app.functions.get(functionName);
+          if (fn) emulator.accept(fn, input);
+        },
+      });
+      stops.push(() => scheduler.stop());
       const proxy = new FaultProxy({
         dynamoEndpoint: dynamo.endpoint,
         emulator,
         runner,
         sqs,
+        scheduler,
         traffic: this.traffic,
         planFor,
         timeoutHoldMs: this.options.timeoutHoldMs ?? 20,
@@ -307,7 +329,7 @@ export class LocalEngine {
       stops.push(() => proxy.stop());
       const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
       reaper.start();
-      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs };
+      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs, scheduler };
     } catch (err) {
       for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
       throw err;

@@ -22,10 +22,10 @@ export interface ExecutionInfo {
 
 /** One I/O call an execution makes, as the proxy sees it. */
 export interface CallInfo {
-  readonly service: 'dynamodb' | 'lambda';
-  /** `GetItem`, `PutItem`, ..., `Invoke`. */
+  readonly service: 'dynamodb' | 'lambda' | 'scheduler';
+  /** `GetItem`, `PutItem`, ..., `Invoke`, `CreateSchedule`. */
   readonly operation: string;
-  /** Operation plus what it touches: `PutItem(ckpt)`, `Invoke(<target identity>)`; stable across runs. */
+  /** Operation plus what it touches: `PutItem(ckpt)`, `Invoke(<target identity>)`, `CreateSchedule(<target identity>)`; stable across runs. */
   readonly label: string;
   /** 0-based count of earlier calls of this execution with the same label. */
   readonly occurrence: number;

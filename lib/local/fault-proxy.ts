@@ -9,7 +9,8 @@
  * DynamoDB calls to DynamoDB Local and Invoke calls to the Lambda emulator. Calls
  * without a sandbox prefix (the engine's own clients, `unum local run`) pass
  * through unfaulted: this is also the emulator's public Invoke endpoint, and
- * the SQS endpoint of the app's queues (never faulted). During a DynamoDB
+ * the SQS endpoint of the app's queues (never faulted). Scheduler calls
+ * (`AWS_ENDPOINT_URL_SCHEDULER`) go to the Scheduler emulator, faulted like the others. During a DynamoDB
  * outage (`dynamoDbReachable = false`) every DynamoDB call of a sandbox has
  * its connection dropped, as if the service could not be reached.
  */
@@ -22,6 +23,7 @@ import type { CallFault, CallInfo, ExecutionInfo, FaultPlan } from './fault-plan
 import type { InvokeRequest, LambdaEmulator } from './emulator';
 import type { FunctionRunner } from './function-runner';
 import { serviceErrorReply } from './service-errors';
+import { SchedulerEmulator } from './scheduler-emulator';
 import type { SqsEmulator } from './sqs-emulator';
 import type { Traffic } from './traffic';
 
@@ -30,6 +32,7 @@ export interface FaultProxyOptions {
   readonly emulator: LambdaEmulator;
   readonly runner: FunctionRunner;
   readonly sqs: SqsEmulator;
+  readonly scheduler: SchedulerEmulator;
   readonly traffic: Traffic;
   readonly planFor: (workflowId: string | undefined) => FaultPlan | undefined;
   /** How long a call hangs before a `timeout` fault kills its execution. */
@@ -157,7 +160,12 @@ export class FaultProxy {
     let service: CallInfo['service'];
     let operation: string;
     let label: string;
-    if (invoke) {
+    if (SchedulerEmulator.handles(pathname)) {
+      service = 'scheduler';
+      operation = req.method === 'POST' ? 'CreateSchedule' : 'GetSchedule';
+      const schedule = SchedulerEmulator.describe(pathname, body);
+      label = `${operation}(${describeEvent(schedule.functionName, schedule.input, '').identity})`;
+    } else if (invoke) {
       service = 'lambda';
       operation = 'Invoke';
       const target = decodeURIComponent(invoke[1] as string);
@@ -186,6 +194,7 @@ export class FaultProxy {
       };
       return this.options.emulator.invoke(request);
     }
+    if (SchedulerEmulator.handles(pathname)) return this.options.scheduler.handle(req.method ?? 'GET', pathname, url.searchParams, body);
     if (req.headers['x-amz-target']) return this.toDynamo(req, body);
     return { statusCode: 404, headers: { 'x-amzn-ErrorType': 'UnknownOperationException' }, body: '{"message":"unknown operation"}' };
   }

@@ -169,6 +169,7 @@ export class FunctionRunner {
         ...fn.environment,
         AWS_ENDPOINT_URL_DYNAMODB: endpoint,
         AWS_ENDPOINT_URL_LAMBDA: endpoint,
+        AWS_ENDPOINT_URL_SCHEDULER: endpoint,
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
         AWS_REGION: this.options.region,

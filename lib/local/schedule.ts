@@ -223,7 +223,8 @@ export class ServiceFaultPlan extends RandomPlan {
     if (!this.once(key)) return 'none';
     const r = this.draw(key);
     const s = this.service;
-    if (call.service === 'lambda') return r < s.invokeThrottle ? this.count('invoke-throttling', 'throttling') : 'none';
+    // Lambda's Invoke and Scheduler's CreateSchedule: throttled at the invoke rate (counted with the invokes).
+    if (call.service !== 'dynamodb') return r < s.invokeThrottle ? this.count('invoke-throttling', 'throttling') : 'none';
     if (r < s.throttle) return this.draw(`throttle|${key}`) < 0.5 ? this.count('throughput', 'throughput') : this.count('throttling', 'throttling');
     if (r < s.throttle + s.errorBefore) return this.count('error-before', 'error-before');
     if (r < s.throttle + s.errorBefore + s.errorAfter) return this.count('error-after', 'error-after');

@@ -1,7 +1,7 @@
 /**
  * The error responses the fault proxy answers a service fault with, as
- * DynamoDB (JSON 1.0 protocol: `__type` and `x-amzn-ErrorType`) and Lambda
- * (REST JSON: status code and `x-amzn-ErrorType`) send them, so the SDK in the
+ * DynamoDB (JSON 1.0 protocol: `__type` and `x-amzn-ErrorType`), Lambda and
+ * Scheduler (REST JSON: status code and `x-amzn-ErrorType`) send them, so the SDK in the
  * sandbox classifies them as the real ones: throttling and 500s are retried
  * by its standard retry strategy.
  */
@@ -19,6 +19,11 @@ const DYNAMODB_ERRORS = {
   error: [500, 'com.amazonaws.dynamodb.v20120810#InternalServerError', 'Internal server error'],
 } as const;
 
+const SCHEDULER_ERRORS = {
+  throttling: [429, 'ThrottlingException', 'Rate exceeded.'],
+  error: [500, 'InternalServerException', 'Internal server error.'],
+} as const;
+
 const LAMBDA_ERRORS = {
   throttling: [429, 'TooManyRequestsException', 'Rate Exceeded.'],
   error: [500, 'ServiceException', 'Lambda encountered an internal error.'],
@@ -32,6 +37,6 @@ export function serviceErrorReply(fault: Exclude<ServiceFault, 'unreachable'>, s
     const name = type.split('#')[1] as string;
     return { statusCode, headers: { 'Content-Type': 'application/x-amz-json-1.0', 'x-amzn-ErrorType': name }, body: JSON.stringify({ __type: type, message }) };
   }
-  const [statusCode, type, message] = LAMBDA_ERRORS[kind === 'throughput' ? 'throttling' : kind];
+  const [statusCode, type, message] = (service === 'scheduler' ? SCHEDULER_ERRORS : LAMBDA_ERRORS)[kind === 'throughput' ? 'throttling' : kind];
   return { statusCode, headers: { 'Content-Type': 'application/json', 'x-amzn-ErrorType': type }, body: JSON.stringify({ Type: 'Service', message }) };
 }

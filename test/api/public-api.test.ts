@@ -58,13 +58,13 @@ test('each entry exports exactly these names', () => {
     'unum-cdk': [
       'AfterwardsOptions: interface', 'AslDefinitionError: class', 'AslTaskInfo: interface', 'AslTaskProps: type', 'AslValidationError: class',
       'AslValidatorFinding: interface', 'CatchProps: interface', 'Chain: class', 'Choice: class', 'CompileOptions: interface',
-      'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'EffectsTable: interface', 'Fail: class', 'FailProps: interface',
+      'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'DurationLike: interface', 'EffectsTable: interface', 'Fail: class', 'FailProps: interface',
       'Fold: class', 'FoldHandler: type', 'FoldProps: interface', 'FromAslOptions: interface', 'FunctionEffects: interface', 'FunctionProps: interface', 'FunctionSpec: interface',
       'Handler: type', 'IChainable: interface', 'InputOf: type', 'IoProps: type', 'Json: type', 'JsonPath: type', 'Map: class', 'MapProps: interface',
       'MapState: class', 'OutputOf: type', 'Parallel: class', 'ParallelProps: type', 'Pass: class', 'PassProps: interface',
       'PayloadTemplate: type', 'RetryProps: interface', 'Succeed: class', 'Task: class', 'TaskProps: interface', 'UnumBundlingOptions: interface',
       'UnumDefinitionError: class', 'UnumError: class', 'UnumWorkflow: class', 'UnumWorkflowError: class', 'UnumWorkflowFromAslProps: interface',
-      'UnumWorkflowProps: interface', 'compileWorkflow: function', 'fromAsl: function',
+      'UnumWorkflowProps: interface', 'Wait: class', 'WaitProps: interface', 'WaitTime: class', 'WaitTimeSpec: type', 'compileWorkflow: function', 'fromAsl: function',
     ],
     'unum-cdk/client': [
       'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',

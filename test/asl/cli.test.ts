@@ -39,8 +39,8 @@ describe('unum compile-asl', () => {
 
   test('a rejected document prints the error and exits 1; warnings go to stderr', async () => {
     const bad = capture();
-    expect(await main([path.join(__dirname, 'invalid', 'wait-state.json')], bad.io)).toBe(1);
-    expect(bad.err()).toMatch(/^Workflow 'wait-state', node 'Pause a bit', field 'Type': Wait states are not supported/);
+    expect(await main([path.join(__dirname, 'invalid', 'wait-too-long.json')], bad.io)).toBe(1);
+    expect(bad.err()).toMatch(/^Workflow 'wait-too-long', node 'Pause a bit', field 'Seconds': 40000000 is not a whole number of seconds/);
     const warned = capture();
     expect(await main([path.join(CORPUS, 'hello-bye.embedded.asl.json')], warned.io)).toBe(0);
     expect(warned.err()).toMatch(/^warning: .*node 'GreetingChoice', field 'otherwise'/);

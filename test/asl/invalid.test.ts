@@ -27,7 +27,8 @@ const EXPECTED: Record<string, string> = {
   // Valid ASL that unum does not translate.
   'jsonata-top-level.json': "Workflow 'wf', node '(workflow)', field 'QueryLanguage': QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields",
   'jsonata-state.json': "Workflow 'wf', node 'Shape it', field 'QueryLanguage': QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields",
-  'wait-state.json': "Workflow 'wf', node 'Pause a bit', field 'Type': Wait states are not supported: unum has no orchestrator to hold the run while it waits, and a sleeping function would be billed for the wait (and stops after 15 minutes). Split the workflow at the Wait and start the second part on a schedule (e.g. EventBridge Scheduler)",
+  'wait-two-times.json': `Workflow 'wf', node 'Pause a bit', field '(document)': ${VALIDATOR}[WAIT_DURATION] State "Pause a bit" MUST contain exactly one of "Seconds", "SecondsPath", "Timestamp", "TimestampPath"`,
+  'wait-bad-timestamp.json': `Workflow 'wf', node 'Pause a bit', field 'Timestamp': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/Pause a bit/Timestamp is invalid. must match exactly one schema in oneOf`,
   'service-integration.json': "Workflow 'wf', node 'Save', field 'Resource': the service integration 'arn:aws:states:::dynamodb:putItem' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a ${...} placeholder or arn:aws:states:::lambda:invoke)",
   'activity.json': "Workflow 'wf', node 'Approve', field 'Resource': activities are not supported ('arn:aws:states:us-east-1:123456789012:activity:Approve'): a Task must call a Lambda function",
   'parallel-catch-unknown-field.json': "Workflow 'wf', node 'Both', field 'Catch[0].Backoff': Backoff is not supported here: it is not one of ErrorEquals, Next, ResultPath, Comment",
@@ -46,6 +47,7 @@ const EXPECTED: Record<string, string> = {
   'choice-rule-two-operators.json': `Workflow 'wf', node 'Pick', field 'Choices[0]': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/Pick/Choices/0 is invalid. must match exactly one schema in oneOf; [SCHEMA_VALIDATION_FAILED] /States/Pick/Choices/0 is invalid. must match exactly one schema in oneOf`,
   // Found by the compiler, reported in ASL terms: the state name with its space, the ASL field.
   'retry-jitter-strategy.json': "Workflow 'wf', node 'Charge card', field 'Retry[0].JitterStrategy': 'SAMPLE' is not 'FULL' or 'NONE'",
+  'wait-too-long.json': "Workflow 'wf', node 'Pause a bit', field 'Seconds': 40000000 is not a whole number of seconds from 1 to 31536000 (one year)",
   'catch-loops-back.json': "Workflow 'wf', node 'Do work', field 'Catch[0].Next': the catch handler 'Do work' leads back to an earlier state; route the loop through a Choice so that each iteration is a new invocation",
 };
 

@@ -29,7 +29,7 @@ let packed: { files: string[]; manifest: PackedManifest };
 
 /** The environment of the app's commands: this one's, without any endpoint a test before set. */
 function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { AWS_ENDPOINT_URL_LAMBDA: _l, AWS_ENDPOINT_URL_DYNAMODB: _d, AWS_ENDPOINT_URL_SQS: _s, ...env } = process.env;
+  const { AWS_ENDPOINT_URL_LAMBDA: _l, AWS_ENDPOINT_URL_DYNAMODB: _d, AWS_ENDPOINT_URL_SQS: _s, AWS_ENDPOINT_URL_SCHEDULER: _sc, ...env } = process.env;
   return { ...env, ...extra };
 }
 
@@ -130,7 +130,7 @@ describe('a plain JavaScript app', () => {
     try {
       const banner = await engine.stdoutMatching(/Ctrl-C stops the engine/);
       const environment = Object.fromEntries([...banner.matchAll(/^ {2}export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]])) as Record<string, string>;
-      expect(Object.keys(environment).sort()).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_LAMBDA', 'AWS_ENDPOINT_URL_SQS', 'AWS_REGION', 'AWS_SECRET_ACCESS_KEY']);
+      expect(Object.keys(environment).sort()).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_LAMBDA', 'AWS_ENDPOINT_URL_SCHEDULER', 'AWS_ENDPOINT_URL_SQS', 'AWS_REGION', 'AWS_SECRET_ACCESS_KEY']);
       expect(banner).toMatch(/^ {2}Shouter +ConsumerApp-Shouter-Split +\S+$/m);
       const started = await inApp('npx', ['--no-install', 'unum', 'start', '--app', 'cdk.out', '--workflow', 'Shouter', '--input', 'input.json', '--id', 'consumer-1', '--wait', '--json'], environment);
       expect(JSON.parse(started.stdout)).toMatchObject({ workflowId: 'consumer-1', status: 'SUCCEEDED' });

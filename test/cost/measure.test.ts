@@ -16,7 +16,7 @@ const functions = new Map([fn('f-A', 1024, ir('A', 'user', 1)), fn('f-P', 512, i
 
 const exec = (id: string, functionName: string, identity: string, start: number, end: number, duplicate = false): TimelineEntry =>
   ({ executionId: id, functionName, identity, requestId: id, attempt: 1, duplicate, start, end, workflowId: 'r' });
-const call = (executionId: string, service: 'dynamodb' | 'lambda', operation: string, request: object, status: number | undefined, response?: object): CallRecord =>
+const call = (executionId: string, service: 'dynamodb' | 'lambda' | 'scheduler', operation: string, request: object, status: number | undefined, response?: object): CallRecord =>
   ({ exec: { executionId } as CallRecord['exec'], call: { service, operation, label: operation, occurrence: 0, index: 0 },
     request: JSON.stringify(request), fault: status === undefined ? 'crash-before' : 'none', at: 0,
     ...(status === undefined ? {} : { status }), ...(response ? { response: JSON.stringify(response) } : {}) });
@@ -40,7 +40,7 @@ const evidence = {
 test('wall times: every execution billed on unum; Step Functions runs each invocation once', () => {
   const m = measureRun(evidence);
   // unum: 3 requests; GB-s = 0.100 s * 1 GB + 0.080 * 1 + 0.010 * 0.5 = 0.185
-  expect(m.unum).toEqual({ lambdaRequests: 3, lambdaGbSeconds: expect.closeTo(0.185, 12), readUnits: 1, writeUnits: 1 });
+  expect(m.unum).toEqual({ lambdaRequests: 3, lambdaGbSeconds: expect.closeTo(0.185, 12), readUnits: 1, writeUnits: 1, scheduledInvocations: 0 });
   // SFN: A (1 state + 1 choice) + P (1 state) = 3 transitions; one task (P is a Pass state) of 40 ms at 1 GB = 0.04 GB-s;
   // Express: wall time from 0 to 310 ms
   expect(m.stepFunctions).toEqual({ stateTransitions: 3, taskRequests: 1, taskGbSeconds: expect.closeTo(0.04, 12), expressDurationMs: 310 });
@@ -62,4 +62,17 @@ test('averages field by field', () => {
   const avg = averageRuns([a, b]);
   expect(avg.unum.lambdaRequests).toBe(2);
   expect(avg.stepFunctions.stateTransitions).toBe(2.5);
+});
+
+test('a Wait: each schedule created is one Scheduler invocation; a create refused as taken is none, and neither is DynamoDB capacity', () => {
+  const m = measureRun({
+    ...evidence,
+    calls: [
+      ...evidence.calls,
+      call('e1', 'scheduler', 'CreateSchedule', { ScheduleExpression: 'at(2027-01-01T00:00:00)' }, 200, {}),
+      call('e2', 'scheduler', 'CreateSchedule', { ScheduleExpression: 'at(2027-01-01T00:00:00)' }, 409, {}),
+    ],
+  });
+  expect(m.unum).toMatchObject({ scheduledInvocations: 1, readUnits: 1, writeUnits: 1 });
+  expect(m.byOperation.CreateSchedule).toBeUndefined();
 });

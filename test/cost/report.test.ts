@@ -19,6 +19,16 @@ describe('billing units', () => {
   });
 });
 
+test('a run with Waits adds its Scheduler invocations to unum ($1.00 per million)', () => {
+  const [unum] = compareCosts(
+    { lambdaRequests: 4, lambdaGbSeconds: 0.1, writeUnits: 10, readUnits: 6, scheduledInvocations: 2 },
+    { stateTransitions: 5, taskRequests: 3, taskGbSeconds: 0.075, expressDurationMs: 250 },
+  ).options;
+  // 2,000,000 invocations * $1.00/M = $2.00, on top of the $9.13334 below
+  expect(unum.lines.at(-1)).toEqual({ item: 'Scheduler invocations', quantity: 2_000_000, unit: 'invocations', usd: expect.closeTo(2, 9) });
+  expect(unum.totalUsd).toBeCloseTo(11.13334, 9);
+});
+
 describe('one million runs, priced by hand', () => {
   const c = compareCosts(
     { lambdaRequests: 4, lambdaGbSeconds: 0.1, writeUnits: 10, readUnits: 6 },

@@ -10,7 +10,7 @@ const exec = (identity: string, attempt = 1): ExecutionInfo => ({ executionId: `
 let index = 0;
 const rec = (identity: string, operation: string, label: string, request: unknown, status: number | undefined, fault: CallFault = 'none', attempt = 1): CallRecord => ({
   exec: exec(identity, attempt),
-  call: { service: operation === 'Invoke' ? 'lambda' : 'dynamodb', operation, label, occurrence: 0, index: index++ },
+  call: { service: operation === 'Invoke' ? 'lambda' : operation === 'CreateSchedule' ? 'scheduler' : 'dynamodb', operation, label, occurrence: 0, index: index++ },
   request: JSON.stringify(request),
   fault,
   at: index,
@@ -35,6 +35,13 @@ test('a correct run: one creation, one finish, identical successor inputs (key o
   expect(successorInputViolations(good)).toEqual([]);
   expect(committedValues(good).get('A@start')).toEqual({ n: 0.5 });
   expect(checkRun({ record, calls: good, items, untimed: [], expectation: { kind: 'derived', expected: (c) => c.get('A@start') ?? null } })).toEqual([]);
+});
+
+test('invariant 2 covers wake-ups: a schedule delivers the same input as a direct invoke of its target, or it is a violation', () => {
+  const schedule = (n: number) => ({ Name: 'x', Target: { Input: JSON.stringify({ unum: { node: 'W', inputs: [{ value: { n } }], lease: n } }) } });
+  const invoke = rec('A@start', 'Invoke', 'Invoke(W@0[])', { unum: { node: 'W', inputs: [{ value: { n: 1 } }], lease: 7 } }, 202);
+  expect(successorInputViolations([rec('A@start', 'CreateSchedule', 'CreateSchedule(W@0[])', schedule(1), 200), invoke])).toEqual([]);
+  expect(successorInputViolations([rec('A@start', 'CreateSchedule', 'CreateSchedule(W@0[])', schedule(2), 409), invoke])).toEqual([expect.stringMatching(/^invariant 2: Invoke\(W@0\[\]\) was invoked with 2 different inputs/)]);
 });
 
 test('a second result, diverging successor inputs, a wrong result, deletions and untimed leftovers are violations', () => {

@@ -1,11 +1,13 @@
 import * as path from 'path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { ConflictException, CreateScheduleCommand, GetScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { readCloudAssembly } from '../../lib/local/assembly';
+import { readCloudAssembly, type LocalFunction } from '../../lib/local/assembly';
 import { LambdaEmulator } from '../../lib/local/emulator';
 import type { FaultPlan } from '../../lib/local/fault-plan';
 import { FaultProxy } from '../../lib/local/fault-proxy';
 import { FunctionRunner } from '../../lib/local/function-runner';
+import { SchedulerEmulator } from '../../lib/local/scheduler-emulator';
 import { SqsEmulator } from '../../lib/local/sqs-emulator';
 import { Traffic } from '../../lib/local/traffic';
 
@@ -50,9 +52,11 @@ describe('Lambda Invoke emulator', () => {
   const app = readCloudAssembly(FIXTURE);
   const queues = new SqsEmulator(app.queues);
   const emulator = new LambdaEmulator(app.functions, runner, { timeScale: 0.0005, planFor: () => plan, sendToQueue: (q, body) => queues.send(q, body) });
-  const proxy = new FaultProxy({ dynamoEndpoint: 'http://127.0.0.1:9', emulator, runner, sqs: queues, traffic: new Traffic(), planFor: () => undefined, timeoutHoldMs: 1 });
+  const scheduler = new SchedulerEmulator({ timeScale: 0.0005, pending: emulator.pending, deliver: (name, input) => emulator.accept(app.functions.get(name) as LocalFunction, input) });
+  const proxy = new FaultProxy({ dynamoEndpoint: 'http://127.0.0.1:9', emulator, runner, sqs: queues, scheduler, traffic: new Traffic(), planFor: () => undefined, timeoutHoldMs: 1 });
   let lambda: LambdaClient;
   let sqs: SQSClient;
+  let schedulerClient: SchedulerClient;
   let queueUrl: string;
 
   beforeAll(async () => {
@@ -60,15 +64,18 @@ describe('Lambda Invoke emulator', () => {
     const client = { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 };
     lambda = new LambdaClient(client);
     sqs = new SQSClient(client);
+    schedulerClient = new SchedulerClient(client);
     queueUrl = `${endpoint}/000000000000/EmuStack-DeadLetters`;
   });
   afterAll(async () => {
     emulator.stop();
+    scheduler.stop();
     queues.stop();
     await runner.close();
     await proxy.stop();
     lambda.destroy();
     sqs.destroy();
+    schedulerClient.destroy();
   });
 
   const invoke = (FunctionName: string, payload: unknown, extra: Partial<{ InvocationType: 'Event' | 'DryRun'; Qualifier: string }> = {}) =>
@@ -184,5 +191,30 @@ describe('Lambda Invoke emulator', () => {
     await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: again?.ReceiptHandle }));
     await expect(sqs.send(new ReceiveMessageCommand({ QueueUrl: `${endpoint}/000000000000/nope` }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
     await expect(sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: 'forged' }))).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
+  });
+
+  test('Scheduler: a one-time schedule fires once as an async invoke at its time (scaled), then is deleted; a taken name is ConflictException', async () => {
+    // 600 s ahead at time scale 0.0005: fires after about 300 ms.
+    const at = new Date(Date.now() + 600_000).toISOString().slice(0, 19);
+    const create = () => schedulerClient.send(new CreateScheduleCommand({
+      Name: 'wake-1',
+      GroupName: 'emu-group',
+      ScheduleExpression: `at(${at})`,
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: { Arn: 'arn:aws:lambda:us-east-1:000000000000:function:emu-echo', RoleArn: 'arn:aws:iam::000000000000:role/r', Input: JSON.stringify({ workflowId: 'wf-wake', input: 1 }) },
+    }));
+    const created = Date.now();
+    expect((await create()).ScheduleArn).toBe('arn:aws:scheduler:us-east-1:000000000000:schedule/emu-group/wake-1');
+    await expect(create()).rejects.toBeInstanceOf(ConflictException);
+    expect((await schedulerClient.send(new GetScheduleCommand({ Name: 'wake-1', GroupName: 'emu-group' }))).ScheduleExpression).toBe(`at(${at})`);
+    await emulator.pending.idle('wf-wake');
+    const runs = emulator.timeline.of('wf-wake');
+    expect(runs.map((e) => e.functionName)).toEqual(['emu-echo']);
+    // Never early: the due time (whole seconds, scaled) is at least ~299 ms after the create.
+    expect(runs[0]?.start).toBeGreaterThanOrEqual(created + 250);
+    await expect(schedulerClient.send(new GetScheduleCommand({ Name: 'wake-1', GroupName: 'emu-group' }))).rejects.toBeInstanceOf(ResourceNotFoundException);
+    expect(scheduler.fired.map((f) => f.name)).toEqual(['wake-1']);
   });
 });

@@ -9,6 +9,7 @@ import { createFailureRecorder, type FailureRecord } from '../../runtime/failure
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
 import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
+import type { OneTimeSchedule, Scheduler } from '../../runtime/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
 import type { CheckpointStore } from '../../runtime/store';
 import type { LambdaContext } from '../../runtime/types';
@@ -88,6 +89,27 @@ export class QueueInvoker implements Invoker {
   }
 }
 
+/**
+ * Records every schedule and queues the invoke of the first of each name at
+ * once (the driver does not wait): a second of the same name is a no-op, as
+ * Scheduler's ConflictException is to the runtime. `beforeWake` runs first
+ * (a test moves its clock to the wake-up).
+ */
+export class QueueScheduler implements Scheduler {
+  readonly schedules: OneTimeSchedule[] = [];
+  beforeWake: (s: OneTimeSchedule) => void = () => undefined;
+
+  constructor(private readonly invoker: QueueInvoker) {}
+
+  async schedule(s: OneTimeSchedule): Promise<void> {
+    const taken = this.schedules.some((other) => other.name === s.name);
+    this.schedules.push(JSON.parse(JSON.stringify(s)) as OneTimeSchedule);
+    if (taken) return;
+    this.beforeWake(s);
+    await this.invoker.invoke(s.functionName, s.event);
+  }
+}
+
 export function lambdaContext(functionName: string, requestId: string = randomUUID(), remainingMs = 30000): LambdaContext {
   const deadline = Date.now() + remainingMs;
   return { awsRequestId: requestId, functionName, getRemainingTimeInMillis: () => deadline - Date.now() };
@@ -106,6 +128,7 @@ export interface DriverOptions {
 
 export class Driver {
   readonly invoker = new QueueInvoker();
+  readonly scheduler = new QueueScheduler(this.invoker);
   readonly handlers = new Map<string, LambdaHandler>();
   readonly failures: FailureRecord[] = [];
   readonly held: Delivery[] = [];
@@ -117,7 +140,7 @@ export class Driver {
     readonly nodes: Record<string, { ir: NodeIR; module: Record<string, unknown> }>,
   ) {
     for (const [node, n] of Object.entries(nodes)) {
-      this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker }));
+      this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker, scheduler: this.scheduler }));
     }
     // What the construct puts in the recorder's environment, from the workflow's settings.
     const first = Object.values(nodes)[0]?.ir;

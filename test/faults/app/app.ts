@@ -1,6 +1,6 @@
 /**
  * CDK app of the fault tests: the crash-point workflows and the shapes
- * the extended campaign adds, in one stack,
+ * the extended campaign adds (issue 14's, and issue 18's Waits), in one stack,
  * synthesized by the tests and run on the local engine.
  */
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -12,7 +12,7 @@ const stack = new Stack(app, 'UnumFaultTests');
 const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
-  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(),
+  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(), Waits: w.waits(),
 };
 /** The smallest launch width, so that a few items need a deep launch tree. */
 const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };

@@ -39,7 +39,7 @@ export const FAULT_TARGETS: readonly Target[] = [
   { workflow: 'Fails', input: { x: 1 }, expect: () => ({ kind: 'failed', error: 'TypeError' }) },
 ];
 
-/** The shapes of issue 14's adversarial trial, which the extended campaign (`--extended`) adds to the set of figure 9. */
+/** The shapes of issue 14's adversarial trial and issue 18's Waits, which the extended campaign (`--extended`) adds to the set of figure 9. */
 export const SHAPE_TARGETS: readonly Target[] = [
   { workflow: 'MapInParallel', input: { items: [1, 2, 3], x: 4 }, expect: () => ({ kind: 'result', result: { incs: [2, 3, 4], doubled: 8 } }) },
   { workflow: 'ParallelLoop', input: { n: 3 }, expect: () => ({ kind: 'result', result: { acc: 6 } }) },
@@ -49,6 +49,8 @@ export const SHAPE_TARGETS: readonly Target[] = [
   { workflow: 'Parallel1', input: { x: 2 }, expect: () => ({ kind: 'result', result: { sum: 4, parts: [4] } }) },
   { workflow: 'EndsInMap', input: { n: 3 }, expect: () => ({ kind: 'result', result: [2, 3, 4] }) },
   { workflow: 'LaunchTree', input: { n: 9 }, expect: () => ({ kind: 'result', result: 63 }) },
+  // Issue 18: waits scheduled through the Scheduler emulator (an hour and a minute, scaled by the engine's time scale).
+  { workflow: 'Waits', input: { n: 3 }, expect: () => ({ kind: 'result', result: 9 }) },
 ];
 
 export const FAULT_APP_DIR = __dirname;

@@ -4,7 +4,7 @@
  * and a loop; and a run that fails (Lambda's retries, then the failure recorder).
  */
 import * as path from 'path';
-import { Choice, Condition, Definition, Fold, Map, Parallel, Task } from '../../../lib/definition';
+import { Choice, Condition, Definition, Fold, Map, Parallel, Task, Wait, WaitTime } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const task = (id: string, handler: string): Task => new Task(id, { entry, handler });
@@ -100,4 +100,14 @@ export function launchTree(): Definition {
   const all = new Map('IncAll', { itemsPath: '$.items' }).itemProcessor(task('IncA', 'inc'));
   const bounded = new Map('IncBounded', { maxConcurrency: 3 }).itemProcessor(task('IncB', 'inc'));
   return Definition.from(task('Items', 'items').next(all).next(bounded).next(task('Sum', 'groupSum')));
+}
+
+/**
+ * Waits (issue 18): an hour's wait between two steps, then a Map whose items
+ * each start with a minute's wait, so the node before a Wait (Items, and
+ * each item's `.Enter`) schedules its successor's invocation.
+ */
+export function waits(): Definition {
+  const each = new Map('EachWaits', { itemsPath: '$.items' }).itemProcessor(new Wait('ItemWait', { time: WaitTime.duration(60) }).next(task('IncWaited', 'inc')));
+  return Definition.from(task('Items', 'items').next(new Wait('Hour', { time: WaitTime.duration(3600) })).next(each).next(task('SumWaited', 'groupSum')));
 }

@@ -1,0 +1,50 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { Construct } from 'constructs';
+import { ENV } from '../../runtime/ir';
+import { physicalFunctionName } from './function-names';
+
+/**
+ * What a workflow's Waits need (docs/architecture.md "Waits"): a schedule
+ * group of its own, and a role EventBridge Scheduler assumes (for this
+ * account only) that may invoke exactly the functions that run after a
+ * Wait. A function before a Wait may create schedules in that group and
+ * pass that role to Scheduler, and nothing else of Scheduler's.
+ */
+export class WaitScheduling extends Construct {
+  readonly groupName: string;
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string, workflow: string, wakeUpFunctionArns: readonly string[]) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    // Known at synth time (the functions' environment names it), unique per stack and workflow; group names take what function names take.
+    this.groupName = physicalFunctionName(stack.stackName, workflow, 'waits');
+    new scheduler.CfnScheduleGroup(this, 'Group', { name: this.groupName });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com').withConditions({ StringEquals: { 'aws:SourceAccount': stack.account } }),
+      description: `unum workflow ${workflow}: EventBridge Scheduler invokes the functions after its Waits`,
+    });
+    this.role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...wakeUpFunctionArns] }));
+  }
+
+  /** Lets a function before a Wait schedule its wake-ups; returns the environment its runtime reads them from. */
+  allowScheduling(role: iam.IRole): Record<string, string> {
+    const stack = Stack.of(this);
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['scheduler:CreateSchedule'],
+      resources: [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
+    }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['iam:PassRole'],
+      resources: [this.role.roleArn],
+      conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+    }));
+    return {
+      [ENV.scheduleGroup]: this.groupName,
+      [ENV.schedulerRoleArn]: this.role.roleArn,
+      [ENV.functionArnPrefix]: stack.formatArn({ service: 'lambda', resource: 'function', resourceName: '', arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+    };
+  }
+}

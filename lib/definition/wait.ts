@@ -1,0 +1,64 @@
+import { NextableState } from './nextable';
+import type { JsonPath, Untyped } from './types';
+
+/** Anything with `toSeconds()`, such as aws-cdk-lib's `Duration` (this layer does not import aws-cdk-lib). */
+export interface DurationLike {
+  toSeconds(): number;
+}
+
+/** How long a `Wait` waits: exactly one of these. */
+export type WaitTimeSpec =
+  | { readonly seconds: number }
+  | { readonly timestamp: string }
+  | { readonly secondsPath: JsonPath }
+  | { readonly timestampPath: JsonPath };
+
+/** When a `Wait` ends, as Step Functions' `WaitTime`. */
+export class WaitTime {
+  /** A fixed duration, 1 second to 1 year: a `Duration` or a number of seconds. */
+  static duration(duration: DurationLike | number): WaitTime {
+    // Anything but a DurationLike is taken as seconds, and the compiler says what is wrong with it.
+    const seconds = typeof duration === 'object' && duration !== null && typeof duration.toSeconds === 'function' ? duration.toSeconds() : duration;
+    return new WaitTime({ seconds: seconds as number });
+  }
+
+  /** Until a fixed time: an RFC 3339 timestamp such as `2026-01-01T09:00:00Z` (a past one does not wait). */
+  static timestamp(timestamp: string): WaitTime {
+    return new WaitTime({ timestamp });
+  }
+
+  /** The number of seconds at a reference path of the state's input (0 to one year). */
+  static secondsPath(path: JsonPath): WaitTime {
+    return new WaitTime({ secondsPath: path });
+  }
+
+  /** Until the RFC 3339 timestamp at a reference path of the state's input (at most a year ahead). */
+  static timestampPath(path: JsonPath): WaitTime {
+    return new WaitTime({ timestampPath: path });
+  }
+
+  private constructor(readonly spec: WaitTimeSpec) {}
+}
+
+/** Properties of a `Wait`. */
+export interface WaitProps {
+  /** When the wait ends. */
+  readonly time: WaitTime;
+  /** Selects the state's input (also what `secondsPath` / `timestampPath` read). @default '$' */
+  readonly inputPath?: JsonPath | null;
+  /** Selects the state's output from its input. @default '$' */
+  readonly outputPath?: JsonPath | null;
+}
+
+/**
+ * Waits, then passes its input on. No function runs meanwhile: the state
+ * before it schedules the invocation of the state after it (EventBridge
+ * Scheduler, see the README's "Wait").
+ */
+export class Wait<I = Untyped> extends NextableState<I, I> {
+  readonly kind = 'wait' as const;
+
+  constructor(id: string, readonly props: WaitProps) {
+    super(id);
+  }
+}

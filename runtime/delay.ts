@@ -1,0 +1,43 @@
+/**
+ * The hand-off to a Wait (docs/architecture.md "Waits"): the node before it
+ * has committed, and instead of invoking the Wait's node it creates a
+ * one-time schedule that invokes it at the due time. The schedule is named
+ * after the invocation it delivers, so a duplicate or retry of this node
+ * creates nothing new; a due time already past (a late duplicate) invokes at once.
+ */
+import { runtimeError } from './errors';
+import type { Envelope, WaitSpec } from './ir';
+import { leaseThroughWait } from './lease';
+import { invocationName } from './naming';
+import type { Committed, Exec } from './types';
+import { waitDue } from './wait-time';
+
+/** A successor that is a Wait: its spec, and the committed value that reaches it. */
+export interface PendingWait {
+  readonly spec: WaitSpec;
+  readonly ck: Committed;
+}
+
+/** Delivers `event()` to `functionName` when the wait ends; `event` is built after the lease is extended, so it carries it. */
+export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: string, event: () => Envelope): Promise<void> {
+  const now = Date.now();
+  const due = waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now);
+  if (due <= now) {
+    await x.rt.invoker.invoke(functionName, event());
+    return;
+  }
+  const scheduler = x.rt.scheduler;
+  if (!scheduler) throw runtimeError(`node ${x.rt.ir.node}: Wait ${wait.spec.state} needs a scheduler, and this runtime has none`);
+  await leaseThroughWait(x, Math.ceil(due / 1000));
+  // The Wait's node reads this checkpoint by reference and tombstones it: it must outlast the wait too.
+  if ((wait.ck.ttl ?? 0) < x.lease) await x.rt.store.extendTtl(wait.ck.key, x.lease);
+  const e = event();
+  const { node, iteration, fanOut } = e.unum;
+  await scheduler.schedule({
+    name: invocationName(x.run, node, iteration, fanOut),
+    functionName,
+    event: e,
+    at: due,
+    maxDeliverySeconds: x.rt.ir.settings.handoffSeconds,
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Scheduler on EventBridge Scheduler one-time schedules: `at(...)` in UTC (a whole minute),
+ * no flexible window, deleted after they ran; the target is the function
+ * after the Wait, invoked asynchronously with the envelope as its event.
+ * Default client config (AWS_ENDPOINT_URL_SCHEDULER works).
+ */
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ENV } from './ir';
+import { loadModule } from './load-module';
+import type { OneTimeSchedule, Scheduler } from './scheduler';
+
+/** Scheduler's retry window bounds (`MaximumEventAgeInSeconds`). */
+const DELIVERY_SECONDS = { min: 60, max: 86_400 };
+
+const setting = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`unum: environment variable ${name} is not set (a function before a Wait needs it)`);
+  return value;
+};
+
+/**
+ * `at(yyyy-mm-ddThh:mm:ss)` of the first whole minute not before `ms`:
+ * Scheduler invokes "with 60 second precision", anywhere in the minute of
+ * the time given, so a time inside a minute could wake the run early.
+ */
+export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 19)})`;
+
+export class EventBridgeScheduler implements Scheduler {
+  private client?: SchedulerClient;
+
+  async schedule(s: OneTimeSchedule): Promise<void> {
+    // Loaded on the first Wait: every function bundles this, few schedule anything.
+    const { CreateScheduleCommand, SchedulerClient } = await loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
+    this.client ??= new SchedulerClient({});
+    try {
+      await this.client.send(
+        new CreateScheduleCommand({
+          Name: s.name,
+          GroupName: setting(ENV.scheduleGroup),
+          ScheduleExpression: atExpression(s.at),
+          ScheduleExpressionTimezone: 'UTC',
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          ActionAfterCompletion: 'DELETE',
+          Target: {
+            Arn: setting(ENV.functionArnPrefix) + s.functionName,
+            RoleArn: setting(ENV.schedulerRoleArn),
+            Input: JSON.stringify(s.event),
+            RetryPolicy: { MaximumEventAgeInSeconds: Math.min(Math.max(s.maxDeliverySeconds, DELIVERY_SECONDS.min), DELIVERY_SECONDS.max) },
+          },
+        }),
+      );
+    } catch (e) {
+      // An earlier execution of this invocation scheduled the wake-up already.
+      if ((e as { name?: unknown }).name !== 'ConflictException') throw e;
+    }
+  }
+}

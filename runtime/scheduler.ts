@@ -1,0 +1,18 @@
+/** How the runtime delays an invocation until a Wait ends (docs/architecture.md "Waits"). */
+import type { Envelope } from './ir';
+
+export interface OneTimeSchedule {
+  /** Unique per invocation it delivers: creating it again is a no-op. */
+  readonly name: string;
+  readonly functionName: string;
+  readonly event: Envelope;
+  /** Epoch milliseconds; delivered no earlier (EventBridge Scheduler: within the two minutes after it, see `atExpression`). */
+  readonly at: number;
+  /** The longest the service may keep retrying the delivery, in seconds. */
+  readonly maxDeliverySeconds: number;
+}
+
+export interface Scheduler {
+  /** Creates the schedule, or leaves the one of that name in place. */
+  schedule(s: OneTimeSchedule): Promise<void>;
+}
