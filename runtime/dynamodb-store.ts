@@ -184,7 +184,17 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchWrite(keys, (key) => ({ DeleteRequest: { Key: keyItem(key) } }));
   }
 
-  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+  async getCheckpointInStates(key: string, joins: readonly string[]): Promise<{ own?: Checkpoint; failures: Map<string, StateFailure> }> {
+    const found = await this.batchGet([key, ...joins.map(stateFailureKey)], (item) => item);
+    const failures = new Map<string, StateFailure>();
+    for (const join of joins) {
+      const failure = decodeStateFailure(found.get(stateFailureKey(join)));
+      if (failure) failures.set(join, failure);
+    }
+    return { own: decodeCheckpoint(found.get(key)), failures };
+  }
+
+  async failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure> {
     const request = stateFailurePut(join, failure, ttl);
     return conditional(
       this.put(request, 'ALL_OLD').then(() => decodeStateFailure(request.Item) as StateFailure),

@@ -7,12 +7,13 @@ import { commit, fromCheckpoint } from './egress';
 import { collect } from './gc';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
+import { readOwnInState } from './state-stop';
 import type { Json } from './ir';
 import type { Checkpoint } from './table';
 import type { Cleanup, Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'tombstone' | 'stale';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'tombstone' | 'stale' | 'stopped';
 
 /** The computed value (or a caught error) and the cleanup owed once it is committed. */
 export interface StepOutput {
@@ -51,7 +52,9 @@ export async function exactlyOnceStep(
   x: Exec,
   plan: (own: Checkpoint | undefined) => StepWork | StepOutcome | Promise<StepWork | StepOutcome>,
 ): Promise<StepOutcome> {
-  const own = await x.rt.store.getCheckpoint(x.key);
+  const read = await readOwnInState(x);
+  if (read === 'stopped') return read;
+  const { own } = read;
   const work = await plan(own);
   if (work === 'stale') return staleOrExpired(x);
   if (typeof work === 'string') return work;

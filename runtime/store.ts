@@ -43,8 +43,13 @@ export interface CheckpointStore {
   /** Consistent batch read of shards' arrival sets; absent shards are missing from the map. */
   getShards(keys: readonly string[]): Promise<Map<string, readonly number[]>>;
   deleteItems(keys: readonly string[]): Promise<void>;
-  /** Record the failure of a Parallel/Map state attempt (join invocation `join`) unless one is recorded; returns the one recorded. */
-  failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure>;
+  /**
+   * Consistent read of one checkpoint and of the failures of state attempts
+   * (by join invocation; absent ones are missing from the map), in one round trip.
+   */
+  getCheckpointInStates(key: string, joins: readonly string[]): Promise<{ readonly own?: Checkpoint; readonly failures: ReadonlyMap<string, StateFailure> }>;
+  /** Record the failure of a Parallel/Map state attempt (join invocation `join`) by invocation `by` unless one is recorded; returns the one recorded. */
+  failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure>;
   /** Consistent read of a state attempt's failure. */
   getStateFailure(join: string): Promise<StateFailure | undefined>;
   /** Record the retries a state used so far in its attempt's failure. */

@@ -99,7 +99,7 @@ describe('Catch on a Parallel / Map', () => {
     expect((await run(p, h.module, {})).result).toEqual(['handled inside']);
   });
 
-  it('a branch still running after the failure stops at its arrival and leaves no fan-in state', async () => {
+  it('a branch still running after the failure stops at its next step (no handler) and leaves no fan-in state', async () => {
     const h = handlers();
     const p = new Parallel('P').branch(task('Slow', 'echo').next(task('Slow2', 'echo')), task('Bad', 'boom')).addCatch(new Pass('Caught', { result: 'caught' }));
     const store = new MemoryStore();
@@ -107,8 +107,10 @@ describe('Catch on a Parallel / Map', () => {
     const { result, driver } = await run(p, h.module, {}, { hold: (d) => holding && d.functionName === 'fn-Slow2' && !(holding = false) }, store);
     expect(result).toBe('caught');
     expect(driver.held).toHaveLength(1);
+    const echoes = h.calls.echo;
     await driver.deliver(driver.held[0].functionName, driver.held[0].event);
     await driver.drain();
+    expect(h.calls.echo).toBe(echoes);
     expect(store.runOf('w')?.result).toBe(JSON.stringify('caught'));
     expect(store.shards.size).toBe(0);
     expect(driver.failures).toEqual([]);
@@ -123,9 +125,30 @@ describe('Catch on a Parallel / Map', () => {
     const d = new Driver(c.store, fromCompiled(compileWorkflow('errs', Definition.from(m)), h.module));
     await d.run({ workflowId: 'w', input: { items: [1, 2, 3] } });
     expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ e: 'Boom' }) });
-    // The crashed execution ran again (Lambda's retry) and recorded the failure; nothing reached the failure recorder.
-    expect(c.calls.failState).toBe(4);
+    // The crashed execution ran again (Lambda's retry): it recorded the failure, or found another item's and stopped; nothing reached the failure recorder.
+    expect(c.calls.failState).toBeGreaterThanOrEqual(3);
     expect(memory.stateFailures.size).toBe(1);
+    expect(d.failures).toEqual([]);
+  });
+
+  it('a crash between recording the failure and invoking the join: the retry finds the failure its own and sends the notice, without running the handler', async () => {
+    const h = handlers();
+    const memory = new MemoryStore();
+    const c = counting(memory);
+    const m = new MapState('M', { itemsPath: '$.items' }).itemProcessor(task('Item', 'boom')).addCatch(new Pass('Caught', { parameters: { 'e.$': '$.Error' } }));
+    const d = new Driver(c.store, fromCompiled(compileWorkflow('errs', Definition.from(m)), h.module));
+    const failState = memory.failState.bind(memory);
+    // The put lands, then the execution dies before its invoke of the join.
+    memory.failState = async (...args) => {
+      const r = await failState(...args);
+      d.invoker.failNext = 1;
+      return r;
+    };
+    await d.run({ workflowId: 'w', input: { items: [1] } });
+    expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ e: 'Boom' }) });
+    expect(h.calls.boom).toBe(1);
+    expect(c.calls.failState).toBe(1);
+    expect(d.invoker.sent.filter((s) => s.functionName === 'fn-M.Join')).toHaveLength(1);
     expect(d.failures).toEqual([]);
   });
 });

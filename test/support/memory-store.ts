@@ -153,7 +153,13 @@ export class MemoryStore implements CheckpointStore {
     return true;
   }
 
-  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+  async getCheckpointInStates(key: string, joins: readonly string[]): Promise<{ own?: Checkpoint; failures: Map<string, StateFailure> }> {
+    this.count('getCheckpointInStates');
+    const failures = new Map(joins.flatMap((j) => (this.stateFailures.has(j) ? [[j, this.stateFailures.get(j) as StateFailure]] : [])));
+    return { own: this.checkpoints.get(key), failures };
+  }
+
+  async failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure> {
     this.count('failState', true);
     const old = this.stateFailures.get(join);
     if (old) return old;
