@@ -12,7 +12,7 @@ const stack = new Stack(app, 'UnumFaultTests');
 const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
-  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(),
+  EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), StateRules: w.stateRules(),
 };
 for (const [name, definition] of Object.entries(workflows)) {
   new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY });

@@ -48,6 +48,7 @@ export const SHAPE_TARGETS: readonly Target[] = [
   { workflow: 'EdgeMaps', input: {}, expect: () => ({ kind: 'result', result: [{ inc: 8, none: [] }] }) },
   { workflow: 'Parallel1', input: { x: 2 }, expect: () => ({ kind: 'result', result: { sum: 4, parts: [4] } }) },
   { workflow: 'EndsInMap', input: { n: 3 }, expect: () => ({ kind: 'result', result: [2, 3, 4] }) },
+  { workflow: 'StateRules', input: { n: 4 }, expect: () => ({ kind: 'result', result: { items: 4, caught: 'OddItem' } }) },
 ];
 
 export const FAULT_APP_DIR = __dirname;

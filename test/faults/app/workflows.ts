@@ -49,7 +49,7 @@ export function fails(): Definition {
  * The shapes the adversarial trial of issue 14 added: a Map inside a Parallel
  * branch, a loop around a Parallel, a Fold after a nested Map, a catch inside
  * a Map's items, Maps of 0 and 1 item, a Parallel of 1 branch, a workflow
- * ending in a Map.
+ * ending in a Map; and (issue 15) Retry and Catch on a Map.
  */
 export function mapInParallel(): Definition {
   const incs = new Map('IncEach', { itemsPath: '$.items' }).itemProcessor(task('IncItem', 'inc'));
@@ -80,6 +80,19 @@ export function edgeMaps(): Definition {
   const none = new Map('None', { itemsPath: '$.none' }).itemProcessor(task('IncNone', 'inc'));
   const one = new Map('One', { itemsPath: '$.one', itemSelector: { 'value.$': '$$.Map.Item.Value', 'none.$': '$.none' } }).itemProcessor(task('IncOne', 'incWith'));
   return Definition.from(task('Empty', 'empty').next(none).next(task('OneMore', 'oneMore')).next(one).next(task('Same', 'same')));
+}
+
+/**
+ * Retry and Catch on a Map (issue 15): odd items fail, the Map runs again
+ * once, then its Catch routes the error; even items' second steps stop once
+ * the state failed, and a crash Lambda gives up on inside fails the state.
+ */
+export function stateRules(): Definition {
+  const checks = new Map('Checks', { itemsPath: '$.items' })
+    .itemProcessor(task('Risky', 'risky').next(task('After', 'same')))
+    .addRetry({ errors: ['OddItem'], maxAttempts: 1, intervalSeconds: 1 })
+    .addCatch(task('Report', 'report'), { resultPath: '$.failure' });
+  return Definition.from(task('Numbered', 'numbered').next(checks));
 }
 
 export function parallel1(): Definition {
