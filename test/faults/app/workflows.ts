@@ -49,7 +49,7 @@ export function fails(): Definition {
  * The shapes the adversarial trial of issue 14 added: a Map inside a Parallel
  * branch, a loop around a Parallel, a Fold after a nested Map, a catch inside
  * a Map's items, Maps of 0 and 1 item, a Parallel of 1 branch, a workflow
- * ending in a Map; and (issue 15) Retry and Catch on a Map.
+ * ending in a Map.
  */
 export function mapInParallel(): Definition {
   const incs = new Map('IncEach', { itemsPath: '$.items' }).itemProcessor(task('IncItem', 'inc'));
