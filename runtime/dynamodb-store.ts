@@ -139,8 +139,9 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchGet(keys, decodeCheckpoint as (item: Item) => Checkpoint);
   }
 
-  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet> {
-    const keys = [...checkpoints, ...shards];
+  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts: readonly string[] = []): Promise<ReadSet> {
+    const failureKeys = stateAttempts.map(stateFailureKey);
+    const keys = [...checkpoints, ...shards, ...failureKeys];
     // One key (the own checkpoint of a node whose input is inline): a GetItem.
     const single = keys.length === 1 ? await this.getItem(keys[0], consistent) : undefined;
     const items = keys.length === 1 ? new Map(single ? [[keys[0], single]] : []) : await this.batchGet(keys, (item) => item, consistent);
@@ -153,7 +154,15 @@ export class DynamoDbStore implements CheckpointStore {
       }
       return out;
     };
-    return { checkpoints: found(checkpoints, decodeCheckpoint), shards: found(shards, (item) => decodeShard(item).arrivals) };
+    const failures = found(failureKeys, decodeStateFailure);
+    return {
+      checkpoints: found(checkpoints, decodeCheckpoint),
+      shards: found(shards, (item) => decodeShard(item).arrivals),
+      stateFailures: new Map(stateAttempts.flatMap((join) => {
+        const f = failures.get(stateFailureKey(join));
+        return f ? [[join, f] as const] : [];
+      })),
+    };
   }
 
   async extendTtl(key: string, ttl: number): Promise<void> {
@@ -172,7 +181,7 @@ export class DynamoDbStore implements CheckpointStore {
     );
   }
 
-  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+  async failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure> {
     const request = stateFailurePut(join, failure, ttl);
     return conditional(
       this.put(request, 'ALL_OLD').then(() => decodeStateFailure(request.Item) as StateFailure),

@@ -33,7 +33,7 @@ function check(ok: boolean, field: string, why: string): asserts ok {
   if (!ok) throw new UnumEventError(`malformed envelope: ${field} ${why}`);
 }
 
-function parseFrame(f: unknown, i: number): FanOutFrame {
+export function parseFrame(f: unknown, i: number): FanOutFrame {
   const at = `unum.fanOut[${i}]`;
   check(isObject(f), at, 'must be an object');
   check(isCount(f.size, MAX_SIZE) && f.size > 0, `${at}.size`, SIZE);

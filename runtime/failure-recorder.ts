@@ -7,15 +7,20 @@
  * DynamoDB outage), it throws: after its own retries Lambda sends the record
  * to the workflow's dead-letter queue, where `unum recover` finds it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadModule } from './load-module';
 import { DynamoDbStore } from './dynamodb-store';
 import { parseStart } from './envelope';
 import { appendHistory } from './history';
-import { ENV, WORKFLOW_ID_PATTERN } from './ir';
+import { ENV, RECORDER_FILE_NAME, WORKFLOW_ID_PATTERN, type RecorderSpec } from './ir';
 import { boundedError } from './errors';
+import type { Invoker } from './invoker';
+import { LambdaInvoker } from './lambda-invoker';
 import { writeLogLine } from './log';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
+import { failEnclosingState } from './recorded-state-failure';
 import type { CheckpointStore } from './store';
 import { historyItem, type RunRef } from './table';
 
@@ -89,7 +94,7 @@ function settingsFromEnvironment(): RecorderSettings {
  * first step (no `fold` in its envelope, named with index 0) gets a name of
  * its own here, which only affects the reader's de-duplication.
  */
-async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { error: string; cause: string }, ttl: number): Promise<void> {
+async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { state: string; error: string; cause: string }, ttl: number): Promise<void> {
   const req = record.requestPayload;
   const u = isObject(req) && isObject(req.unum) ? req.unum : {};
   const iteration = typeof u.iteration === 'number' ? u.iteration : 0;
@@ -125,18 +130,50 @@ function causeOf(payload: NonNullable<FailureRecord['responsePayload']>): string
 }
 
 /**
+ * The error name: Lambda's, except a function timeout, which is
+ * `States.Timeout` as in Step Functions: the function's timeout is the
+ * task's `timeoutSeconds` plus the runtime's margin, so the task ran past its
+ * own deadline (a handler that blocked the runtime's timer).
+ */
+function errorOf(record: FailureRecord): string {
+  const type = String(record.responsePayload?.errorType ?? record.requestContext.condition);
+  return type === 'Sandbox.Timedout' ? 'States.Timeout' : type;
+}
+
+/** The spec the construct bundles beside the recorder; none (every failure fails the run, naming nodes) where there is no file. */
+function specBesideBundle(): RecorderSpec {
+  try {
+    return JSON.parse(readFileSync(join(__dirname, RECORDER_FILE_NAME), 'utf8')) as RecorderSpec;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return { nodes: {}, functionNames: {} };
+    throw e;
+  }
+}
+
+/** What the recorder uses besides the table: its spec (default: the file beside the bundle) and an invoker for state joins. */
+export interface RecorderOptions {
+  readonly spec?: RecorderSpec;
+  readonly invoker?: Invoker;
+}
+
+/**
  * The recorder; `workflowName` defaults to UNUM_WORKFLOW, `store` to DynamoDB
  * on UNUM_TABLE, `settings` to the environment the construct sets
- * (`UNUM_RUN_RETENTION`, `UNUM_HISTORY`).
+ * (`UNUM_RUN_RETENTION`, `UNUM_HISTORY`). A failure of a node inside a
+ * Parallel/Map with rules fails that state (recorded-state-failure.ts), any
+ * other the run, naming the node's state.
  */
-export function createFailureRecorder(store?: CheckpointStore, workflowName?: string, settings?: RecorderSettings): (record: FailureRecord) => Promise<void> {
+export function createFailureRecorder(store?: CheckpointStore, workflowName?: string, settings?: RecorderSettings, options: RecorderOptions = {}): (record: FailureRecord) => Promise<void> {
+  const spec = options.spec ?? specBesideBundle();
+  let invoker = options.invoker;
   return async (record) => {
     const workflow = workflowName ?? process.env[ENV.workflow];
     const { workflowId, node } = identify(record, workflow);
+    const state = spec.nodes[node]?.state ?? node;
     const payload = record.responsePayload;
     // Bounded here already (the table bounds what it stores), so the log line stays small too.
     const { error, cause } = boundedError({
-      error: String(payload?.errorType ?? record.requestContext.condition),
+      error: errorOf(record),
       cause: payload ? causeOf(payload) : `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`,
     });
     if (workflowId) {
@@ -150,10 +187,15 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
       // Like the runtime's own final write: the record (possibly created here, when the entry never wrote it) expires.
       const ttl = ttlIn(runRetentionSeconds);
       const run = { workflow, workflowId };
-      const set = await store.finishRun(run, { status: 'FAILED', error: { node, error, cause } }, new Date().toISOString(), ttl);
-      writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, error, cause, recorded: set });
-      // After the run record: a malformed envelope must not keep the run from being marked FAILED.
-      if (history) await appendFailed(store, record, run, node, { error, cause }, ttl);
+      invoker ??= new LambdaInvoker();
+      if (await failEnclosingState(store, invoker, spec, run, node, record.requestPayload, { error, cause }, ttl)) {
+        writeLogLine({ level: 'INFO', message: 'unum state failure recorded', workflowId, node, state, error, cause });
+      } else {
+        const set = await store.finishRun(run, { status: 'FAILED', error: { node, state, error, cause } }, new Date().toISOString(), ttl);
+        writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, state, error, cause, recorded: set });
+      }
+      // After the record: a malformed envelope must not keep the run (or the state) from being marked FAILED.
+      if (history) await appendFailed(store, record, run, node, { state, error, cause }, ttl);
     } else {
       writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
     }

@@ -256,22 +256,33 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
   return state;
 }
 
-/**
- * Fails the Parallel/Map state around this node, once: the first failure
- * recorded for the state's attempt (its join's invocation) is the state's
- * error. Every failing branch invokes the join with `failed` (the join's
- * checkpoint makes the decision once), so a branch whose recording crashed
- * and then succeeded on Lambda's retry leaves no state waiting for it.
- */
-async function failState(x: Exec, error: string, cause: string): Promise<void> {
+/** The innermost Parallel/Map around this node: its join node, the attempt's join invocation, and the join's frames. */
+function enclosingState(x: Exec): { node: string; join: string; top: FanOutFrame; outer: readonly FanOutFrame[] } {
   const { frames } = x.invocation;
   const top = frames[frames.length - 1];
   const node = x.rt.ir.enclosingJoin?.node;
   if (!top || !node) throw runtimeError(`node ${x.rt.ir.node}: a state failure outside any Parallel or Map`);
   const outer = frames.slice(0, -1);
-  const join = invocationName(x.run, node, top.iteration, outer);
-  await x.rt.store.failState(join, { error, cause }, itemTtl(x));
+  return { node, join: invocationName(x.run, node, top.iteration, outer), top, outer };
+}
+
+/** Invokes the join of the state around this node to decide its failure (its checkpoint makes the decision once). */
+export async function noticeStateFailure(x: Exec): Promise<void> {
+  const { node, join, top, outer } = enclosingState(x);
   await send(x, node, { iteration: top.iteration, fanOut: outer, inputs: [{ failed: { join, size: top.size, origin: top.origin } }] });
+}
+
+/**
+ * Fails the Parallel/Map state around this node, once: the first failure
+ * recorded for the state's attempt (its join's invocation) is the state's
+ * error. Every failing branch invokes the join with `failed` (the join's
+ * checkpoint makes the decision once); an execution that recorded the
+ * failure and crashed before the invoke leaves it to this invocation's next
+ * execution, which finds the failure its own at its first read (state-stop.ts).
+ */
+async function failState(x: Exec, error: string, cause: string): Promise<void> {
+  await x.rt.store.failState(enclosingState(x).join, { error, cause, by: x.name }, itemTtl(x));
+  await noticeStateFailure(x);
 }
 
 /**

@@ -566,6 +566,30 @@ export const ENV = {
 /** The IR file name inside each function's asset. */
 export const IR_FILE_NAME = 'unum-ir.json';
 
+/** The failure recorder's spec file inside its asset. */
+export const RECORDER_FILE_NAME = 'unum-recorder.json';
+
+/** What the failure recorder knows of a node (it has no IR): the state it runs, and the state an unhandled failure of it fails. */
+export interface RecorderNode {
+  /** The state the node runs, where it differs from the node's name (IR `state`). */
+  readonly state?: string;
+  /**
+   * The join of the innermost Parallel/Map around the node, when the node has
+   * `stateErrors`: a failure Lambda gave up on fails that state, not the run.
+   */
+  readonly stateJoin?: string;
+}
+
+/**
+ * The failure recorder's spec (`unum-recorder.json`), written by the
+ * construct from the compiled nodes: per node what it runs and which state it
+ * fails, and the function names of those states' joins, which it invokes.
+ */
+export interface RecorderSpec {
+  readonly nodes: Readonly<Record<string, RecorderNode>>;
+  readonly functionNames: Readonly<Record<string, string>>;
+}
+
 /** CloudWatch EMF namespace and metric names emitted by the runtime. */
 export const METRICS = {
   namespace: 'Unum',

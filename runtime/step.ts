@@ -9,11 +9,12 @@ import { commit, fromCheckpoint } from './egress';
 import { inputKeys } from './ingress';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
+import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from './ir';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped';
 
 /** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
@@ -49,7 +50,10 @@ async function staleOrExpired(x: Exec): Promise<'stale'> {
  */
 export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
   const inputs = inputKeys(x);
-  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, inputs.checkpoints.length + inputs.shards.length > 0);
+  const attempts = stateAttemptJoins(x);
+  const consistent = inputs.checkpoints.length + inputs.shards.length + attempts.length > 0;
+  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, consistent, attempts);
+  if (await stoppedByFailedState(x, attempts)) return 'stopped';
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
   if (work === 'stale') return staleOrExpired(x);

@@ -10,6 +10,8 @@ import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunRef, StateFailur
 export interface ReadSet {
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
   readonly shards: ReadonlyMap<string, readonly number[]>;
+  /** The failures recorded for the state attempts asked for, by join invocation. */
+  readonly stateFailures: ReadonlyMap<string, StateFailure>;
 }
 
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
@@ -33,10 +35,11 @@ export interface CheckpointStore {
   /** Consistent batch read; absent keys are missing from the map. */
   getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>>;
   /**
-   * Checkpoints and shards in one round trip (one GetItem or BatchGetItem);
-   * eventually consistent unless `consistent`, for reads where a stale answer is safe.
+   * Checkpoints, shards and the failures of state attempts (by join
+   * invocation) in one round trip (one GetItem or BatchGetItem); eventually
+   * consistent unless `consistent`, for reads where a stale answer is safe.
    */
-  read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet>;
+  read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts?: readonly string[]): Promise<ReadSet>;
   /** Raise an item's TTL to `ttl` if it exists and expires earlier; never creates or shortens. */
   extendTtl(key: string, ttl: number): Promise<void>;
   /** Idempotently add `element` to a shard expecting `expected` arrivals, creating it (with TTL `ttl`) if absent. */
@@ -47,8 +50,8 @@ export interface CheckpointStore {
    * renewed; otherwise the shard's TTL, undefined when the shard does not exist.
    */
   renewShard(key: string, ttl: number, claim?: RenewalClaim): Promise<ShardRenewal>;
-  /** Record the failure of a Parallel/Map state attempt (join invocation `join`) unless one is recorded; returns the one recorded. */
-  failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure>;
+  /** Record the failure of a Parallel/Map state attempt (join invocation `join`) by invocation `by` unless one is recorded; returns the one recorded. */
+  failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure>;
   /** Consistent read of a state attempt's failure. */
   getStateFailure(join: string): Promise<StateFailure | undefined>;
   /** Record the retries a state used so far in its attempt's failure. */

@@ -244,19 +244,21 @@ export const decodeShard = (item: Item): FanInShard => ({ arrivals: (item.a?.NS 
 
 /**
  * Why one attempt of a Parallel/Map state failed: the first branch error
- * recorded (`e`, `ca`, bounded like every stored error), and, once its join
- * decided to retry, the retries used per Retry rule so far (`r`, JSON).
+ * recorded (`e`, `ca`, bounded like every stored error), the invocation that
+ * failed (`b`: its later executions owe the join's notice), and, once its
+ * join decided to retry, the retries used per Retry rule so far (`r`, JSON).
  */
 export interface StateFailure {
   readonly error: string;
   readonly cause: string;
+  readonly by?: string;
   readonly retries?: readonly number[];
 }
 
 /** The first failing branch's put wins: the state fails once, with its error. */
-export function stateFailurePut(join: string, failure: { error: string; cause: string }, ttl: number): PutRequest {
+export function stateFailurePut(join: string, failure: { error: string; cause: string; by: string }, ttl: number): PutRequest {
   const { error, cause } = boundedError({ error: failure.error, cause: failure.cause });
-  return put({ ...newItem(stateFailureKey(join), ttl), e: S(error), ca: S(cause) }, ABSENT);
+  return put({ ...newItem(stateFailureKey(join), ttl), e: S(error), ca: S(cause), b: S(failure.by) }, ABSENT);
 }
 
 /** The join records the retries used when it decides to retry (a value it computes the same way every time). */
@@ -266,7 +268,13 @@ export const stateRetries = (join: string, retries: readonly number[]): UpdateRe
 export function decodeStateFailure(item: Item | undefined): StateFailure | undefined {
   if (!item) return undefined;
   const retries = str(item, 'r');
-  return { error: str(item, 'e') ?? 'Error', cause: str(item, 'ca') ?? '', ...(retries === undefined ? {} : { retries: JSON.parse(retries) as number[] }) };
+  const by = str(item, 'b');
+  return {
+    error: str(item, 'e') ?? 'Error',
+    cause: str(item, 'ca') ?? '',
+    ...(by === undefined ? {} : { by }),
+    ...(retries === undefined ? {} : { retries: JSON.parse(retries) as number[] }),
+  };
 }
 
 // ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`

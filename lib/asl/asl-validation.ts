@@ -1,7 +1,7 @@
 import aslValidator from 'asl-validator';
 import type { Json } from '../../runtime/ir';
 import { AslDefinitionError, AslValidationError, WORKFLOW_LEVEL, type AslValidatorFinding } from './errors';
-import { forEachState } from './scopes';
+import { childScopes, forEachState } from './scopes';
 
 /** A Lambda function name: what the unum dialect writes as `Resource` instead of an ARN. */
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -20,6 +20,7 @@ export function validateWithAslValidator(workflow: string, doc: object): void {
     }
   });
   hideEscapedBackslashes(copy);
+  const originals = renameKeyNamedStates(copy);
   let result: ReturnType<typeof aslValidator>;
   try {
     result = aslValidator(copy, { checkArn: true, checkPaths: true });
@@ -28,14 +29,59 @@ export function validateWithAslValidator(workflow: string, doc: object): void {
     throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', `asl-validator could not check the document (${(e as Error).message}); a key named "States" outside a state list (e.g. in Parameters) whose values are not objects can cause this`);
   }
   if (result.isValid) return;
+  // Longest first: one renamed name may extend another (`unum-renamed-Next_`).
+  const original = (text: string): string => [...originals].sort((a, b) => b[0].length - a[0].length).reduce((t, [renamed, name]) => t.split(renamed).join(name), text);
   const findings: AslValidatorFinding[] = result.errors.map((e) => ({
     code: e['Error code'],
     // A schema error about the document itself has an empty pointer: show it as '/'.
-    message: e.Message.replace(/^ is invalid/, '/ is invalid'),
-    ...(e.schemaError ? { instancePath: e.schemaError.instancePath } : {}),
+    message: original(e.Message.replace(/^ is invalid/, '/ is invalid')),
+    ...(e.schemaError ? { instancePath: original(e.schemaError.instancePath) } : {}),
   }));
-  const where = locate(findings[0], copy);
+  const where = locate(findings[0], doc);
   throw new AslValidationError(workflow, where.state, where.field, findings);
+}
+
+/**
+ * Keys asl-validator looks up anywhere in the document (JSONPath `$..key`):
+ * a state of that name is taken for the field (a Parallel named "Branches"
+ * for a branch list, which crashes it; a state named "Next" for a
+ * transition). Valid ASL, so in the copy it checks such states are renamed
+ * (in their scope's `StartAt` and transitions too); returns `[renamed,
+ * name]` pairs to name them as written in its findings.
+ */
+const VALIDATOR_KEYS = new Set(['StartAt', 'Next', 'Default', 'Parameters', 'ResultSelector', 'States', 'Branches', 'Iterator']);
+
+function renameKeyNamedStates(root: object): [string, string][] {
+  const pairs: [string, string][] = [];
+  const scopes: unknown[] = [root];
+  while (scopes.length > 0) {
+    const scope = scopes.shift() as { StartAt?: unknown; States?: unknown };
+    if (typeof scope !== 'object' || scope === null || typeof scope.States !== 'object' || scope.States === null) continue;
+    const states = scope.States as Record<string, Record<string, unknown>>;
+    const renames = new Map<string, string>();
+    for (const name of Object.keys(states).filter((n) => VALIDATOR_KEYS.has(n))) {
+      let renamed = `unum-renamed-${name}`;
+      while (renamed in states) renamed += '_';
+      renames.set(name, renamed);
+      pairs.push([renamed, name]);
+    }
+    const to = (target: unknown): unknown => (typeof target === 'string' ? (renames.get(target) ?? target) : target);
+    if (renames.size > 0) {
+      scope.StartAt = to(scope.StartAt);
+      scope.States = Object.fromEntries(Object.entries(states).map(([name, state]) => [renames.get(name) ?? name, state]));
+    }
+    for (const state of Object.values(scope.States as Record<string, unknown>)) {
+      if (typeof state !== 'object' || state === null) continue;
+      const s = state as Record<string, unknown>;
+      if (renames.size > 0) {
+        if ('Next' in s) s.Next = to(s.Next);
+        if ('Default' in s) s.Default = to(s.Default);
+        for (const list of [s.Choices, s.Catch]) if (Array.isArray(list)) for (const rule of list) if (typeof rule === 'object' && rule !== null && 'Next' in rule) rule.Next = to(rule.Next);
+      }
+      scopes.push(...childScopes(state));
+    }
+  }
+  return pairs;
 }
 
 /**

@@ -416,6 +416,10 @@ export class Emitter {
 
   private finish(b: NodeBuilder, entry: boolean, handoffSeconds: number): CompiledNode {
     const enclosingJoin = this.enclosingJoin(b.scope);
+    const stateErrors = this.stateErrors(b.scope);
+    // A node that can fail its state invokes the state's join with the failure (a function name, an invoke permission).
+    const successors = nodeSuccessors(b);
+    if (stateErrors && enclosingJoin && !successors.includes(enclosingJoin.node)) successors.push(enclosingJoin.node);
     const ir: NodeIR = {
       version: IR_VERSION,
       workflow: this.workflow,
@@ -429,7 +433,7 @@ export class Emitter {
       ...(b.mapItems ? { mapItems: b.mapItems } : {}),
       ...(b.branchInput ? { branchInput: b.branchInput } : {}),
       ...(enclosingJoin ? { enclosingJoin } : {}),
-      ...(this.stateErrors(b.scope) ? { stateErrors: true as const } : {}),
+      ...(stateErrors ? { stateErrors: true as const } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
       instructions: b.instructions,
@@ -439,7 +443,7 @@ export class Emitter {
     return {
       ir,
       fn: b.fn,
-      successors: nodeSuccessors(b),
+      successors,
       waitTargets: waitTargetsOf(b.instructions),
       async: resolveAsyncSettings(b.fn, this.asyncDefaults),
       implicit: b.implicit,

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync, type BuildFailure } from 'esbuild';
-import { IR_FILE_NAME, type NodeIR } from '../../runtime/ir';
+import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/ir';
 
 /**
  * Paths are resolved from the package root (the repository, or `dist/` when
@@ -93,10 +93,11 @@ export function moduleExports(entry: string): readonly string[] | undefined {
   return names;
 }
 
-/** A function's asset: its bundle plus, for a node, its `unum-ir.json`. */
-export function assetFiles(bundle: Bundle, ir?: NodeIR): AssetFiles {
+/** A function's asset: its bundle plus, for a node, its `unum-ir.json`, for the failure recorder its `unum-recorder.json`. */
+export function assetFiles(bundle: Bundle, ir?: NodeIR, recorder?: RecorderSpec): AssetFiles {
   const files: Record<string, string> = { ...bundle.files };
   if (ir !== undefined) files[IR_FILE_NAME] = `${JSON.stringify(ir, null, 2)}\n`;
+  if (recorder !== undefined) files[RECORDER_FILE_NAME] = `${JSON.stringify(recorder, null, 2)}\n`;
   const hash = createHash('sha256');
   for (const name of Object.keys(files).sort()) hash.update(`${name}\0${Buffer.byteLength(files[name])}\0${files[name]}`);
   return { files, digest: hash.digest('hex') };

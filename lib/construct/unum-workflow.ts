@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
-import { ENV, METRICS, type NodeIR } from '../../runtime/ir';
+import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -31,6 +31,7 @@ import { physicalFunctionName } from './function-names';
 import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
+import { recorderSpec } from './recorder-spec';
 import { createWorkflowTable } from './table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
@@ -314,12 +315,15 @@ export class UnumWorkflow extends Construct {
   private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
     const scope = new Construct(this, 'FailureRecorder');
     const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, failure recorder`);
+    const spec = recorderSpec(this.compiled.nodes, names);
+    // A failure inside a Parallel/Map with rules fails that state: the recorder invokes the state's join.
+    allowInvoke(role, Object.values(spec.functionNames).map((name) => functionArnFromName(this, name)));
     const fn = this.createFunction(scope, 'Function', {
       ...common,
       role,
       functionName: names.get(FAILURE_RECORDER_NAME) as string,
       description: `unum workflow ${this.workflowName}: marks runs FAILED when an invocation exhausts its retries`,
-      code: this.failureRecorderCode(common.bundling),
+      code: this.failureRecorderCode(common.bundling, spec),
       memorySize: MEMORY_MB.default,
       timeoutSeconds: TIMEOUT_SECONDS.default,
       environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
@@ -333,10 +337,10 @@ export class UnumWorkflow extends Construct {
     return fn;
   }
 
-  private failureRecorderCode(bundling: ResolvedBundling): lambda.Code {
-    if (!Stack.of(this).bundlingRequired) return unbundledCode({ failureRecorder: this.workflowName, bundling });
+  private failureRecorderCode(bundling: ResolvedBundling, spec: RecorderSpec): lambda.Code {
+    if (!Stack.of(this).bundlingRequired) return unbundledCode({ failureRecorder: this.workflowName, spec, bundling });
     const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(bundling));
-    return assetCode(assetFiles(bundle));
+    return assetCode(assetFiles(bundle, undefined, spec));
   }
 
   /** The recorder has no IR: it gets the run retention (the TTL of what it writes) and whether to append history. */

@@ -7,7 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AslDefinitionError, AslValidationError, fromAsl } from '../../lib/asl';
 import { UnumDefinitionError } from '../../lib/compiler';
-import { DEFAULT_TASK, ENTRY, aslError, machine, task } from './helpers';
+import type { Json } from '../../runtime/ir';
+import { DEFAULT_TASK, ENTRY, aslError, compileAsl, machine, task } from './helpers';
 
 const DIR = path.join(__dirname, 'invalid');
 const VALIDATOR = 'the document is not valid ASL (asl-validator): ';
@@ -79,6 +80,24 @@ describe('invalid ASL documents', () => {
     expect(error).toBeInstanceOf(AslValidationError);
     expect(error).toMatchObject({ workflow: 'wf', node: 'A', field: 'Next' });
     expect((error as AslValidationError).findings.map((f) => f.code)).toEqual(['MISSING_TRANSITION_TARGET', 'MISSING_TERMINAL_STATE']);
+  });
+});
+
+describe('states named like the fields asl-validator looks up anywhere ($..Branches, $..Next, ...)', () => {
+  const branch = (name: string): Json => ({ StartAt: name, States: { [name]: task() } });
+
+  test('are valid ASL: a Parallel named "Branches", a Pass named "Next", a Map named "Iterator" import and compile', () => {
+    const doc = machine({
+      Branches: { Type: 'Parallel', Branches: [branch('States'), branch('Default')], Next: 'Next' },
+      Next: { Type: 'Pass', Next: 'Iterator' },
+      Iterator: { Type: 'Map', ItemProcessor: branch('StartAt'), End: true },
+    });
+    expect(Object.keys(compileAsl(doc).nodes)).toEqual(expect.arrayContaining(['Branches.Origin', 'States', 'Default', 'Next', 'StartAt']));
+  });
+
+  test('a finding about such a state names it as written', () => {
+    const doc = machine({ Branches: { Type: 'Parallel', Branches: [branch('A')], Next: 'Missing' } });
+    expect(aslError(doc)).toMatch(/^Workflow 'wf', node 'Branches', field 'Next': .*target: Missing/);
   });
 });
 

@@ -557,6 +557,8 @@ describe('Retry and Catch on a Parallel / Map', () => {
     expect(c.nodes['M.Join'].successors).toEqual(['After', 'Handle', 'I', 'M.Join']);
     // Nodes inside fail the state; nodes outside do not.
     expect([ir(c, 'I').stateErrors, ir(c, 'I2').stateErrors, ir(c, 'S').stateErrors, ir(c, 'M.Join').stateErrors]).toEqual([true, true, undefined, undefined]);
+    // A node that can fail the state invokes its join with the failure, tail or not: a successor (function name, invoke permission).
+    expect(c.nodes.I.successors).toEqual(['I2', 'M.Join']);
   });
 
   it('nodes in an inner container without rules fail it too when an outer one has rules; its join propagates', () => {
@@ -564,6 +566,8 @@ describe('Retry and Catch on a Parallel / Map', () => {
     const outer = new Parallel('Outer').branch(task('A').next(inner).next(task('AJ')), task('B')).addCatch(new Pass('Caught'));
     const c = compile(task('S').next(outer));
     expect([ir(c, 'X').stateErrors, ir(c, 'AJ').stateErrors, ir(c, 'B').stateErrors]).toEqual([true, true, true]);
+    // Each fails the innermost state around it: X its Inner (whose join is AJ, the next state), A the Outer.
+    expect([c.nodes.X.successors, c.nodes.A.successors]).toEqual([['AJ'], ['X', 'Y', 'Outer.Join']]);
     expect(ir(c, 'AJ').join).toEqual({ tails: ['X', 'Y'] });
   });
 

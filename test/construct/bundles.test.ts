@@ -188,5 +188,6 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
   expect(failed.functionName).toBe(meta.nodes.CountChunk.functionName);
   // The cause is Lambda's error document, as Step Functions reports a failed Lambda task.
   const cause = JSON.stringify({ errorType: 'RangeError', errorMessage: 'boom', trace: ['RangeError: boom'] });
-  expect(record.error).toEqual({ M: { node: { S: 'CountChunk' }, error: { S: 'RangeError' }, cause: { S: cause } } });
+  // The state the node runs, as the runtime's own failure paths name it.
+  expect(record.error).toEqual({ M: { node: { S: 'CountChunk' }, state: { S: 'CountChunk' }, error: { S: 'RangeError' }, cause: { S: cause } } });
 });

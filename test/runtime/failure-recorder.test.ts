@@ -67,6 +67,24 @@ test('the cause is the whole error document of the handler; a States.* error of 
   expect(store.runOf('w6')).toMatchObject({ error: { error: 'States.Timeout', cause: 'node B: handler timed out' } });
 });
 
+test('names the state the failed node runs (from the recorder spec), else the node, as the runtime\'s own failure paths do', async () => {
+  const store = new MemoryStore();
+  const rec = createFailureRecorder(store, 'W', SETTINGS, { spec: { nodes: { 'Check.Join': { state: 'Check' } }, functionNames: {} } });
+  await store.startRun({ workflow: 'W', workflowId: 'w7' }, 't', 0);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w7', node: 'Check.Join', iteration: 0, fanOut: [] } }));
+  expect(store.runOf('w7')?.error).toMatchObject({ node: 'Check.Join', state: 'Check', error: 'TypeError' });
+  await store.startRun({ workflow: 'W', workflowId: 'w8' }, 't', 0);
+  await rec(record({ unum: { workflow: 'W', workflowId: 'w8', node: 'B' } }));
+  expect(store.runOf('w8')?.error).toMatchObject({ node: 'B', state: 'B' });
+});
+
+test('a function timeout is States.Timeout, as Step Functions names a task that ran past its TimeoutSeconds', async () => {
+  const store = new MemoryStore();
+  await store.startRun({ workflow: 'W', workflowId: 'w9' }, 't', 0);
+  await createFailureRecorder(store, 'W', SETTINGS)(record({ unum: { workflow: 'W', workflowId: 'w9', node: 'B' } }, { errorType: 'Sandbox.Timedout', errorMessage: 'Task timed out after 40.00 seconds' }));
+  expect(store.runOf('w9')?.error).toMatchObject({ error: 'States.Timeout', cause: expect.stringContaining('Task timed out') as unknown });
+});
+
 test('without a response payload the condition is the error (event too old)', async () => {
   const store = new MemoryStore();
   const r = { ...record({ unum: { workflowId: 'w3', node: 'C' } }, null), requestContext: { ...record(null).requestContext, condition: 'EventAgeExceeded' } };

@@ -298,7 +298,7 @@ test('the failure recorder appends a `failed` entry named from the envelope when
       node: 'M',
       invocation: invocationName({ workflow: 'rec', workflowId: 'w' }, 'M', 0, [{ iteration: 0, index: 1 }]),
       indexes: [1],
-      error: { error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') },
+      error: { state: 'M', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot') },
     }),
   ]);
 

@@ -423,7 +423,7 @@ test('failure record: exhausted Lambda retries end the run FAILED with node, err
   await d.run({ workflowId: 'fr1', input: 1 });
   expect(d.failures).toHaveLength(1);
   expect(d.executions).toBe(4);
-  expect(await runOf(name, 'fr1')).toEqual({ status: 'FAILED', error: { node: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x') } });
+  expect(await runOf(name, 'fr1')).toEqual({ status: 'FAILED', error: { node: 'B', state: 'B', error: 'TypeError', cause: lambdaCause('TypeError', 'cannot read x') } });
 });
 
 test('a start request with a bad workflow id is rejected before any write, without a Lambda retry', async () => {

@@ -99,7 +99,7 @@ describe('Catch on a Parallel / Map', () => {
     expect((await run(p, h.module, {})).result).toEqual(['handled inside']);
   });
 
-  it('a branch still running after the failure records its arrival in a fan-in that never completes and expires by TTL', async () => {
+  it('a branch still running after the failure stops at its next step (no handler) and records no arrival', async () => {
     const h = handlers();
     const p = new Parallel('P').branch(task('Slow', 'echo').next(task('Slow2', 'echo')), task('Bad', 'boom')).addCatch(new Pass('Caught', { result: 'caught' }));
     const store = new MemoryStore();
@@ -107,12 +107,13 @@ describe('Catch on a Parallel / Map', () => {
     const { result, driver } = await run(p, h.module, {}, { hold: (d) => holding && d.functionName === 'fn-Slow2' && !(holding = false) }, store);
     expect(result).toBe('caught');
     expect(driver.held).toHaveLength(1);
+    const echoes = h.calls.echo;
     await driver.deliver(driver.held[0].functionName, driver.held[0].event);
     await driver.drain();
+    expect(h.calls.echo).toBe(echoes);
     expect(store.runOf('w')?.result).toBe(JSON.stringify('caught'));
-    // Bad never arrives: the one shard holds Slow2's arrival only, and the join is not invoked with it.
-    expect([...store.shards.values()].map((s) => [s.a.size, s.n])).toEqual([[1, 2]]);
-    for (const key of store.shards.keys()) expect(store.ttls.get(key)).toBeGreaterThan(0);
+    // Neither Bad nor the stopped Slow2 arrived, and shards are created by arrivals only.
+    expect(store.shards.size).toBe(0);
     expect(driver.invoker.sent.filter((s) => 'fanIn' in s.event.unum.inputs[0])).toEqual([]);
     expect(driver.failures).toEqual([]);
   });
@@ -126,9 +127,30 @@ describe('Catch on a Parallel / Map', () => {
     const d = new Driver(c.store, fromCompiled(compileWorkflow('errs', Definition.from(m)), h.module));
     await d.run({ workflowId: 'w', input: { items: [1, 2, 3] } });
     expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ e: 'Boom' }) });
-    // The crashed execution ran again (Lambda's retry) and recorded the failure; nothing reached the failure recorder.
-    expect(c.calls.failState).toBe(4);
+    // The crashed execution ran again (Lambda's retry): it recorded the failure, or found another item's and stopped; nothing reached the failure recorder.
+    expect(c.calls.failState).toBeGreaterThanOrEqual(3);
     expect(memory.stateFailures.size).toBe(1);
+    expect(d.failures).toEqual([]);
+  });
+
+  it('a crash between recording the failure and invoking the join: the retry finds the failure its own and sends the notice, without running the handler', async () => {
+    const h = handlers();
+    const memory = new MemoryStore();
+    const c = counting(memory);
+    const m = new MapState('M', { itemsPath: '$.items' }).itemProcessor(task('Item', 'boom')).addCatch(new Pass('Caught', { parameters: { 'e.$': '$.Error' } }));
+    const d = new Driver(c.store, fromCompiled(compileWorkflow('errs', Definition.from(m)), h.module));
+    const failState = memory.failState.bind(memory);
+    // The put lands, then the execution dies before its invoke of the join.
+    memory.failState = async (...args) => {
+      const r = await failState(...args);
+      d.invoker.failNext = 1;
+      return r;
+    };
+    await d.run({ workflowId: 'w', input: { items: [1] } });
+    expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: JSON.stringify({ e: 'Boom' }) });
+    expect(h.calls.boom).toBe(1);
+    expect(c.calls.failState).toBe(1);
+    expect(d.invoker.sent.filter((s) => s.functionName === 'fn-M.Join')).toHaveLength(1);
     expect(d.failures).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/
 import type { Invoker } from '../../runtime/invoker';
 import type { OneTimeSchedule, Scheduler } from '../../runtime/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
+import { recorderSpec } from '../../lib/construct/recorder-spec';
 import type { CheckpointStore } from '../../runtime/store';
 import type { LambdaContext } from '../../runtime/types';
 
@@ -145,7 +146,9 @@ export class Driver {
     // What the construct puts in the recorder's environment, from the workflow's settings.
     const first = Object.values(nodes)[0]?.ir;
     const settings = first?.settings ?? SETTINGS;
-    this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true });
+    const names = new Map(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
+    const options = { spec: recorderSpec(nodes, names), invoker: this.invoker };
+    this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true }, options);
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */

@@ -68,9 +68,13 @@ export class MemoryStore implements CheckpointStore {
   }
 
   /** One round trip; always consistent here (`consistent` is counted: `read` or `eventualRead`). */
-  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean): Promise<ReadSet> {
+  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts: readonly string[] = []): Promise<ReadSet> {
     this.count(consistent ? 'read' : 'eventualRead');
-    const out = { checkpoints: new Map<string, Checkpoint>(), shards: new Map<string, readonly number[]>() };
+    const out = { checkpoints: new Map<string, Checkpoint>(), shards: new Map<string, readonly number[]>(), stateFailures: new Map<string, StateFailure>() };
+    for (const j of stateAttempts) {
+      const f = this.stateFailures.get(j);
+      if (f) out.stateFailures.set(j, f);
+    }
     for (const k of checkpoints) {
       const c = this.checkpoints.get(k);
       if (c) out.checkpoints.set(k, c);
@@ -140,7 +144,7 @@ export class MemoryStore implements CheckpointStore {
     return true;
   }
 
-  async failState(join: string, failure: { error: string; cause: string }, ttl: number): Promise<StateFailure> {
+  async failState(join: string, failure: { error: string; cause: string; by: string }, ttl: number): Promise<StateFailure> {
     this.count('failState', true);
     const old = this.stateFailures.get(join);
     if (old) return old;

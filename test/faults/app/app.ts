@@ -13,6 +13,7 @@ const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
   EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(), Waits: w.waits(),
+  StateRules: w.stateRules(),
 };
 /** The smallest launch width, so that a few items need a deep launch tree. */
 const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };

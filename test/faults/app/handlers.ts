@@ -89,6 +89,11 @@ export async function tally(input: Array<{ sq: number; caught?: string }>): Prom
   return { total: input.reduce((a, b) => a + b.sq, 0), caught: input.filter((r) => r.caught !== undefined).length };
 }
 
+// stateRules: Numbered -> Map[Risky -> After (same)], retried once, then caught -> Report
+export async function report(input: { items: unknown[]; failure: { Error: string } }): Promise<{ items: number; caught: string }> {
+  return { items: input.items.length, caught: input.failure.Error };
+}
+
 // edgeMaps: Empty -> Map of 0 items -> OneMore -> Map of 1 item (each item also gets the first Map's result) -> Same
 export async function empty(): Promise<{ none: number[] }> { return { none: [] }; }
 export async function oneMore(none: number[]): Promise<{ none: number[]; one: number[] }> { return { none, one: [7] }; }

@@ -53,6 +53,15 @@ export const SHAPE_TARGETS: readonly Target[] = [
   { workflow: 'Waits', input: { n: 3 }, expect: () => ({ kind: 'result', result: 9 }) },
 ];
 
+/**
+ * Retry and Catch on a Map (issue 15), run by test/faults/state-rules.test.ts
+ * apart from the extended set, whose seed-to-workflow mapping the recorded
+ * figure 10 replays by.
+ */
+export const STATE_RULE_TARGETS: readonly Target[] = [
+  { workflow: 'StateRules', input: { n: 4 }, expect: () => ({ kind: 'result', result: { items: 4, caught: 'OddItem' } }) },
+];
+
 export const FAULT_APP_DIR = __dirname;
 
 /** The example workflows of the app in `appDir`, on their `examples/<name>/input.json`. */

@@ -82,6 +82,19 @@ export function edgeMaps(): Definition {
   return Definition.from(task('Empty', 'empty').next(none).next(task('OneMore', 'oneMore')).next(one).next(task('Same', 'same')));
 }
 
+/**
+ * Retry and Catch on a Map (issue 15): odd items fail, the Map runs again
+ * once, then its Catch routes the error; even items' second steps stop once
+ * the state failed, and a crash Lambda gives up on inside fails the state.
+ */
+export function stateRules(): Definition {
+  const checks = new Map('Checks', { itemsPath: '$.items' })
+    .itemProcessor(task('Risky', 'risky').next(task('After', 'same')))
+    .addRetry({ errors: ['OddItem'], maxAttempts: 1, intervalSeconds: 1 })
+    .addCatch(task('Report', 'report'), { resultPath: '$.failure' });
+  return Definition.from(task('Numbered', 'numbered').next(checks));
+}
+
 export function parallel1(): Definition {
   const only = new Parallel('Only').branch(task('Twice', 'times2'));
   return Definition.from(task('Start', 'start').next(only).next(task('Sum', 'sum')));

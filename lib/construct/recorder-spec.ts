@@ -1,0 +1,19 @@
+import type { NodeIR, RecorderNode, RecorderSpec } from '../../runtime/ir';
+
+/**
+ * The failure recorder's spec (runtime/ir.ts `RecorderSpec`) from the compiled
+ * nodes: each node's state where it differs from its name, and for nodes
+ * with `stateErrors` the join of their innermost Parallel/Map, with the
+ * function names of those joins (the recorder invokes them).
+ */
+export function recorderSpec(nodes: Readonly<Record<string, { readonly ir: NodeIR }>>, names: ReadonlyMap<string, string>): RecorderSpec {
+  const specNodes: Record<string, RecorderNode> = {};
+  const functionNames: Record<string, string> = {};
+  for (const [node, { ir }] of Object.entries(nodes)) {
+    const stateJoin = ir.stateErrors ? ir.enclosingJoin?.node : undefined;
+    if (stateJoin !== undefined) functionNames[stateJoin] = names.get(stateJoin) as string;
+    if (ir.state === undefined && stateJoin === undefined) continue;
+    specNodes[node] = { ...(ir.state === undefined ? {} : { state: ir.state }), ...(stateJoin === undefined ? {} : { stateJoin }) };
+  }
+  return { nodes: specNodes, functionNames };
+}
