@@ -558,7 +558,8 @@ describe('Retry and Catch on a Parallel / Map', () => {
     // Nodes inside fail the state; nodes outside do not.
     expect([ir(c, 'I').stateErrors, ir(c, 'I2').stateErrors, ir(c, 'S').stateErrors, ir(c, 'M.Join').stateErrors]).toEqual([true, true, undefined, undefined]);
     // A node that can fail the state invokes its join with the failure, tail or not: a successor (function name, invoke permission).
-    expect(c.nodes.I.successors).toEqual(['I2', 'M.Join']);
+    // The item start is its own successor too: the launcher of a launch tree.
+    expect(c.nodes.I.successors).toEqual(['I', 'I2', 'M.Join']);
   });
 
   it('nodes in an inner container without rules fail it too when an outer one has rules; its join propagates', () => {

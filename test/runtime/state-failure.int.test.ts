@@ -86,15 +86,16 @@ describe('branches of a failed state stop at their next step', () => {
     // Hold the first attempt's second step until its state has failed and been retried.
     let holding = true;
     await d.run({ workflowId: 'r', input: { n: 1 } }, { hold: (x) => holding && x.functionName === 'fn-Slow2' && !(holding = false) });
-    expect(await outcome(name)).toEqual({ status: 'SUCCEEDED', result: [{ n: 1 }, { n: 1 }], error: undefined, shards: 0 });
+    // One shard: the retried attempt's, left to its TTL (the failed attempt's Flaky and held Slow2 never arrived).
+    expect(await outcome(name)).toEqual({ status: 'SUCCEEDED', result: [{ n: 1 }, { n: 1 }], error: undefined, shards: 1 });
     // Slow ran in both attempts, Slow2 in the second only so far.
     expect(h.calls).toEqual({ echo: 3, flaky: 2 });
     expect(d.held).toHaveLength(1);
     await d.deliver(d.held[0].functionName, d.held[0].event);
     await d.drain();
-    // The failed attempt's Slow2 stopped before its handler: no call, no checkpoint, no failure.
+    // The failed attempt's Slow2 stopped before its handler: no call, no checkpoint, no arrival, no failure.
     expect(h.calls).toEqual({ echo: 3, flaky: 2 });
-    expect(await outcome(name)).toEqual({ status: 'SUCCEEDED', result: [{ n: 1 }, { n: 1 }], error: undefined, shards: 0 });
+    expect(await outcome(name)).toEqual({ status: 'SUCCEEDED', result: [{ n: 1 }, { n: 1 }], error: undefined, shards: 1 });
     expect(d.failures).toEqual([]);
   });
 
@@ -134,7 +135,8 @@ describe('a crash or timeout Lambda gave up on fails the state, not the run', ()
     await d.recorder(record);
     await d.drain({ deliveries: 2 });
     const r = await outcome(name);
-    expect(r).toMatchObject({ status: 'SUCCEEDED', error: undefined, shards: 0 });
+    // The state's shard stays until its TTL: the timed-out branch never arrived.
+    expect(r).toMatchObject({ status: 'SUCCEEDED', error: undefined, shards: 1 });
     expect(r.result).toEqual({ order: 7, failure: { Error: 'States.Timeout', Cause: expect.stringContaining('Task timed out') as unknown } });
     // Each recorder run noticed the join; the join's checkpoint decided once: one invocation of the catch handler (duplicates absorbed by its checkpoint).
     const sent = (fn: string) => d.invoker.sent.filter((s) => s.functionName === fn).map((s) => JSON.stringify(s.event));
