@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
 
-const BIN = process.env.UNUM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where the server's programs are, read when used (a test may point it elsewhere). */
+const bin = (): string => process.env.UNUM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const OWNER = 'postgres';
 
 export interface TestPostgres {
@@ -31,8 +32,8 @@ export interface StartedPostgres extends TestPostgres {
 
 /** Why no PostgreSQL can be started here, or undefined when one can. */
 export function postgresMissing(): string | undefined {
-  const missing = ['initdb', 'pg_ctl'].filter((p) => !fs.existsSync(path.join(BIN, p)));
-  return missing.length === 0 ? undefined : `PostgreSQL is not installed here: no ${missing.join(' or ')} in ${BIN} (install PostgreSQL 13+, or set UNUM_PG_BIN to the directory holding initdb and pg_ctl)`;
+  const missing = ['initdb', 'pg_ctl'].filter((p) => !fs.existsSync(path.join(bin(), p)));
+  return missing.length === 0 ? undefined : `PostgreSQL is not installed here: no ${missing.join(' or ')} in ${bin()} (install PostgreSQL 13+, or set UNUM_PG_BIN to the directory holding initdb and pg_ctl)`;
 }
 
 function freePort(): Promise<number> {
@@ -48,7 +49,7 @@ function freePort(): Promise<number> {
 
 /** Runs a server program, as the `postgres` user when we are root. */
 function asOwner(program: string, args: readonly string[]): void {
-  const file = path.join(BIN, program);
+  const file = path.join(bin(), program);
   if (process.getuid?.() === 0) {
     const quoted = [file, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     execFileSync('su', [OWNER, '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
