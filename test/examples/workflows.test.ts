@@ -42,8 +42,8 @@ const exampleOrder = (): Json => JSON.parse(fs.readFileSync(path.join(__dirname,
 const orderCounters = () => orderEffects(engine.engine, 'Orders', database.pool, exampleOrder() as unknown as Order);
 /** One charge of the order's total, one reservation of its units, one order row and one row per line. */
 const ONCE = { charges: 1, chargedCents: 4596, reservations: 1, reservedUnits: 4, orderRows: 1, orderLineRows: 2 };
-/** A seed whose schedule makes Lambda run PlaceOrder more than once. */
-const ORDERS_FAULT_SEED = 7;
+/** A seed whose schedule crashes PlaceOrder and delivers its event twice at once: three executions of it. */
+const ORDERS_FAULT_SEED = 12;
 
 test('Orders: the card is charged once, the stock reserved once and the order recorded once', async () => {
   const run = await engine.run('Orders', exampleOrder(), { timeoutMs: RUN_WAIT_MS });
@@ -52,11 +52,14 @@ test('Orders: the card is charged once, the stock reserved once and the order re
   expect(await (await orderCounters()).applied(run.workflowId)).toEqual(ONCE);
 });
 
-test('Orders under a fault seed: PlaceOrder runs more than once, its writes still land once', async () => {
+test('Orders under a fault seed: PlaceOrder crashes and runs again, twice at once, and its writes still land once', async () => {
   const run = await engine.run('Orders', exampleOrder(), { faults: ORDERS_FAULT_SEED, timeoutMs: RUN_WAIT_MS });
   expect(run.faults?.violations).toEqual([]);
   expect(run.result).toEqual(run.faults?.reference.result);
-  expect(run.timeline.filter((e) => e.node === 'PlaceOrder').length).toBeGreaterThan(1);
+  const placeOrder = run.timeline.filter((e) => e.node === 'PlaceOrder');
+  expect(placeOrder.length).toBeGreaterThan(2);
+  expect(placeOrder.some((e) => e.outcome === 'crash')).toBe(true);
+  expect(placeOrder.some((e) => e.duplicate)).toBe(true);
   expect(await (await orderCounters()).applied(run.workflowId)).toEqual(ONCE);
 });
 
