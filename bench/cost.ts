@@ -5,14 +5,11 @@
  * (lib/cost/measure.ts), and one million average runs are priced with the
  * dated price table (lib/cost/prices.ts).
  */
-import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Json } from '../runtime/ir';
 import { averageRuns, measureRun, type MeasuredRun } from '../lib/cost/measure';
 import { PRICES } from '../lib/cost/prices';
 import { compareCosts } from '../lib/cost/report';
-import { exampleInput } from '../examples/inputs';
-import { examplesEngine } from './engine';
+import { benchExamples, examplesEngine } from './engine';
 import { fmt, fmtUsd } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
@@ -27,10 +24,8 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const usage: (string | number)[][] = [];
   const orchestration: (string | number)[][] = [];
   const notes: string[] = [];
-  for (const wf of engine.workflows) {
-    const file = exampleInput(ctx.root, wf.name);
-    if (!file) continue;
-    const input = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
+  for (const { name, input } of benchExamples(engine, ctx.root)) {
+    const wf = engine.workflow(name);
     const measured: MeasuredRun[] = [];
     for (let i = 0; i < runs; i++) {
       const id = engine.startRun(wf.name, input, { workflowId: `bench-${randomUUID()}` });

@@ -5,17 +5,38 @@
  * chained by plain async invokes). Each engine has its own DynamoDB Local and
  * Lambda emulator; it is started once per bench run.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { exampleInput } from '../examples/inputs';
+import { WORKFLOWS_WITH_DATABASE } from '../examples/orders/database';
 import { userCodeMsOfLogLine } from '../lib/cost/measure';
 import { LocalEngine } from '../lib/local/engine';
 import { synthesize } from '../lib/local/synth';
 import { synthChainApp } from './compile-synth';
+import type { Json } from '../runtime/ir';
 import type { BenchContext } from './types';
 
 export interface BenchEngine {
   readonly engine: LocalEngine;
   /** User-code ms per execution id, from the runtime's transition log lines (for lib/cost). */
   readonly userCodeMs: Map<string, number>;
+}
+
+export interface BenchExample {
+  readonly name: string;
+  readonly input: Json;
+}
+
+/**
+ * The examples the engine-based figures run, each on its
+ * examples/<name>/input.json: not the ones that need the orders database
+ * (PostgreSQL), whose writes figure 11 measures on their own.
+ */
+export function benchExamples(engine: LocalEngine, root: string): BenchExample[] {
+  return engine.workflows.flatMap((wf) => {
+    const file = WORKFLOWS_WITH_DATABASE.includes(wf.name) ? undefined : exampleInput(root, wf.name);
+    return file ? [{ name: wf.name, input: JSON.parse(fs.readFileSync(file, 'utf8')) as Json }] : [];
+  });
 }
 
 /** The engine's default cap on live function sandboxes (lib/local/function-runner.ts). */

@@ -81,6 +81,8 @@ const INVARIANTS = [
   '3. the result equals the expected one: a fault-free run\'s, or, where user code is non-deterministic, what the committed first-writer checkpoints imply (a failing workflow must fail with its error)',
   '4. no coordination state is left but TTL-bound records: every item the run wrote and that remains has a TTL',
   '5. a late duplicate delivered after the run finished changes nothing: the run record is the same before and after',
+  '6. never more than N item processors of a Map with maxConcurrency N run at once',
+  '7. every effect applied exactly once: the Orders example\'s counters in its DynamoDB ledger (charges, charged cents, reservations, reserved units) and rows in its PostgreSQL tables equal what the committed PlaceOrder implies',
 ];
 
 /** Failing seeds listed in full up to this many. */

@@ -73,6 +73,7 @@ export const FIGURES: readonly FigureSpec[] = [
   { id: 'cost', number: 8, title: 'Cost per million runs of each example', load: () => load('./cost') },
   FAULT_CAMPAIGN,
   EXTENDED_FAULT_CAMPAIGN,
+  { id: 'effects-cost', number: 11, title: 'Exactly-once writes: the added cost over a plain write', load: () => load('./effects-cost') },
 ];
 
 export const isExternal = (spec: FigureSpec): spec is ExternalFigureSpec => spec.external !== undefined;

@@ -3,21 +3,13 @@
  * started at once (round robin over the examples, each on its own
  * examples/<name>/input.json), transitions per second until all finished.
  */
-import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Json } from '../runtime/ir';
-import { exampleInput } from '../examples/inputs';
 import { machineInfo } from './machine';
-import { DEFAULT_SANDBOXES, examplesEngine, stopExamplesEngine } from './engine';
+import { type BenchExample, benchExamples, DEFAULT_SANDBOXES, examplesEngine, stopExamplesEngine } from './engine';
 import { fmt, fmtMs, median, percentile } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
 const CONCURRENT_RUNS = 100;
-
-interface Example {
-  readonly name: string;
-  readonly input: Json;
-}
 
 interface BatchStats {
   readonly transitions: number;
@@ -30,12 +22,9 @@ interface BatchStats {
   readonly perRun: Map<string, number>;
 }
 
-async function measure(ctx: BenchContext, maxSandboxes: number, reps: number): Promise<{ examples: Example[]; stats: BatchStats }> {
+async function measure(ctx: BenchContext, maxSandboxes: number, reps: number): Promise<{ examples: BenchExample[]; stats: BatchStats }> {
   const { engine } = await examplesEngine(ctx, maxSandboxes);
-  const examples = engine.workflows.flatMap((wf) => {
-    const file = exampleInput(ctx.root, wf.name);
-    return file ? [{ name: wf.name, input: JSON.parse(fs.readFileSync(file, 'utf8')) as Json }] : [];
-  });
+  const examples = benchExamples(engine, ctx.root);
   if (examples.length === 0) throw new Error('no example workflow has an examples/<name>/input.json');
   let failedExecutions = 0;
   let failedRuns = 0;
@@ -89,7 +78,7 @@ const CAPS = [DEFAULT_SANDBOXES];
 export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const reps = ctx.quick ? 1 : 2;
   const rows: (string | number)[][] = [];
-  let examples: Example[] = [];
+  let examples: BenchExample[] = [];
   let perRun = new Map<string, number>();
   for (const cap of CAPS) {
     const m = await measure(ctx, cap, reps);

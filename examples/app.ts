@@ -5,13 +5,20 @@
  * no credentials. The stack class is exported for the tests.
  */
 import { App, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { UnumWorkflow } from '../lib/construct';
 import { collatz } from './collatz/workflow';
+import { orders } from './orders/workflow';
 import { textPipeline } from './text-pipeline/workflow';
 import { wordCount } from './wordcount/workflow';
 
-/** The example workflows: a text pipeline, a MapReduce word count and a Collatz loop. */
+/**
+ * The example workflows: a text pipeline, a MapReduce word count, a Collatz
+ * loop, and orders placed with exactly-once effects (its PostgreSQL database
+ * is yours: set ORDERS_DATABASE_URL on the PlaceOrder function to deploy it;
+ * see examples/orders/database.ts).
+ */
 export class ExamplesStack extends Stack {
   readonly workflows: readonly UnumWorkflow[];
 
@@ -20,10 +27,18 @@ export class ExamplesStack extends Stack {
     // Example data only: `cdk destroy` removes the tables and logs (the construct's default retains them).
     // Point-in-time recovery on, as a production table holding run records would have it.
     const common = { removalPolicy: RemovalPolicy.DESTROY, pointInTimeRecovery: true };
+    // The ledger of the Orders example: charges and stock reservations, written by its effects.
+    const ledger = new dynamodb.Table(this, 'Ledger', {
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    });
     this.workflows = [
       new UnumWorkflow(this, 'TextPipeline', { ...common, definition: textPipeline() }),
       new UnumWorkflow(this, 'WordCount', { ...common, definition: wordCount() }),
       new UnumWorkflow(this, 'Collatz', { ...common, definition: collatz() }),
+      new UnumWorkflow(this, 'Orders', { ...common, definition: orders(ledger) }),
     ];
   }
 }
@@ -31,7 +46,7 @@ export class ExamplesStack extends Stack {
 if (require.main === module) {
   const app = new App();
   new ExamplesStack(app, 'UnumExamples', {
-    description: 'unum-cdk examples: text pipeline, MapReduce word count, Collatz loop',
+    description: 'unum-cdk examples: text pipeline, MapReduce word count, Collatz loop, orders with exactly-once effects',
   });
   app.synth();
 }

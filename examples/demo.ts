@@ -8,6 +8,10 @@
  * With `--faults`, each workflow also runs under the seed's random fault
  * schedule (crashes, duplicates, reordering) and is checked against its
  * fault-free result.
+ *
+ * The Orders example writes PostgreSQL: where PostgreSQL is installed the demo
+ * starts a throwaway server for it (test/support/postgres.ts) and stops it at
+ * the end; where it is not, Orders is skipped with the reason.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,6 +19,7 @@ import type { Json, NodeIR } from '../runtime/ir';
 import { renderSvg, findDot } from '../lib/graph/graphviz';
 import { toDot, toMermaid, workflowGraph } from '../lib/graph/mermaid';
 import type { LocalWorkflow } from '../lib/local/assembly';
+import { readCloudAssembly } from '../lib/local/assembly';
 import { LocalEngine } from '../lib/local/engine';
 import { checkedRun } from '../lib/local/fault-run';
 import { findAppDir } from '../lib/local/project';
@@ -22,7 +27,10 @@ import { renderTimeline, summarize } from '../lib/local/report';
 import { paramsForSeed, RandomPlan } from '../lib/local/schedule';
 import { synthesize } from '../lib/local/synth';
 import { parseArgs } from '../lib/cli/argv';
+import { type OrdersDatabase, startOrdersDatabase } from '../test/support/orders-database';
+import { postgresMissing } from '../test/support/postgres';
 import { exampleInput } from './inputs';
+import { WORKFLOWS_WITH_DATABASE } from './orders/database';
 
 const MAX_RESULT_LINES = 25;
 
@@ -42,11 +50,20 @@ export async function main(argv: string[]): Promise<number> {
     await synthesize({ appDir, outDir: assembly });
   }
   const verbose = args.flags.has('verbose');
+  const database = await ordersDatabase(assembly);
   process.stdout.write('starting the local engine (DynamoDB Local + Lambda emulator) ...\n');
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
     ...(verbose ? { onLog: (line: string, fn: string) => process.stderr.write(`[${fn}] ${line}\n`) } : {}),
+    ...(database.started ? { functionEnvironment: database.started.environment } : {}),
+  }).catch(async (e: unknown) => {
+    await database.started?.stop();
+    throw e;
   });
-  const stopOnSignal = (): void => { void engine.stop().finally(() => process.exit(130)); };
+  const stopAll = async (): Promise<void> => {
+    await engine.stop();
+    await database.started?.stop();
+  };
+  const stopOnSignal = (): void => { void stopAll().finally(() => process.exit(130)); };
   process.once('SIGINT', stopOnSignal);
   let failures = 0;
   try {
@@ -57,16 +74,34 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`\n== ${wf.name}: no examples/<name>/input.json, skipped\n`);
         continue;
       }
+      if (WORKFLOWS_WITH_DATABASE.includes(wf.name) && !database.started) {
+        process.stdout.write(`\n== ${wf.name}: skipped, it needs PostgreSQL: ${database.missing}\n`);
+        continue;
+      }
       const input = JSON.parse(fs.readFileSync(inputFile, 'utf8')) as Json;
       const ok = await demoWorkflow(engine, wf, input, path.relative(process.cwd(), inputFile), args.values.get('faults'), appDir);
       if (!ok) failures++;
     }
   } finally {
     process.removeListener('SIGINT', stopOnSignal);
-    await engine.stop();
+    await stopAll();
   }
   process.stdout.write(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s; engine stopped${failures ? `; ${failures} workflow(s) failed` : ''}\n`);
   return failures ? 1 : 0;
+}
+
+/** The Orders example's database, when the app has it and PostgreSQL can be started here; else why not. */
+async function ordersDatabase(assembly: string): Promise<{ started?: OrdersDatabase; missing?: string }> {
+  const workflows = readCloudAssembly(assembly).workflows;
+  if (!WORKFLOWS_WITH_DATABASE.some((name) => workflows.has(name))) return {};
+  const missing = postgresMissing();
+  if (missing) return { missing };
+  process.stdout.write('starting PostgreSQL for the Orders example ...\n');
+  try {
+    return { started: await startOrdersDatabase('the demo') };
+  } catch (e) {
+    return { missing: `it did not start: ${e instanceof Error ? e.message : String(e)}` };
+  }
 }
 
 async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json, inputFile: string, faults: string | undefined, appDir: string): Promise<boolean> {

@@ -7,7 +7,7 @@
 import type { Json } from '../../runtime/ir';
 import { maskShardJoins } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
-import type { Expectation } from './checker';
+import type { EffectCheck, Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';
 import type { LocalEngine } from './engine';
 import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun } from './fault-run';
@@ -18,6 +18,8 @@ export interface Target {
   readonly input: Json;
   /** What a correct run returns, given a fault-free run's record (default: that record's result). */
   readonly expect?: (reference: RunStatusWithResult, engine: LocalEngine) => Expectation;
+  /** The workflow's effects, whose counters invariant 7 checks after every run. @default none */
+  readonly effects?: EffectCheck;
 }
 
 export interface Failure {
@@ -92,7 +94,7 @@ export async function enumerateCrashPoints(engine: LocalEngine, target: Target, 
   const concurrency = options.concurrency ?? 6;
   const run = async (points: readonly CrashPoint[]): Promise<{ what: string; run: CheckedRun }> => ({
     what: `${target.workflow}: crash ${points.map(describePoint).join(' + ')}`,
-    run: await checkedRun(engine, target.workflow, target.input, new CrashPointPlan(points), expectation),
+    run: await checkedRun(engine, target.workflow, target.input, new CrashPointPlan(points), expectation, target.effects ? { effects: target.effects } : {}),
   });
   const singles = options.singles === false ? [] : await withConcurrency(p.points, concurrency, (pt) => run([pt]));
   const pairSets = options.pairs === 'exact' ? allPairs(p.pairPoints) : options.pairs === 'covering' ? pairwiseCovering(p.pairPoints, options.setSize ?? 6) : [];
@@ -131,7 +133,7 @@ export async function randomSchedules(engine: LocalEngine, targets: readonly Tar
   const runs = await withConcurrency(seeds, options.concurrency ?? 6, async (seed) => {
     const target = targetOfSeed(targets, seed);
     const plan = planForSeed(seed, options.serviceFaults);
-    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}` });
+    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}`, ...(target.effects ? { effects: target.effects } : {}) });
     for (const [k, v] of Object.entries(plan.counts())) injected[k] = (injected[k] ?? 0) + v;
     options.onSeed?.(seed, target, run);
     return { what: `seed ${seed} (${target.workflow})`, run };

@@ -24,6 +24,11 @@
  * 6. Never more than N item processors of one Map with `maxConcurrency` N
  *    ran at once, measured from the engine's timeline and traffic
  *    (map-concurrency.ts).
+ * 7. Every effect applied exactly once: the counters of the stores a
+ *    workflow's effects write (a DynamoDB table, a PostgreSQL table), read
+ *    after the run, equal what its committed path implies: each counter's
+ *    amount per invocation times the committed invocations of the node whose
+ *    handler applies it (`EffectCheck`, given by the target).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
@@ -55,6 +60,35 @@ function parseBody(body: string): Record<string, unknown> {
 /** What a single-item request (PutItem, UpdateItem) writes to: its item's key. */
 const keyWritten = (body: Record<string, unknown>): string | undefined => keyOf((body.Item ?? body.Key) as Item | undefined);
 const kindOf = (key: string | undefined) => (key === undefined ? undefined : parseKey(key)?.kind);
+
+/** Invariant 7's view of a workflow's effects: what one committed invocation of `node` applies, and what the stores hold. */
+export interface EffectCheck {
+  /** The node whose handler applies the effects. */
+  readonly node: string;
+  /** Each counter's amount per committed invocation of the node, e.g. `{ charges: 1, orderRows: 1 }`. */
+  readonly perInvocation: Readonly<Record<string, number>>;
+  /** Each counter for the run as the stores hold it now (a counter never written is 0). */
+  applied(workflowId: string): Promise<Readonly<Record<string, number>>>;
+}
+
+/** What invariant 7 compares, for one run. */
+export interface EffectsApplied {
+  readonly check: EffectCheck;
+  /** The function of `check.node`: committed invocations are the ones named `<function>@...`. */
+  readonly functionName: string;
+  readonly applied: Readonly<Record<string, number>>;
+}
+
+/** Invariant 7: every counter equals its amount times the node's committed invocations. */
+export function effectViolations(effects: EffectsApplied, committed: Committed): string[] {
+  const { check, functionName, applied } = effects;
+  const invocations = [...committed.keys()].filter((identity) => identity.startsWith(`${functionName}@`)).length;
+  return Object.entries(check.perInvocation).flatMap(([counter, amount]) => {
+    const expected = amount * invocations;
+    const got = applied[counter] ?? 0;
+    return got === expected ? [] : [`invariant 7: effect counter ${counter} of ${check.node} is ${got}, its committed path implies ${expected} (${invocations} committed invocation(s) x ${amount})`];
+  });
+}
 
 /** Which successful writes the run made to its run record: creations and final updates. */
 export function runRecordWrites(calls: readonly CallRecord[]): { created: number; finished: number } {
@@ -193,6 +227,8 @@ export interface CheckInput {
   /** The run's executions, and the workflow's bounded Maps (`boundedMaps`), for invariant 6. */
   readonly timeline?: readonly TimelineEntry[];
   readonly maps?: readonly BoundedMap[];
+  /** The counters of the workflow's effects after the run, for invariant 7. */
+  readonly effects?: EffectsApplied;
 }
 
 /** All violations of one finished run (empty: the run is correct). */
@@ -214,5 +250,6 @@ export function checkRun(input: CheckInput): string[] {
   }
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
+  if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls)));
   return out;
 }

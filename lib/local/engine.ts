@@ -48,6 +48,13 @@ export interface LocalEngineOptions {
   readonly ttlIntervalMs?: number;
   /** How long a `timeout` fault hangs a call before the execution is killed. @default 20 */
   readonly timeoutHoldMs?: number;
+  /**
+   * Variables set in every function's environment, over the template's: what
+   * a handler reaches outside the app, e.g. a local database's address.
+   * The engine's own (endpoints, region, credentials) cannot be overridden.
+   * @default none
+   */
+  readonly functionEnvironment?: Readonly<Record<string, string>>;
   /** Receives the functions' log lines. @default dropped */
   readonly onLog?: (line: string, functionName: string, executionId: string | undefined) => void;
 }
@@ -291,6 +298,7 @@ export class LocalEngine {
         get endpoint() { return endpoint; },
         region,
         ...(this.options.maxSandboxes !== undefined ? { maxSandboxes: this.options.maxSandboxes } : {}),
+        ...(this.options.functionEnvironment ? { environment: this.options.functionEnvironment } : {}),
         onLog: (line, fn, executionId) => {
           if (executionId !== undefined) logged.timeline?.noteLog(executionId, line);
           onLog?.(line, fn, executionId);

@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
 import type { RunStatusWithResult } from '../client/records';
-import { checkRun, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
+import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
 import { boundedMaps } from './map-concurrency';
@@ -43,6 +43,8 @@ export interface CheckedRunOptions {
   readonly timeoutMs?: number;
   /** Keep the run's log and traffic in the engine (default: forget them after the check). */
   readonly keep?: boolean;
+  /** The workflow's effects, checked by invariant 7. @default none */
+  readonly effects?: EffectCheck;
 }
 
 export async function checkedRun(
@@ -73,7 +75,8 @@ export async function checkedRun(
     const items = await readItems(engine.dynamo, tableName, writtenKeys(calls));
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
     const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
-    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps }));
+    const effects = options.effects ? await effectsApplied(engine, workflow, workflowId, options.effects) : undefined;
+    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, ...(effects ? { effects } : {}) }));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);
     violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);
@@ -89,6 +92,13 @@ export async function checkedRun(
   const callFaults = faults.filter((c) => isKillingFault(c.fault)).length;
   if (!options.keep) engine.forget(workflowId);
   return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, serviceFaults: faults.length - callFaults, lateDuplicates };
+}
+
+/** The counters of the run's effects, read once the run is quiet. */
+async function effectsApplied(engine: LocalEngine, workflow: string, workflowId: string, check: EffectCheck): Promise<EffectsApplied> {
+  const fn = engine.workflow(workflow).nodes[check.node];
+  if (!fn) throw new Error(`the effect check names node '${check.node}', which workflow '${workflow}' does not have`);
+  return { check, functionName: fn.functionName, applied: await check.applied(workflowId) };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface RunnerOptions {
   readonly region: string;
   /** Live sandboxes at most (idle ones of other functions are evicted first). @default 64 */
   readonly maxSandboxes?: number;
+  /** Variables set in every sandbox's environment over the function's own (`LocalEngineOptions.functionEnvironment`). */
+  readonly environment?: Readonly<Record<string, string>>;
   /** Receives every line a function writes to stdout/stderr. */
   readonly onLog?: (line: string, fn: string, executionId: string | undefined) => void;
 }
@@ -167,6 +169,7 @@ export class FunctionRunner {
       resourceLimits: { maxOldGenerationSizeMb: Math.max(fn.memoryMb, 64) },
       env: {
         ...fn.environment,
+        ...this.options.environment,
         AWS_ENDPOINT_URL_DYNAMODB: endpoint,
         AWS_ENDPOINT_URL_LAMBDA: endpoint,
         AWS_ENDPOINT_URL_SCHEDULER: endpoint,

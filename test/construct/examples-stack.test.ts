@@ -31,13 +31,22 @@ describe('example app', () => {
     expect(keys(Template.fromStack(synthExamples().stack))).toEqual(first);
   });
 
-  test('three workflows, the loop one with recursion allowed', () => {
-    expect(stack.workflows.map((w) => w.workflowName)).toEqual(['TextPipeline', 'WordCount', 'Collatz']);
+  test('four workflows, the loop one with recursion allowed', () => {
+    expect(stack.workflows.map((w) => w.workflowName)).toEqual(['TextPipeline', 'WordCount', 'Collatz', 'Orders']);
     const collatz = stack.workflows[2];
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `UnumExamples-${collatz.workflowName}-Step`,
       RecursiveLoop: 'Allow',
     });
+  });
+
+  test('the Orders example\'s PlaceOrder may write the ledger, and no other function may', () => {
+    const ledger = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => id.startsWith('Ledger'));
+    expect(ledger).toBeDefined();
+    const writers = Object.entries(template.findResources('AWS::IAM::Policy'))
+      .filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes(`"${ledger}"`))
+      .map(([id]) => id);
+    expect(writers).toEqual([expect.stringMatching(/^OrdersNodesPlaceOrderRole/)]);
   });
 });
 

@@ -2,7 +2,10 @@
  * The long fault campaign behind `npm run test:faults`:
  *
  *   --seeds N          random schedules for seeds 1..N (or --from S .. S+N-1) over every
- *                      example workflow and every fault-test workflow; prints the seed of any failure
+ *                      example workflow and every fault-test workflow; prints the seed of any failure.
+ *                      The Orders example writes DynamoDB and PostgreSQL through its effects: the
+ *                      campaign starts a throwaway PostgreSQL (test/support/postgres.ts) and stops
+ *                      with a clear error where there is none
  *   --seed S           replay one seed and print its timeline
  *   --crash-points     every single crash point and every pair (exactly, one run per pair) of the fault-test workflows
  *   --extended         the extended workflow set: figure 9's and the shapes of issue 14 (SHAPE_TARGETS);
@@ -31,6 +34,7 @@ import { checkedRun, referenceRun } from '../../lib/local/fault-run';
 import { renderTimeline } from '../../lib/local/report';
 import { planForSeed, ServiceFaultPlan } from '../../lib/local/schedule';
 import { synthesize } from '../../lib/local/synth';
+import { startOrdersDatabase } from '../support/orders-database';
 import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -60,9 +64,14 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write('synthesizing the example app and the fault-test app ...\n');
   await synthesize({ appDir: ROOT, outDir: dirs[0] });
   await synthesize({ appDir: FAULT_APP_DIR, outDir: dirs[1] });
-  const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000 });
+  process.stdout.write('starting PostgreSQL for the Orders example ...\n');
+  const database = await startOrdersDatabase('the fault campaign').catch((e: unknown) => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    throw e;
+  });
+  const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000, functionEnvironment: database.environment });
   const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : [])];
-  const targets = [...exampleTargets(ROOT, engine.workflows.map((w) => w.name)), ...faultTargets];
+  const targets = [...(await exampleTargets(ROOT, engine, database)), ...faultTargets];
   const replayHint = `npm run test:faults --${campaignModeFlags(mode)} --seed`;
   let failed = 0;
   try {
@@ -115,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } finally {
     await engine.stop();
+    await database.stop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
   process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(1)} s; violations: ${failed}\n`);
@@ -140,7 +150,7 @@ async function replay(engine: LocalEngine, targets: readonly Target[], seed: num
   const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
   const plan = planForSeed(seed, serviceFaults);
   process.stdout.write(`seed ${seed}: ${target.workflow}, ${JSON.stringify(plan instanceof ServiceFaultPlan ? { ...plan.params, service: plan.service } : plan.params)}\n`);
-  const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { keep: true });
+  const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { keep: true, ...(target.effects ? { effects: target.effects } : {}) });
   process.stdout.write(`${renderTimeline(engine.emulator.timeline.of(run.workflowId))}\n`);
   process.stdout.write(`injected ${JSON.stringify(plan.counts())}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
   for (const n of run.notes) process.stdout.write(`note: ${n}\n`);

@@ -1,33 +1,48 @@
 /**
  * The local engine of a fault-test file: the fault-test app (and, with
  * `examples`, the example app beside it) synthesized into temporary
- * directories and run before the file's tests, stopped after them.
+ * directories and run before the file's tests, stopped after them. With the
+ * example app comes the database of its Orders example (a throwaway
+ * PostgreSQL), whose address the functions get in their environment.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LocalEngine } from '../../lib/local/engine';
 import { synthesize } from '../../lib/local/synth';
+import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
 import { FAULT_APP_DIR } from './app/targets';
 
 export const ROOT = path.join(__dirname, '..', '..');
 
+/** The engine inside tests; `database()` is the Orders example's database (with `examples`). */
+export type FaultEngine = (() => LocalEngine) & { readonly database: () => OrdersDatabase };
+
 /** Registers the hooks; the returned function gives the engine inside tests. */
-export function useFaultEngine(options: { readonly examples?: boolean } = {}): () => LocalEngine {
+export function useFaultEngine(options: { readonly examples?: boolean } = {}): FaultEngine {
   let engine: LocalEngine | undefined;
+  let database: OrdersDatabase | undefined;
   const dirs: string[] = [];
   beforeAll(async () => {
     const apps = [...(options.examples ? [ROOT] : []), FAULT_APP_DIR];
     dirs.push(...apps.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'))));
     await Promise.all(apps.map((appDir, i) => synthesize({ appDir, outDir: dirs[i] as string })));
-    engine = await LocalEngine.fromCloudAssembly(dirs, { timeScale: 0.0005, ttlIntervalMs: 60_000 });
+    if (options.examples) database = await startOrdersDatabase('this fault test');
+    engine = await LocalEngine.fromCloudAssembly(dirs, { timeScale: 0.0005, ttlIntervalMs: 60_000, ...(database ? { functionEnvironment: database.environment } : {}) });
   });
   afterAll(async () => {
     await engine?.stop();
+    await database?.stop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
-  return () => {
+  const started = (): LocalEngine => {
     if (!engine) throw new Error('the fault-test engine is not started yet: use it inside tests');
     return engine;
   };
+  return Object.assign(started, {
+    database: (): OrdersDatabase => {
+      if (!database) throw new Error('the Orders database comes with the example app: useFaultEngine({ examples: true })');
+      return database;
+    },
+  });
 }

@@ -18,21 +18,26 @@ import { summarize } from '../../lib/local/report';
 import { synthesize } from '../../lib/local/synth';
 import { reapExpired } from '../../lib/local/ttl-reaper';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
+import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
 
 const ROOT = path.join(__dirname, '..', '..');
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 let engine: LocalEngine;
 let outDir: string;
+let database: OrdersDatabase | undefined;
 
 beforeAll(async () => {
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-'));
   await synthesize({ appDir: ROOT, outDir });
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001 });
+  // The Orders example writes PostgreSQL: its functions get the database's address.
+  database = await startOrdersDatabase('the local engine test');
+  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, functionEnvironment: database.environment });
 });
 
 afterAll(async () => {
   await engine?.stop();
+  await database?.stop();
   fs.rmSync(outDir, { recursive: true, force: true });
 });
 
@@ -126,11 +131,28 @@ async function capture(run: () => Promise<number>): Promise<{ code: number; out:
 test('the demo runs every example and prints result, timeline and Mermaid diagram', async () => {
   const r = await capture(() => demo(['--app', outDir]));
   expect(r.code).toBe(0);
-  for (const name of ['TextPipeline', 'WordCount', 'Collatz']) expect(r.out).toContain(name);
+  for (const name of ['TextPipeline', 'WordCount', 'Collatz', 'Orders']) expect(r.out).toContain(name);
+  // PostgreSQL is installed here, so the demo started one and ran Orders too.
+  expect(r.out).toContain('starting PostgreSQL for the Orders example');
+  expect(r.out).not.toContain('skipped, it needs PostgreSQL');
   expect(r.out).toMatch(/SUCCEEDED in \d+ ms/);
   expect(r.out).toContain('timeline:');
   expect(r.out).toContain('flowchart TD');
   expect(r.out).toMatch(/engine stopped/);
+});
+
+test('without PostgreSQL the demo skips Orders, saying why, and runs the other examples', async () => {
+  const saved = process.env.UNUM_PG_BIN;
+  process.env.UNUM_PG_BIN = path.join(outDir, 'no-postgres-here');
+  try {
+    const r = await capture(() => demo(['--app', outDir]));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`== Orders: skipped, it needs PostgreSQL: PostgreSQL is not installed here: no initdb or pg_ctl in ${process.env.UNUM_PG_BIN}`);
+    for (const name of ['TextPipeline', 'WordCount', 'Collatz']) expect(r.out).toMatch(new RegExp(`run demo-${name}-\\d+: SUCCEEDED`));
+  } finally {
+    if (saved === undefined) delete process.env.UNUM_PG_BIN;
+    else process.env.UNUM_PG_BIN = saved;
+  }
 });
 
 test('unum local run prints the result; with --faults it checks the invariants', async () => {

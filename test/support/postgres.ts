@@ -1,9 +1,10 @@
 /**
- * A real PostgreSQL for a test file (issue 17, part 4): the server installed
- * on the machine (PostgreSQL 15 at /usr/lib/postgresql/15/bin, or
- * UNUM_PG_BIN), a fresh cluster in a temporary directory on a free port,
- * stopped and removed after the file. PostgreSQL refuses to run as root, so
- * as root the cluster belongs to, and runs as, the `postgres` user.
+ * A real PostgreSQL for tests, the fault campaign, the benchmarks and the demo
+ * (issue 17): the server installed on the machine (PostgreSQL 15 at
+ * /usr/lib/postgresql/15/bin, or UNUM_PG_BIN), a fresh cluster in a temporary
+ * directory on a free port, stopped and removed afterwards. PostgreSQL
+ * refuses to run as root, so as root the cluster belongs to, and runs as, the
+ * `postgres` user.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,13 +13,27 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
 
-const BIN = process.env.UNUM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where the server's programs are, read when used (a test may point it elsewhere). */
+const bin = (): string => process.env.UNUM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const OWNER = 'postgres';
 
 export interface TestPostgres {
   readonly port: number;
+  /** The test database's connection string (`pg`'s `connectionString`). */
+  readonly url: string;
   /** A new pool on the test database (ended with the server). */
   pool(max?: number): Pool;
+}
+
+export interface StartedPostgres extends TestPostgres {
+  /** Ends the pools, stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Why no PostgreSQL can be started here, or undefined when one can. */
+export function postgresMissing(): string | undefined {
+  const missing = ['initdb', 'pg_ctl'].filter((p) => !fs.existsSync(path.join(bin(), p)));
+  return missing.length === 0 ? undefined : `PostgreSQL is not installed here: no ${missing.join(' or ')} in ${bin()} (install PostgreSQL 13+, or set UNUM_PG_BIN to the directory holding initdb and pg_ctl)`;
 }
 
 function freePort(): Promise<number> {
@@ -34,7 +49,7 @@ function freePort(): Promise<number> {
 
 /** Runs a server program, as the `postgres` user when we are root. */
 function asOwner(program: string, args: readonly string[]): void {
-  const file = path.join(BIN, program);
+  const file = path.join(bin(), program);
   if (process.getuid?.() === 0) {
     const quoted = [file, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     execFileSync('su', [OWNER, '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
@@ -43,36 +58,64 @@ function asOwner(program: string, args: readonly string[]): void {
   }
 }
 
-export function usePostgres(): TestPostgres {
-  let dir: string | undefined;
-  let port = 0;
+/** Starts a throwaway server; throws `postgresMissing()`'s reason when there is none to start. */
+export async function startPostgres(): Promise<StartedPostgres> {
+  const missing = postgresMissing();
+  if (missing) throw new Error(missing);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-pg-'));
+  const data = path.join(dir, 'data');
   const pools: Pool[] = [];
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-pg-'));
+  try {
     if (process.getuid?.() === 0) execFileSync('chown', [OWNER, dir]);
-    port = await freePort();
-    asOwner('initdb', ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    asOwner('pg_ctl', ['-D', path.join(dir, 'data'), '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    const port = await freePort();
+    asOwner('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    // Every warm sandbox of a function holds its pool's connections: room for the local engine's 64.
+    asOwner('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+    return {
+      port,
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      pool(max = 10) {
+        const pool = new Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max });
+        // A connection killed on purpose (a simulated crash) is reported on the pool; it is expected.
+        pool.on('error', () => undefined);
+        pools.push(pool);
+        return pool;
+      },
+      async stop() {
+        await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+        try {
+          asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** A server for a test file: started before its tests, stopped after them. */
+export function usePostgres(): TestPostgres {
+  let server: StartedPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
-    if (!dir) return;
-    try {
-      asOwner('pg_ctl', ['-D', path.join(dir, 'data'), '-m', 'immediate', '-w', 'stop']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await server?.stop();
   }, 60_000);
+  const started = (): StartedPostgres => {
+    if (!server) throw new Error('PostgreSQL is not started yet: use it inside tests');
+    return server;
+  };
   return {
     get port() {
-      return port;
+      return started().port;
     },
-    pool(max = 10) {
-      const pool = new Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max });
-      // A connection killed on purpose (a simulated crash) is reported on the pool; it is expected.
-      pool.on('error', () => undefined);
-      pools.push(pool);
-      return pool;
+    get url() {
+      return started().url;
     },
+    pool: (max) => started().pool(max),
   };
 }

@@ -4,16 +4,18 @@
  * synthesized by the tests and run on the local engine.
  */
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { UnumWorkflow } from '../../../lib/construct';
 import * as w from './workflows';
 
 const app = new App();
 const stack = new Stack(app, 'UnumFaultTests');
+const ledger = new dynamodb.Table(stack, 'Ledger', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, removalPolicy: RemovalPolicy.DESTROY });
 const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
   EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(), Waits: w.waits(),
-  StateRules: w.stateRules(),
+  StateRules: w.stateRules(), PlainOrders: w.plainOrders(ledger),
 };
 /** The smallest launch width, so that a few items need a deep launch tree. */
 const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };

@@ -8,6 +8,10 @@ import type { Committed, Expectation } from '../../../lib/local/checker';
 import type { Target } from '../../../lib/local/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';
 import { exampleInput } from '../../../examples/inputs';
+import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
+import type { Order } from '../../../examples/orders/handlers';
+import type { OrdersDatabase } from '../../support/orders-database';
+import { orderEffects } from './orders';
 
 /** The committed value of the (only) invocation of `node` in a run. */
 function committedOf(engine: LocalEngine, workflow: string, node: string, committed: Committed): Record<string, Json> {
@@ -64,10 +68,23 @@ export const STATE_RULE_TARGETS: readonly Target[] = [
 
 export const FAULT_APP_DIR = __dirname;
 
-/** The example workflows of the app in `appDir`, on their `examples/<name>/input.json`. */
-export function exampleTargets(appDir: string, workflows: readonly string[]): Target[] {
-  return workflows.flatMap((workflow) => {
+/**
+ * The example workflows of the app in `appDir` the engine runs, on their
+ * `examples/<name>/input.json`; the Orders example with its effects checked
+ * (invariant 7) on `database`, which it needs.
+ */
+export async function exampleTargets(appDir: string, engine: LocalEngine, database?: OrdersDatabase): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const { name: workflow } of engine.workflows) {
     const file = exampleInput(appDir, workflow);
-    return file ? [{ workflow, input: JSON.parse(fs.readFileSync(file, 'utf8')) as Json }] : [];
-  });
+    if (!file) continue;
+    const input = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
+    if (!WORKFLOWS_WITH_DATABASE.includes(workflow)) {
+      targets.push({ workflow, input });
+      continue;
+    }
+    if (!database) throw new Error(`the example workflow ${workflow} needs the orders database (PostgreSQL): start it with startOrdersDatabase`);
+    targets.push({ workflow, input, effects: await orderEffects(engine, workflow, database.pool, input as unknown as Order) });
+  }
+  return targets;
 }

@@ -4,7 +4,7 @@
  * and a loop; and a run that fails (Lambda's retries, then the failure recorder).
  */
 import * as path from 'path';
-import { Choice, Condition, Definition, Fold, Map, Parallel, Task, Wait, WaitTime } from '../../../lib/definition';
+import { Choice, Condition, Definition, type EffectsTable, Fold, Map, Parallel, Task, Wait, WaitTime } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const task = (id: string, handler: string): Task => new Task(id, { entry, handler });
@@ -123,4 +123,11 @@ export function launchTree(): Definition {
 export function waits(): Definition {
   const each = new Map('EachWaits', { itemsPath: '$.items' }).itemProcessor(new Wait('ItemWait', { time: WaitTime.duration(60) }).next(task('IncWaited', 'inc')));
   return Definition.from(task('Items', 'items').next(new Wait('Hour', { time: WaitTime.duration(3600) })).next(each).next(task('SumWaited', 'groupSum')));
+}
+
+/** The Orders example (examples/orders) with plain writes in PlaceOrder (plain-orders.ts): invariant 7's negative control. */
+export function plainOrders(ledger: EffectsTable): Definition {
+  const plain = path.join(__dirname, 'plain-orders.ts');
+  const place = new Task('PlaceOrder', { entry: plain, handler: 'placeOrder', environment: { LEDGER_TABLE: ledger.tableName }, effects: { tables: [ledger] } });
+  return Definition.from(new Task('Price', { entry: plain, handler: 'price' }).next(place).next(new Task('Confirm', { entry: plain, handler: 'confirm' })));
 }
