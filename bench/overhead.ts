@@ -1,7 +1,7 @@
 /**
  * Figure 4: orchestration overhead. On the local engine (DynamoDB Local +
  * Lambda emulator, every function in its own sandbox), the same 10 step
- * functions run as a 10-step unum chain (checkpoints, run record, GC) and as
+ * functions run as a 10-step unum chain (checkpoints, run record) and as
  * 10 plain functions that each invoke the next asynchronously with no
  * checkpoint, alternately in one run. End-to-end time is from the first
  * execution's start to the last execution's end in the emulator's timeline.
@@ -74,7 +74,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       caption: `A ${STEPS}-step chain, end to end on the local engine (median of ${reps} runs of each, alternating)`,
       headers: ['Chain', 'End-to-end (median)', 'min', 'max', 'per step'],
       rows: [
-        ['unum (checkpoint, run record, GC per step)', fmtMs(u), fmtMs(Math.min(...unum)), fmtMs(Math.max(...unum)), fmtMs(u / STEPS)],
+        ['unum (a read and a conditional put per step, the run record at both ends)', fmtMs(u), fmtMs(Math.min(...unum)), fmtMs(Math.max(...unum)), fmtMs(u / STEPS)],
         ['plain async invokes, no checkpoints', fmtMs(p), fmtMs(Math.min(...plain)), fmtMs(Math.max(...plain)), fmtMs(p / STEPS)],
         ['ratio unum / plain (of the medians)', `${fmt(u / p, 2)}x`, '', '', ''],
         ['ratio, median of per-pair ratios', `${fmt(median(ratios), 2)}x`, '', '', ''],
@@ -90,7 +90,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       `bench/apps/chain-app.ts is synthesized with the pinned CDK CLI: a ${STEPS}-Task UnumWorkflow and ${STEPS} plain functions (same step code, bench/fixtures/plain-chain.ts) that invoke the next with InvocationType Event. Both run on one local engine (lib/local), each function in its own worker-thread sandbox, DynamoDB Local behind the engine's proxy.`,
       'End to end = last execution end - first execution start in the emulator\'s timeline; sandboxes are warmed first (2 runs of each), and runs alternate so both see the same machine state.',
       'The round trip is the median of small GetItem calls from the bench process to the same table through the same proxy the functions use, measured after the runs.',
-      'Added per step = (unum - plain) / steps: the per-transition cost of the checkpoint read and conditional write before the invoke, the run record at both ends and the GC write after it, on DynamoDB Local through the engine\'s proxy.',
+      'Added per step = (unum - plain) / steps: the per-transition cost of the checkpoint read and conditional write before the invoke and the run record at both ends, on DynamoDB Local through the engine\'s proxy.',
     ],
     notes: [
       'Local figures: DynamoDB Local answers in milliseconds where DynamoDB answers in single-digit milliseconds in one region, and the emulator\'s queueing differs from Lambda\'s async invoke path; the ratio, not the absolute time, is the figure to compare.',

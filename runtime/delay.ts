@@ -29,7 +29,7 @@ export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: st
   const scheduler = x.rt.scheduler;
   if (!scheduler) throw runtimeError(`node ${x.rt.ir.node}: Wait ${wait.spec.state} needs a scheduler, and this runtime has none`);
   await leaseThroughWait(x, Math.ceil(due / 1000));
-  // The Wait's node reads this checkpoint by reference and tombstones it: it must outlast the wait too.
+  // The Wait's node may read this checkpoint by reference: it must outlast the wait too.
   if ((wait.ck.ttl ?? 0) < x.lease) await x.rt.store.extendTtl(wait.ck.key, x.lease);
   const e = event();
   const { node, iteration, fanOut } = e.unum;
