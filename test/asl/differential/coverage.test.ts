@@ -48,7 +48,7 @@ describe('the corpus covers the README', () => {
   const required = readmeRequirements(README);
 
   test('the table has a row for every supported state type and the top level', () => {
-    expect(new Set(required.map((r) => r.state))).toEqual(new Set(['Task', 'Pass', 'Choice', 'Parallel', 'Map', 'Succeed', 'Fail', TOP_LEVEL]));
+    expect(new Set(required.map((r) => r.state))).toEqual(new Set(['Task', 'Pass', 'Choice', 'Parallel', 'Map', 'Succeed', 'Fail', 'Wait', TOP_LEVEL]));
     expect(required.length).toBeGreaterThan(80);
   });
 

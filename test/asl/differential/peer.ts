@@ -54,6 +54,14 @@ function localHandler(target: TaskTarget): (input: Json) => Promise<Json> {
   };
 }
 
+type Scope = { States?: Record<string, { Type?: string; Branches?: unknown[]; Iterator?: unknown; ItemProcessor?: unknown }> };
+
+/** The names of a document's Wait states, at any depth (branches, item processors). */
+function waitStates(scope: unknown): string[] {
+  const states = (scope as Scope | undefined)?.States ?? {};
+  return Object.entries(states).flatMap(([name, s]) => [...(s.Type === 'Wait' ? [name] : []), ...[...(s.Branches ?? []), s.Iterator, s.ItemProcessor].flatMap(waitStates)]);
+}
+
 /**
  * Runs `doc` on `input`. `executionId` is what `$$.Execution.Id` reads: the
  * workflow id of the same run on unum, where it is not an execution ARN
@@ -66,8 +74,10 @@ export async function runOnPeer(doc: CorpusDocument, input: Json, executionId: s
   const taskResourceLocalHandlers = Object.fromEntries(Object.entries(doc.tasks).map(([state, target]) => [state, localHandler(target)]));
   // Retries wait 0 ms: the wait does not change the outcome.
   const retryIntervalOverrides = Object.fromEntries(Object.keys(doc.tasks).map((state) => [state, 0]));
+  // Waits end at once: unum's run on the engine is scaled in time, and a wait does not change the outcome.
+  const waitTimeOverrides = Object.fromEntries(waitStates(doc.asl).map((state) => [state, 0]));
   try {
-    const output = await machine.run(input, { overrides: { taskResourceLocalHandlers, retryIntervalOverrides }, context: { Execution: { Id: executionId } } }).result;
+    const output = await machine.run(input, { overrides: { taskResourceLocalHandlers, retryIntervalOverrides, waitTimeOverrides }, context: { Execution: { Id: executionId } } }).result;
     return succeeded(output as Json);
   } catch (e) {
     if (!(e instanceof ExecutionError)) throw e;
