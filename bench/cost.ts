@@ -23,6 +23,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const rows: (string | number)[][] = [];
   const usage: (string | number)[][] = [];
   const orchestration: (string | number)[][] = [];
+  const checks: { name: string; standardRatio: number; writeUnits: number; bound: number; perMillionTransitions: number }[] = [];
   const notes: string[] = [];
   for (const { name, input } of benchExamples(engine, ctx.root)) {
     const wf = engine.workflow(name);
@@ -53,6 +54,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     const usdOf = (item: string): number => lines.find((l) => l.item === item)?.usd ?? NaN;
     const orchestrationUsd = usdOf('Lambda requests') + usdOf('DynamoDB writes') + usdOf('DynamoDB reads');
     const bound = avg.transitions + avg.arrivals + 1;
+    checks.push({ name: wf.name, standardRatio: std / unum, writeUnits: avg.unum.writeUnits, bound, perMillionTransitions: (orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000 });
     orchestration.push([wf.name, fmt(avg.transitions, 1), fmt(avg.arrivals, 1), fmt(avg.unum.writeUnits, 1), fmt(bound, 1),
       avg.unum.writeUnits <= bound ? 'yes' : 'no', fmt(avg.unum.writeUnits / avg.transitions, 2), fmtUsd((orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000)]);
     const share = lines.map((l) => `${l.item} ${fmt((100 * l.usd) / unum, 0)}%`).join(', ');
@@ -79,6 +81,11 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         headers: ['Example', 'unum Lambda requests', 'unum GB-s', 'WRU', 'RRU', 'SFN state transitions', 'SFN task requests', 'DynamoDB calls by operation'],
         rows: usage,
       },
+    ],
+    targets: [
+      { name: 'every example at least 15x cheaper than Step Functions Standard', met: checks.every((c) => c.standardRatio >= 15), detail: checks.map((c) => `${c.name} ${fmt(c.standardRatio, 2)}x`).join(', ') },
+      { name: 'whole-run write units <= transitions + fan-in arrivals + 1', met: checks.every((c) => c.writeUnits <= c.bound), detail: checks.map((c) => `${c.name} ${fmt(c.writeUnits, 1)} of ${fmt(c.bound, 1)}`).join(', ') },
+      { name: 'orchestration (DynamoDB + invokes) <= $1.00 per million transitions', met: checks.every((c) => c.perMillionTransitions <= 1), detail: checks.map((c) => `${c.name} ${fmtUsd(c.perMillionTransitions)}`).join(', ') },
     ],
     notes,
     method: [
