@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LocalEngine } from '../lib/local/engine';
 import { chainEngine } from './engine';
-import { clientThrough, medianRoundTripMs } from './round-trip';
+import { localClients } from '../lib/client/stack';
+import { medianRoundTripMs } from './round-trip';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
@@ -64,7 +65,8 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const u = median(unum);
   const p = median(plain);
   const ratios = unum.map((x, i) => x / plain[i]);
-  const probe = clientThrough(engine.environment);
+  // The engine's DynamoDB endpoint as the functions reach it (through its proxy).
+  const probe = localClients(engine.environment, {}).dynamodb;
   const roundTrip = await medianRoundTripMs(probe, engine.workflow(workflow).tableName, ctx.quick ? 50 : 200);
   probe.destroy();
   const added = (u - p) / STEPS;

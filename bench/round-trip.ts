@@ -21,10 +21,3 @@ export async function medianRoundTripMs(client: DynamoDBClient, table: string, s
   }
   return median(times);
 }
-
-/** A client for the engine's DynamoDB endpoint as the functions reach it (through the engine's proxy). */
-export const clientThrough = (environment: Readonly<Record<string, string>>): DynamoDBClient => new DynamoDBClient({
-  endpoint: environment.AWS_ENDPOINT_URL_DYNAMODB,
-  region: environment.AWS_REGION,
-  credentials: { accessKeyId: environment.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: environment.AWS_SECRET_ACCESS_KEY ?? 'local' },
-});
