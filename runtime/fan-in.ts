@@ -8,7 +8,7 @@
 import { runtimeError } from './errors';
 import { invocationName, type FramePosition } from './naming';
 import type { CheckpointStore, ReadSet } from './store';
-import { checkpointKey, type RunRef, shardKey } from './table';
+import { type Checkpoint, checkpointKey, type RunRef, shardKey } from './table';
 import type { Exec } from './types';
 
 export const SHARD_WIDTH = 128;
@@ -123,3 +123,21 @@ export function readArrivals(read: ReadSet, join: string, size: number): { tail:
 /** The checkpoint keys a fan-in's join commits to: a plain join's, or a fold's first step's. */
 export const joinKeys = (x: Exec, join: string, iteration: number, frames: readonly FramePosition[]): string[] =>
   [undefined, 0].map((foldIndex) => checkpointKey(invocationName(x.run, join, iteration, frames, foldIndex)));
+
+/**
+ * What a duplicate or a launcher reads before it launches or arrives, in one
+ * consistent round trip: the join's checkpoints and `others`, with the run
+ * record (a terminal join commits there). `joined`: the join committed or the
+ * run ended, so nothing more is owed.
+ */
+export async function readJoinState(
+  x: Exec,
+  join: string,
+  iteration: number,
+  frames: readonly FramePosition[],
+  others: readonly string[],
+): Promise<{ joined: boolean; checkpoints: ReadonlyMap<string, Checkpoint> }> {
+  const joins = joinKeys(x, join, iteration, frames);
+  const read = await x.rt.store.read([...joins, ...others], [], { consistent: true, run: x.run });
+  return { joined: read.runEnded || joins.some((k) => read.checkpoints.has(k)), checkpoints: read.checkpoints };
+}

@@ -9,7 +9,7 @@ import { evaluate } from './condition';
 import { contextObject, stateOf } from './context';
 import { runtimeError } from './errors';
 import { failure } from './fail';
-import { arrivalCode, joinKeys, recordArrival } from './fan-in';
+import { arrivalCode, joinKeys, readJoinState, recordArrival } from './fan-in';
 import { appendCommit } from './history';
 import { checkpointKey, RETRY_STATE, type Transition } from './table';
 import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
@@ -103,15 +103,13 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
   const launch: LaunchSpec = { outer: out.frames, frame, branch: spec.branch, ...(spec.launcher ? { launcher: spec.launcher } : {}) };
   const count = spec.launched ?? size;
   if (x.metrics.duplicates) {
-    const joins = joinKeys(x, spec.join, out.iteration, out.frames);
     // Launched directly, each branch's start is read with the join's checkpoints; through launchers only the
     // join's: a launcher absorbs what its items' checkpoints already hold.
     const direct = launchesDirectly(x, launch, count);
     const start = (i: number): string => checkpointKey(invocationName(x.run, spec.branch(i).target, 0, [...out.frames, frame(i)]));
     const indexes = direct ? Array.from({ length: count }, (_, i) => i) : [];
-    const read = await x.rt.store.read([...joins, ...indexes.map(start)], [], { consistent: true, run: x.run });
-    const committed = read.checkpoints;
-    if (read.runEnded || joins.some((k) => committed.has(k))) return 'logged';
+    const { joined, checkpoints: committed } = await readJoinState(x, spec.join, out.iteration, out.frames, indexes.map(start));
+    if (joined) return 'logged';
     if (direct) {
       await launchEach(x, launch, indexes.filter((i) => !committed.has(start(i))));
       return 'logged';
@@ -203,10 +201,8 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       if (x.metrics.duplicates) {
         // One read of the join's checkpoints and the launched item's start: a committed join means every item
         // arrived (i + N included), and a started item is owed by its own event. Else the arrival may be ours to make.
-        const joins = joinKeys(x, invoke.target, top.iteration, popped);
-        const read = await x.rt.store.read(nextStart ? [...joins, nextStart] : joins, [], { consistent: true, run: x.run });
-        const committed = read.checkpoints;
-        if (read.runEnded || joins.some((k) => committed.has(k))) return state;
+        const { joined, checkpoints: committed } = await readJoinState(x, invoke.target, top.iteration, popped, nextStart ? [nextStart] : []);
+        if (joined) return state;
         launched = nextStart !== undefined && committed.has(nextStart);
       }
       const arrival = await recordArrival(x.rt.store, join, size, top.index, code, itemTtl(x));

@@ -10,7 +10,7 @@
  * retried launcher is absorbed by the items' checkpoints.
  */
 import { runtimeError } from './errors';
-import { joinKeys } from './fan-in';
+import { readJoinState } from './fan-in';
 import { DEFAULT_LAUNCH_WIDTH, type FanOutFrame, type InputRef, type Json, type LaunchRange } from './ir';
 import { expired } from './lease';
 import { mapInput, mapItem, mapItemList } from './map-items';
@@ -103,11 +103,9 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   const outer = frames.slice(0, -1);
   // With the join's checkpoint and the run record (a terminal join commits there), in one round trip:
   // once the Map is joined, every item was launched.
-  const joins = joinKeys(x, top.join.node, top.iteration, outer);
-  const read = await x.rt.store.read([range.origin, ...joins], [], { consistent: true, run: x.run });
-  const found = read.checkpoints;
-  const origin = found.get(range.origin);
-  if (read.runEnded || joins.some((k) => found.has(k))) return 'stale';
+  const { joined, checkpoints } = await readJoinState(x, top.join.node, top.iteration, outer, [range.origin]);
+  const origin = checkpoints.get(range.origin);
+  if (joined) return 'stale';
   if (!origin) throw expired(x, `the origin of the Map launched by ${range.state}`);
   const input = mapInput(spec, JSON.parse(origin.json) as Json);
   const list = mapItemList(x, spec, input);

@@ -368,6 +368,9 @@ export const runStartedAt = (item: Item | undefined): string | undefined => (ite
  * finish once; the TTL is set either way, so that record expires too.
  * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
+/** The placeholder of an inline result in `runFinish`, which `runResultWritten` reads back. */
+const RESULT = ':result';
+
 export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): UpdateRequest {
   const sets: string[] = [];
   const values: Item = { ':running': S('RUNNING') };
@@ -380,16 +383,16 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   set('finishedAt', S(finishedAt));
   set('#ttl', N(ttl));
   if (end.status === 'FAILED') set('#e', errorAttribute(end.error));
-  else if (end.result !== undefined) set('#r', S(end.result));
+  else if (end.result !== undefined) {
+    sets.push(`#r = ${RESULT}`);
+    values[RESULT] = S(end.result);
+  }
   else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
   return update(runKey(run), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
 }
 
 /** The result JSON a `runFinish` request writes inline (a terminal transition's commit), if it writes one. */
-export function runResultWritten(request: { readonly UpdateExpression?: string; readonly ExpressionAttributeValues?: Item }): string | undefined {
-  const placeholder = /#r = (:v\d+)/.exec(request.UpdateExpression ?? '')?.[1];
-  return placeholder === undefined ? undefined : request.ExpressionAttributeValues?.[placeholder]?.S;
-}
+export const runResultWritten = (request: { readonly ExpressionAttributeValues?: Item }): string | undefined => request.ExpressionAttributeValues?.[RESULT]?.S;
 
 /**
  * A timestamp as ISO-8601. The runtime stores ISO strings; epoch numbers are
