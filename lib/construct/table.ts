@@ -14,9 +14,14 @@ export interface WorkflowTableOptions {
  * The workflow's table: checkpoints, fan-in shards and run records under one
  * string key `pk` (layout in docs/architecture.md). On-demand billing because
  * workflow traffic is bursty (a map fans out thousands of writes at once).
+ *
+ * Its index `runs` lists a workflow's runs newest first. Only run records
+ * carry its keys, so it holds nothing else. It projects what a listing shows
+ * (INCLUDE): status, times and error. ALL would copy each run's inline result
+ * into the index too. KEYS_ONLY would cost a GetItem per listed run.
  */
 export function createWorkflowTable(scope: Construct, id: string, options: WorkflowTableOptions): dynamodb.Table {
-  return new dynamodb.Table(scope, id, {
+  const table = new dynamodb.Table(scope, id, {
     partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: TABLE.ttlAttribute,
@@ -25,4 +30,13 @@ export function createWorkflowTable(scope: Construct, id: string, options: Workf
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: options.pointInTimeRecovery ?? false },
     removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
   });
+  const index = TABLE.runsIndex;
+  table.addGlobalSecondaryIndex({
+    indexName: index.name,
+    partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.INCLUDE,
+    nonKeyAttributes: [...index.projected],
+  });
+  return table;
 }

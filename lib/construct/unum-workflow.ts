@@ -9,6 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/ir';
+import { TABLE } from '../../runtime/table';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -190,6 +191,18 @@ export class UnumWorkflow extends Construct {
   /** Allow `grantee` to read run status and results (read access to the table). */
   grantRead(grantee: iam.IGrantable): iam.Grant {
     return this.table.grantReadData(grantee);
+  }
+
+  /**
+   * Allow `grantee` to list runs (`UnumClient.listRuns`, `unum runs`): Query
+   * on the table's runs index, nothing else. (`grantRead` includes it.)
+   */
+  grantListRuns(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [`${this.table.tableArn}/index/${TABLE.runsIndex.name}`],
+    });
   }
 
   /**

@@ -68,7 +68,7 @@ describe('UnumWorkflow resources', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: {
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'runs', AttributeType: 'S' }, { AttributeName: 'runsSk', AttributeType: 'S' }],
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
         SSESpecification: { SSEEnabled: false },
@@ -321,6 +321,26 @@ describe('UnumWorkflow settings', () => {
       { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
       { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
     ]);
+  });
+
+  test('the table has the sparse runs index, projecting what a listing shows; grantListRuns is a Query on that index only', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    const role = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantListRuns(role);
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayWith([{ AttributeName: 'runs', AttributeType: 'S' }, { AttributeName: 'runsSk', AttributeType: 'S' }]),
+      GlobalSecondaryIndexes: [{
+        IndexName: 'runs',
+        KeySchema: [{ AttributeName: 'runs', KeyType: 'HASH' }, { AttributeName: 'runsSk', KeyType: 'RANGE' }],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status', 'startedAt', 'finishedAt', 'error'] },
+      }],
+    });
+    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Lister') }] } }));
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+    const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
+    expect(statements).toEqual([{ Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } }]);
   });
 
   test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
