@@ -40,3 +40,12 @@ export function createWorkflowTable(scope: Construct, id: string, options: Workf
   });
   return table;
 }
+
+/**
+ * The table's items without its indexes, for grants: the runtime reads and
+ * writes items by key and never queries the runs index, so its roles get no
+ * `<table>/index/*` access (a grant on a table with an index includes it).
+ */
+export function tableItems(scope: Construct, id: string, table: dynamodb.ITable): dynamodb.ITable {
+  return dynamodb.Table.fromTableAttributes(scope, id, { tableArn: table.tableArn, encryptionKey: table.encryptionKey });
+}

@@ -33,7 +33,7 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { recorderSpec } from './recorder-spec';
-import { createWorkflowTable } from './table';
+import { createWorkflowTable, tableItems } from './table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
@@ -61,6 +61,8 @@ export class UnumWorkflow extends Construct {
   readonly entryFunction: lambda.Function;
   /** The table holding checkpoints, fan-in state and run records. */
   readonly table: dynamodb.ITable;
+  /** `table` for grants of item access (no index). */
+  private readonly items: dynamodb.ITable;
   /** The function of every node, by node name (including nodes the compiler added). */
   readonly functions: Readonly<Record<string, lambda.Function>>;
   /** The on-failure destination of every node: records failed runs. */
@@ -128,6 +130,7 @@ export class UnumWorkflow extends Construct {
     const bundling = resolveBundling(props);
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    this.items = tableItems(this, 'TableItems', this.table);
     this.claimTableName();
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -213,7 +216,7 @@ export class UnumWorkflow extends Construct {
   grantRecover(grantee: iam.IGrantable): iam.Grant {
     return this.deadLetterQueue
       .grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage')
-      .combine(this.table.grant(grantee, 'dynamodb:GetItem'))
+      .combine(this.items.grant(grantee, 'dynamodb:GetItem'))
       .combine(iam.Grant.addToPrincipal({
         grantee,
         actions: ['lambda:InvokeFunction'],
@@ -384,7 +387,7 @@ export class UnumWorkflow extends Construct {
       recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
     });
     options.logGroup.grantWrite(options.role);
-    this.table.grantReadWriteData(options.role);
+    this.items.grantReadWriteData(options.role);
     return fn;
   }
 
