@@ -291,7 +291,8 @@ export function decodeStateFailure(item: Item | undefined): StateFailure | undef
 
 export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
 
-const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
+/** Every status a run record may have. */
+export const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
 
 /** Why a run failed, as the runtime or the failure recorder wrote it. */
 export interface RunError {

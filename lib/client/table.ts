@@ -1,4 +1,4 @@
-import { BatchGetItemCommand, DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, DynamoDBClient, GetItemCommand, QueryCommand, type QueryCommandInput, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { type Item, keyItem, keyOf } from '../../runtime/table';
 
 /** BatchGetItem accepts at most 100 keys per request. */
@@ -42,6 +42,12 @@ export class TableReader {
       }
     }
     return found;
+  }
+
+  /** One page of a Query (of an index: those reads cannot be consistent). */
+  async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Item[]; lastKey?: Item }> {
+    const out = await this.db.send(new QueryCommand({ TableName: this.tableName, ...input }));
+    return { items: out.Items ?? [], ...(out.LastEvaluatedKey ? { lastKey: out.LastEvaluatedKey } : {}) };
   }
 
   /** Every item of the table, with only the named attributes. */
