@@ -1,5 +1,6 @@
 import { CapacityMeter, applyUpdate } from '../../lib/cost/capacity';
 import { itemSize } from '../../lib/cost/item-size';
+import { checkpointPut, runFinish, runStart } from '../../runtime/table';
 
 const T = 'wf';
 const pk = (s: string) => ({ pk: { S: s } });
@@ -126,5 +127,29 @@ describe('read units: per started 4 KB, half when eventually consistent, the min
     });
     expect(m.totals.readUnits).toBe(7.5);
     expect(m.totals.writeUnits).toBe(w);
+  });
+});
+
+describe('the runs index: run records only, one write per entry created or changed', () => {
+  const run = { workflow: 'W', workflowId: 'r' };
+  const call = (operation: string, request: object, ok = true) => ({ operation, request: { TableName: T, ...request }, ok });
+
+  test('start and end of a run: each also writes its index entry; the result is not in the entry', () => {
+    const m = new CapacityMeter();
+    m.record(call('PutItem', runStart(run, '2026-11-23T00:00:00.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(1 + 1);
+    m.record(call('UpdateItem', runFinish(run, { status: 'SUCCEEDED', result: JSON.stringify('r'.repeat(2000)) }, '2026-11-23T00:00:01.000Z', 99)));
+    // The record grows past 2 KB (3 units); its entry, status and times only, stays under 1 KB; its keys stay (if_not_exists).
+    expect(m.totals.writeUnits).toBe(2 + 3 + 1);
+  });
+
+  test('a terminal write that creates the record creates its entry; other items and failed conditions write no entry', () => {
+    const m = new CapacityMeter();
+    m.record(call('UpdateItem', runFinish(run, { status: 'FAILED', error: { node: 'n', error: 'E', cause: '' } }, '2026-11-23T00:00:01.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(1 + 1);
+    m.record(call('PutItem', checkpointPut('ckpt#x', '1', undefined, 99)));
+    expect(m.totals.writeUnits).toBe(2 + 1);
+    m.record({ ...call('PutItem', runStart(run, '2026-11-23T00:00:02.000Z', 99), false), response: { __type: 'x#ConditionalCheckFailedException' } });
+    expect(m.totals.writeUnits).toBe(3 + 1);
   });
 });
