@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UnumClient, UnumClientError, type RunSummary } from '../../lib/client';
-import { run, type CliIo } from '../../lib/cli/client';
 import { LocalEngine } from '../../lib/local/engine';
+import { runClientCommand } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -81,36 +81,27 @@ test('a running run is listed RUNNING, and keeps its place once it finished', as
   expect(runs.map((r) => [r.workflowId, r.status])).toEqual([['list-long', 'SUCCEEDED'], ['list-5', 'SUCCEEDED']]);
 });
 
-test('unum runs: a table, or JSON with --json; a bad limit is a usage error', async () => {
+test('unum runs: a table, or JSON with --json; bad options are errors', async () => {
   const saved = { ...process.env };
   Object.assign(process.env, engine.environment);
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
-    stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
-    readStdin: () => '',
-  };
-  const workflow = ['--app', outDir, '--workflow', 'Collatz'];
+  const unum = (...argv: string[]) => runClientCommand(['runs', '--app', outDir, '--workflow', 'Collatz', ...argv]);
   try {
-    expect(await run(['runs', ...workflow, '--status', 'failed', '--json'], io)).toBe(0);
-    expect(ids(JSON.parse(out).runs)).toEqual(['list-4', 'list-1']);
-    out = '';
-    expect(await run(['runs', ...workflow, '--limit', '2'], io)).toBe(0);
-    const lines = out.trimEnd().split('\n');
+    const failed = await unum('--status', 'failed', '--json');
+    expect([failed.code, ids(JSON.parse(failed.out).runs)]).toEqual([0, ['list-4', 'list-1']]);
+    const newest = await unum('--limit', '2');
+    expect(newest.code).toBe(0);
+    const lines = newest.out.trimEnd().split('\n');
     expect(lines[0].split(/\s+/)).toEqual(['run', 'status', 'started', 'finished', 'duration', 'error']);
     expect(lines.slice(1, 3).map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['list-long', 'SUCCEEDED'], ['list-5', 'SUCCEEDED']]);
     expect(lines[3]).toMatch(/^more: --next-token \S+$/);
-    out = '';
     const token = lines[3].split(' ').pop() as string;
     const since = (await client.status('list-2')).startedAt as string;
-    expect(await run(['runs', ...workflow, '--limit', '2', '--next-token', token, '--since', since], io)).toBe(0);
-    expect(out.split('\n').slice(1, 3).map((l) => l.split(/\s+/)[0])).toEqual(['list-4', 'list-3']);
-    out = '';
-    expect(await run(['runs', ...workflow, '--status', 'FAILED', '--limit', '1', '--since', 'never'], io)).toBe(1);
-    expect(err).toMatch(/unum: listRuns of workflow Collatz: startedAfter is not a time: 'never'/);
-    expect(await run(['runs', ...workflow, '--limit', 'ten'], io)).toBe(2);
-    expect(err).toMatch(/--limit must be a positive integer, got 'ten'/);
+    const next = await unum('--limit', '2', '--next-token', token, '--since', since);
+    expect([next.code, next.out.split('\n').slice(1, 3).map((l) => l.split(/\s+/)[0])]).toEqual([0, ['list-4', 'list-3']]);
+    const badTime = await unum('--status', 'FAILED', '--since', 'never');
+    expect([badTime.code, badTime.err]).toEqual([1, "unum: listRuns of workflow Collatz: startedAfter is not a time: 'never'\n"]);
+    const badLimit = await unum('--limit', 'ten');
+    expect([badLimit.code, badLimit.err]).toEqual([2, expect.stringContaining("--limit must be a positive integer, got 'ten'")]);
   } finally {
     process.env = saved;
   }

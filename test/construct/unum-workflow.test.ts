@@ -17,13 +17,16 @@ import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
 const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
-/** The policy statements attached to the role of one node. */
-function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
-  const stack = Stack.of(workflow);
-  const role = workflow.functions[node].role as iam.Role;
-  const roleId = stack.resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string;
+/** The policy statements attached to a role (its logical id, or a pattern of it). */
+function roleStatements(template: Template, roleId: string | object): Array<Record<string, unknown>> {
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
   return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+}
+
+/** The policy statements attached to the role of one node. */
+function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
+  const role = workflow.functions[node].role as iam.Role;
+  return roleStatements(template, Stack.of(workflow).resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string);
 }
 
 function invokeResources(statements: Array<Record<string, unknown>>): unknown[] {
@@ -314,9 +317,7 @@ describe('UnumWorkflow settings', () => {
     const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
     workflow.grantRecover(role);
     const template = Template.fromStack(stack);
-    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Operator') }] } }));
-    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
-    expect(statements).toEqual([
+    expect(roleStatements(template, Match.stringLikeRegexp('^Operator'))).toEqual([
       { Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], Effect: 'Allow', Resource: stack.resolve(workflow.deadLetterQueue.queueArn) },
       { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
       { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
@@ -337,10 +338,8 @@ describe('UnumWorkflow settings', () => {
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status', 'startedAt', 'finishedAt', 'error'] },
       }],
     });
-    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Lister') }] } }));
-    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
     const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
-    expect(statements).toEqual([{ Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } }]);
+    expect(roleStatements(template, Match.stringLikeRegexp('^Lister'))).toEqual([{ Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } }]);
   });
 
   test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
