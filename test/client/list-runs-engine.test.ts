@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { UnumClient, UnumClientError, type RunSummary } from '../../lib/client';
 import { LocalEngine } from '../../lib/local/engine';
 import { runClientCommand } from '../support/cli';
@@ -35,6 +36,19 @@ afterAll(async () => {
 });
 
 const ids = (runs: readonly RunSummary[]): string[] => runs.map((r) => r.workflowId);
+
+test('the engine creates each table with the keys and indexes its template declares', async () => {
+  const { Table } = await engine.dynamo.send(new DescribeTableCommand({ TableName: engine.workflow('Collatz').tableName }));
+  expect(Table?.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
+  expect(Table?.GlobalSecondaryIndexes?.map((i) => [i.IndexName, i.KeySchema, i.Projection])).toEqual([[
+    'runs',
+    [{ AttributeName: 'runs', KeyType: 'HASH' }, { AttributeName: 'runsSk', KeyType: 'RANGE' }],
+    { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status', 'startedAt', 'finishedAt', 'error'] },
+  ]]);
+  // The orders example's ledger, a table of the user's: no index, as its template says.
+  const ledger = engine.app.tables.find((t) => t.logicalId.startsWith('Ledger')) as (typeof engine.app.tables)[number];
+  expect((await engine.dynamo.send(new DescribeTableCommand({ TableName: ledger.tableName }))).Table?.GlobalSecondaryIndexes).toBeUndefined();
+});
 const newestFirst = [...started].reverse();
 
 test('every run, newest first, failed ones with the error the failure recorder wrote', async () => {
