@@ -55,6 +55,11 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     const orchestrationUsd = usdOf('Lambda requests') + usdOf('DynamoDB writes') + usdOf('DynamoDB reads');
     const bound = avg.transitions + avg.arrivals + 1;
     checks.push({ name: wf.name, standardRatio: std / unum, writeUnits: avg.unum.writeUnits, bound, perMillionTransitions: (orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000 });
+    // What the write bound alone costs per transition, with one invoke each and no read: the $1 target is out of reach above it.
+    const floor = ((PRICES.lambda.perRequest * avg.transitions + PRICES.dynamodb.perWriteRequestUnit * bound) / avg.transitions) * 1_000_000;
+    if (floor > 1) {
+      notes.push(`${wf.name}: at the write bound (${fmt(bound, 1)} WRU for ${fmt(avg.transitions, 1)} transitions and ${fmt(avg.arrivals, 1)} fan-in arrivals) orchestration costs at least ${fmtUsd(floor)} per million transitions before any read, so the $1.00 target cannot be met together with the bound: each fan-in arrival is a write of its own (the shard tree of figure 2), beside the arriving branch's checkpoint.`);
+    }
     orchestration.push([wf.name, fmt(avg.transitions, 1), fmt(avg.arrivals, 1), fmt(avg.unum.writeUnits, 1), fmt(bound, 1),
       avg.unum.writeUnits <= bound ? 'yes' : 'no', fmt(avg.unum.writeUnits / avg.transitions, 2), fmtUsd((orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000)]);
     const share = lines.map((l) => `${l.item} ${fmt((100 * l.usd) / unum, 0)}%`).join(', ');

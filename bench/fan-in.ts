@@ -90,7 +90,7 @@ async function measureOurs(client: DynamoDBClient, table: string, n: number): Pr
     }));
   const arrivalMs = performance.now() - t0;
   m.phase = 'join';
-  const arrivals = readArrivals(await store.read([], arrivalShardKeys(join, n), true), join, n);
+  const arrivals = readArrivals(await store.read([], arrivalShardKeys(join, n), { consistent: true }), join, n);
   if (!arrivals || arrivals.length !== n) throw new Error(`shard tree fan-in of ${n}: the join did not find every arrival`);
   return {
     design: 'shard tree (ours)', n, arrived: n, branchSamples: n, sampled: false, phases: m.phases,

@@ -18,7 +18,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { chunks, forEachLimit, sleep } from './pool';
-import type { CheckpointStore, DynamoDbTarget, ReadSet, ShardRenewal } from './store';
+import type { CheckpointStore, DynamoDbTarget, ReadOptions, ReadSet, ShardRenewal } from './store';
 import {
   type Checkpoint,
   checkpointPut,
@@ -36,7 +36,9 @@ import {
   type RenewalClaim,
   type RunEnd,
   type WrittenRunError,
+  runEnded,
   runFinish,
+  runKey,
   runRejection,
   type RunRef,
   runStart,
@@ -139,9 +141,10 @@ export class DynamoDbStore implements CheckpointStore {
     return this.batchGet(keys, decodeCheckpoint as (item: Item) => Checkpoint);
   }
 
-  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts: readonly string[] = []): Promise<ReadSet> {
+  async read(checkpoints: readonly string[], shards: readonly string[], { consistent, stateAttempts = [], run }: ReadOptions): Promise<ReadSet> {
     const failureKeys = stateAttempts.map(stateFailureKey);
-    const keys = [...checkpoints, ...shards, ...failureKeys];
+    const runRecord = run && runKey(run);
+    const keys = [...checkpoints, ...shards, ...failureKeys, ...(runRecord ? [runRecord] : [])];
     // One key (the own checkpoint of a node whose input is inline): a GetItem.
     const single = keys.length === 1 ? await this.getItem(keys[0], consistent) : undefined;
     const items = keys.length === 1 ? new Map(single ? [[keys[0], single]] : []) : await this.batchGet(keys, (item) => item, consistent);
@@ -162,6 +165,7 @@ export class DynamoDbStore implements CheckpointStore {
         const f = failures.get(stateFailureKey(join));
         return f ? [[join, f] as const] : [];
       })),
+      runEnded: runRecord !== undefined && runEnded(items.get(runRecord)),
     };
   }
 

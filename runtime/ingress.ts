@@ -37,6 +37,27 @@ export function decidedAttemptKey(x: Exec): string | undefined {
   return checkpointKey(invocationName(x.run, join.node, top.iteration, frames.slice(0, -1)));
 }
 
+/**
+ * Most joins' keys needed no shard to be known: when every branch ends at the
+ * one tail node on its first pass (iteration 0), a branch's output is at a
+ * key computable from the envelope. A join reads those with its shards, in
+ * one round trip, up to this many (one BatchGetItem of 100 keys with the own
+ * checkpoint, the shards and the origin); a fold's first step reads item 0
+ * alone. A branch that ended elsewhere (a loop's later pass) is read next,
+ * from the shards' codes, at the price of one read of a missing item.
+ */
+const PREDICTED_TAILS = 90;
+
+/** The tail keys a fan-in's join reads with its shards: each branch's first-pass output at the one tail. */
+function predictedTails(x: Exec, f: FanInRef): string[] {
+  const tails = x.rt.ir.join?.tails;
+  if (tails?.length !== 1) return [];
+  const count = x.rt.ir.handler.kind === 'fold' ? Math.min(f.size, 1) : f.size;
+  if (count > PREDICTED_TAILS) return [];
+  const { iteration, frames } = x.invocation;
+  return Array.from({ length: count }, (_, index) => tailKey(x.run, tails, frames, iteration, { index, tail: 0, iteration: 0 }));
+}
+
 /** The checkpoints and shards this invocation reads first, besides its own checkpoint: all known from the envelope. */
 export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } {
   const { input, parent, fold } = x.invocation;
@@ -49,6 +70,7 @@ export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } 
   else if ('fanIn' in input) {
     shards = arrivalShardKeys(input.fanIn.join, input.fanIn.size);
     if (readsStateInput(join)) checkpoints.push(input.fanIn.origin);
+    checkpoints.push(...predictedTails(x, input.fanIn));
   } else if (join && readsStateInput(join) && parent) checkpoints.push(parent);
   if (fold && fold.index < fold.items.length) checkpoints.push(fold.items[fold.index]);
   const decided = decidedAttemptKey(x);

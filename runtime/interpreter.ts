@@ -66,7 +66,10 @@ export function leadingPasses(x: Exec, value: Json): Json {
  * executions owe the rest, so a late duplicate does not cascade.
  */
 export async function unlessCommitted(x: Exec, keys: readonly string[]): Promise<boolean> {
-  return !x.metrics.duplicates || (await x.rt.store.getCheckpoints(keys)).size === 0;
+  if (!x.metrics.duplicates) return true;
+  // A terminal successor commits into the run record, not a checkpoint: an ended run owes nothing.
+  const read = await x.rt.store.read(keys, [], { consistent: true, run: x.run });
+  return !read.runEnded && read.checkpoints.size === 0;
 }
 
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
@@ -106,8 +109,9 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
     const direct = launchesDirectly(x, launch, count);
     const start = (i: number): string => checkpointKey(invocationName(x.run, spec.branch(i).target, 0, [...out.frames, frame(i)]));
     const indexes = direct ? Array.from({ length: count }, (_, i) => i) : [];
-    const committed = await x.rt.store.getCheckpoints([...joins, ...indexes.map(start)]);
-    if (joins.some((k) => committed.has(k))) return 'logged';
+    const read = await x.rt.store.read([...joins, ...indexes.map(start)], [], { consistent: true, run: x.run });
+    const committed = read.checkpoints;
+    if (read.runEnded || joins.some((k) => committed.has(k))) return 'logged';
     if (direct) {
       await launchEach(x, launch, indexes.filter((i) => !committed.has(start(i))));
       return 'logged';
@@ -200,8 +204,9 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
         // One read of the join's checkpoints and the launched item's start: a committed join means every item
         // arrived (i + N included), and a started item is owed by its own event. Else the arrival may be ours to make.
         const joins = joinKeys(x, invoke.target, top.iteration, popped);
-        const committed = await x.rt.store.getCheckpoints(nextStart ? [...joins, nextStart] : joins);
-        if (joins.some((k) => committed.has(k))) return state;
+        const read = await x.rt.store.read(nextStart ? [...joins, nextStart] : joins, [], { consistent: true, run: x.run });
+        const committed = read.checkpoints;
+        if (read.runEnded || joins.some((k) => committed.has(k))) return state;
         launched = nextStart !== undefined && committed.has(nextStart);
       }
       const arrival = await recordArrival(x.rt.store, join, size, top.index, code, itemTtl(x));

@@ -101,11 +101,13 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   const top = frames[frames.length - 1];
   if (!spec || !top?.join) throw runtimeError(`node ${ir.node}: a launch outside a Map`);
   const outer = frames.slice(0, -1);
-  // With the join's checkpoint, in one round trip: once the Map is joined, every item was launched.
+  // With the join's checkpoint and the run record (a terminal join commits there), in one round trip:
+  // once the Map is joined, every item was launched.
   const joins = joinKeys(x, top.join.node, top.iteration, outer);
-  const found = await x.rt.store.getCheckpoints([range.origin, ...joins]);
+  const read = await x.rt.store.read([range.origin, ...joins], [], { consistent: true, run: x.run });
+  const found = read.checkpoints;
   const origin = found.get(range.origin);
-  if (joins.some((k) => found.has(k))) return 'stale';
+  if (read.runEnded || joins.some((k) => found.has(k))) return 'stale';
   if (!origin) throw expired(x, `the origin of the Map launched by ${range.state}`);
   const input = mapInput(spec, JSON.parse(origin.json) as Json);
   const list = mapItemList(x, spec, input);

@@ -28,8 +28,20 @@ const freshLease = (x: Exec): number => ttlIn(x.rt.ir.settings.checkpointTtlSeco
  */
 export const startLease = (x: Exec): number => ttlIn(Math.max(x.rt.ir.settings.checkpointTtlSeconds, margin(x)));
 
+/**
+ * TTLs of items written by one step are rounded up to this many seconds:
+ * a tail's checkpoint and the shard it arrives in (written a moment apart,
+ * perhaps by another branch) then get the same TTL, and the tail does not pay
+ * a write to raise its checkpoint to the shard's (interpreter.ts, fan-in) for
+ * a difference of a second. Items live at most this much longer.
+ */
+const TTL_GRANULARITY_SECONDS = 60;
+
 /** The TTL of an item this execution writes: the retention, and never before the lease ends. */
-export const itemTtl = (x: Exec): number => Math.max(ttlIn(x.rt.ir.settings.checkpointTtlSeconds), x.lease);
+export const itemTtl = (x: Exec): number => {
+  const retention = ttlIn(x.rt.ir.settings.checkpointTtlSeconds);
+  return Math.max(Math.ceil(retention / TTL_GRANULARITY_SECONDS) * TTL_GRANULARITY_SECONDS, x.lease);
+};
 
 /** An input missing although this invocation never committed: its TTL passed (the run outlived what its lease covers). */
 export const expired = (x: Exec, what: string): Error =>

@@ -1,4 +1,8 @@
-/** The run record `run#<workflow>#<workflowId>`: written once RUNNING by the entry, and given exactly one final status. */
+/**
+ * The run record `run#<workflow>#<workflowId>`: written once RUNNING by the
+ * entry, and given exactly one final status, by the terminal transition's
+ * commit itself when its result is small (`commitRunResult`).
+ */
 import { stateOf } from './context';
 import { appendTransition } from './history';
 import { byteLength, ttlIn } from './payload';
@@ -23,12 +27,29 @@ export async function startRun(x: Exec): Promise<boolean> {
   return started >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
 }
 
-/** The run's result: inline while small (cheap status polls), else a reference kept alive as long as the record. */
+/** A result this small is held in the run record itself (cheap status polls). */
+export const resultFitsInline = (x: Exec, json: string): boolean => byteLength(json) <= x.rt.ir.settings.inlineLimitBytes;
+
+/** The run's result: inline while small, else a reference kept alive as long as the record. */
 export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
   const ttl = runTtl(x);
-  const inline = byteLength(ck.json) <= x.rt.ir.settings.inlineLimitBytes;
+  const inline = resultFitsInline(x, ck.json);
   if (!inline) await x.rt.store.extendTtl(ck.key, ttl);
   await finish(x, inline ? { status: 'SUCCEEDED', result: ck.json } : { status: 'SUCCEEDED', resultRef: ck.key }, ttl);
+}
+
+/**
+ * The terminal transition's commit, which is the run's final write: the
+ * result goes into the record, conditional on the run still running, and no
+ * checkpoint is written (for a result that `resultFitsInline`; a larger one
+ * is committed as a checkpoint and referenced). False when the run had
+ * ended: another execution of ours (or a failure) wrote the final status.
+ */
+export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
+  const finished = await finish(x, { status: 'SUCCEEDED', result: json }, runTtl(x));
+  if (finished) x.metrics.transitions = 1;
+  else x.metrics.duplicates = 1;
+  return finished;
 }
 
 /** Ends the run FAILED at `state` (a Fail or Choice state; by default the one the node runs). */

@@ -6,15 +6,18 @@
  * Nothing is collected afterwards: every item expires by its TTL.
  */
 import { commit, fromCheckpoint } from './egress';
+import { appendCommit } from './history';
 import { inputKeys } from './ingress';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
+import { endsRun, mayEndRun } from './run-end';
+import { commitRunResult, resultFitsInline } from './run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from './ir';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped' | 'ended';
 
 /** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
@@ -42,17 +45,37 @@ async function staleOrExpired(x: Exec): Promise<'stale'> {
 }
 
 /**
+ * The terminal transition: a value that ends the run with success is
+ * committed into the run record (its final write) instead of a checkpoint.
+ * Undefined when the value goes on, or is too large to hold inline.
+ */
+async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplicate' | undefined> {
+  if (!endsRun(x.rt.ir.instructions, value)) return undefined;
+  const json = JSON.stringify(value);
+  if (!resultFitsInline(x, json)) return undefined;
+  await appendCommit(x, { key: x.key, json, value });
+  return (await commitRunResult(x, json)) ? 'committed' : 'duplicate';
+}
+
+/**
  * Runs one step. The own checkpoint is read with the inputs named by the
  * envelope (consistently), or alone, eventually consistent: a stale miss only
- * computes again, and the conditional put returns the stored value. `plan`
- * returns the step's work, 'stale' when an input is missing already, or
- * 'abandoned' when the state attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
+ * computes again, and the conditional put returns the stored value. A node
+ * that may end the run reads the run record in the same round trip: once the
+ * run has ended nothing is owed ('ended'). `plan` returns the step's work,
+ * 'stale' when an input is missing already, or 'abandoned' when the state
+ * attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
  */
 export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
   const inputs = inputKeys(x);
   const attempts = stateAttemptJoins(x);
   const consistent = inputs.checkpoints.length + inputs.shards.length + attempts.length > 0;
-  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, consistent, attempts);
+  const run = mayEndRun(x.rt.ir.instructions) ? x.run : undefined;
+  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run });
+  if (x.read.runEnded) {
+    x.metrics.duplicates = 1;
+    return 'ended';
+  }
   if (await stoppedByFailedState(x, attempts)) return 'stopped';
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
@@ -68,7 +91,10 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
     if (!output) return staleOrExpired(x);
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;
-    ck = await commit(x, passes ? leadingPasses(x, output.value) : output.value, output.catchIndex);
+    const value = passes ? leadingPasses(x, output.value) : output.value;
+    const ended = passes ? await commitRunEnd(x, value) : undefined;
+    if (ended) return ended;
+    ck = await commit(x, value, output.catchIndex);
   }
   await work.afterCommit(ck);
   return own ? 'duplicate' : ck.catchIndex === undefined ? 'committed' : 'caught';

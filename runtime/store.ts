@@ -12,6 +12,18 @@ export interface ReadSet {
   readonly shards: ReadonlyMap<string, readonly number[]>;
   /** The failures recorded for the state attempts asked for, by join invocation. */
   readonly stateFailures: ReadonlyMap<string, StateFailure>;
+  /** The run record asked for has a final status: nothing of the run is owed any more. */
+  readonly runEnded: boolean;
+}
+
+/** How a read round trip reads, and what it reads besides checkpoints and shards. */
+export interface ReadOptions {
+  /** Consistent read; eventually consistent where a stale answer is safe (the conditional put is the authority). */
+  readonly consistent: boolean;
+  /** State attempts (join invocations) whose failure records to read. */
+  readonly stateAttempts?: readonly string[];
+  /** The run whose record to read, for whether it ended. */
+  readonly run?: RunRef;
 }
 
 export type ShardRenewal = { readonly renewed: true; readonly arrivals: readonly number[] } | { readonly renewed: false; readonly ttl?: number };
@@ -35,11 +47,10 @@ export interface CheckpointStore {
   /** Consistent batch read; absent keys are missing from the map. */
   getCheckpoints(keys: readonly string[]): Promise<Map<string, Checkpoint>>;
   /**
-   * Checkpoints, shards and the failures of state attempts (by join
-   * invocation) in one round trip (one GetItem or BatchGetItem); eventually
-   * consistent unless `consistent`, for reads where a stale answer is safe.
+   * Checkpoints, shards, the failures of state attempts (by join invocation)
+   * and the run record's status in one round trip (one GetItem or BatchGetItem).
    */
-  read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts?: readonly string[]): Promise<ReadSet>;
+  read(checkpoints: readonly string[], shards: readonly string[], options: ReadOptions): Promise<ReadSet>;
   /** Raise an item's TTL to `ttl` if it exists and expires earlier; never creates or shortens. */
   extendTtl(key: string, ttl: number): Promise<void>;
   /** Idempotently add `element` to a shard expecting `expected` arrivals, creating it (with TTL `ttl`) if absent. */

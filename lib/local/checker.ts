@@ -33,7 +33,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, type Item, keyOf, parseKey, TABLE, ttlOf } from '../../runtime/table';
+import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, TABLE, ttlOf } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
@@ -102,14 +102,20 @@ export function runRecordWrites(calls: readonly CallRecord[]): { created: number
   return { created, finished };
 }
 
-/** The first-writer value of every checkpoint the run committed, by the identity of the invocation that won. */
+/**
+ * The first-writer value of every checkpoint the run committed, by the
+ * identity of the invocation that won; the terminal transition's value is the
+ * result its commit wrote into the run record.
+ */
 export function committedValues(calls: readonly CallRecord[]): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const c of calls) {
-    if (c.call.operation !== 'PutItem' || c.status !== 200) continue;
-    const item = parseBody(c.request).Item as Item | undefined;
-    const checkpoint = kindOf(keyOf(item)) === 'checkpoint' ? decodeCheckpoint(item) : undefined;
-    if (checkpoint) out.set(c.exec.identity, JSON.parse(checkpoint.json) as Json);
+    if (c.status !== 200) continue;
+    const body = parseBody(c.request);
+    let json: string | undefined;
+    if (c.call.operation === 'PutItem' && kindOf(keyOf(body.Item as Item | undefined)) === 'checkpoint') json = decodeCheckpoint(body.Item as Item)?.json;
+    if (c.call.operation === 'UpdateItem' && kindOf(keyWritten(body)) === 'run') json = runResultWritten(body);
+    if (json !== undefined) out.set(c.exec.identity, JSON.parse(json) as Json);
   }
   return out;
 }

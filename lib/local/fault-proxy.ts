@@ -93,6 +93,7 @@ export class FaultProxy {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const body = await readBody(req);
+    const receivedMs = performance.now();
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target.startsWith('AmazonSQS.')) {
       send(res, await this.options.sqs.handle(target, body));
@@ -124,6 +125,7 @@ export class FaultProxy {
       request: body,
       fault,
       at: Date.now(),
+      receivedMs,
       ...(invoke ? { target: decodeURIComponent(invoke[1] as string) } : {}),
     });
     if (fault === 'crash-before' || fault === 'timeout') {
@@ -143,6 +145,7 @@ export class FaultProxy {
       return;
     }
     const reply = await this.forward(req, pathname, url, body);
+    record.answeredMs = performance.now();
     record.status = reply.statusCode;
     if (call.service === 'dynamodb') record.response = reply.body;
     // A call made after the execution was killed (a concurrent call in flight) took effect, but nobody hears back.

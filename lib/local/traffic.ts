@@ -15,6 +15,13 @@ export interface CallRecord {
   readonly fault: CallFault;
   /** Epoch ms the proxy received the call (before it took effect). */
   readonly at: number;
+  /**
+   * `performance.now()` when the proxy had read the request, and when the
+   * service's answer was ready to send (undefined when it never reached the
+   * service): how an execution's time splits between its calls and itself.
+   */
+  readonly receivedMs?: number;
+  answeredMs?: number;
   /** HTTP status the service answered; undefined when the call never reached it. */
   status?: number;
   /** DynamoDB response body (error responses and returned attributes). */

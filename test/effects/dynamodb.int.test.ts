@@ -10,7 +10,7 @@ import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Task } from '../../lib/definition';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
 import { effects, type UnumContext } from '../../runtime/effects';
-import { holdsOperation, isCheckpointKey, keyItem, keyOf, loggedUpdate, parseKey } from '../../runtime/table';
+import { holdsOperation, keyItem, keyOf, loggedUpdate, parseKey } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { command, type Crash, crashingClient } from '../support/effects';
 import { Driver, fromCompiled } from '../support/harness';
@@ -48,7 +48,8 @@ const increment = (table: string, key: string): TransactWriteItem => ({
 
 const isMarker = (input: Record<string, unknown>): boolean =>
   ((input.TransactItems as TransactWriteItem[]) ?? []).some((i) => parseKey(keyOf(i.Put?.Item) ?? '')?.kind === 'effect');
-const isCheckpointPut = (input: Record<string, unknown>): boolean => isCheckpointKey(keyOf(input.Item as never) ?? '');
+/** Order ends the run: its commit is the run record's final write (runtime/run-end.ts), not a checkpoint put. */
+const isCommit = (input: Record<string, unknown>): boolean => parseKey(keyOf(input.Key as never) ?? '')?.kind === 'run';
 
 /** `n` deliveries of one start request at once (duplicate async delivery), then the rest of the run. */
 async function duplicates(s: Setup, event: unknown, n: number): Promise<void> {
@@ -73,7 +74,7 @@ describe('durable steps', () => {
         });
         return charge;
       },
-      [{ match: command('PutItemCommand', isCheckpointPut), point: 'before' }],
+      [{ match: command('UpdateItemCommand', isCommit), point: 'before' }],
     );
     await s.driver.run({ workflowId: 'step-1', input: { id: '1' } });
     expect(await succeeded(s, 'step-1')).toEqual({ chargeId: 'ch-1' });
@@ -132,9 +133,9 @@ describe('transactWrite: every crash point leaves the write applied exactly once
     expect(await succeeded(s, 'tx-2')).toEqual({ replayed: true });
   });
 
-  test('crash after the outcome, before the checkpoint: the retry is told the write was applied before', async () => {
+  test('crash after the outcome, before the commit: the retry is told the write was applied before', async () => {
     const outcomes: boolean[] = [];
-    const s = await setup(handler(outcomes), [{ match: command('PutItemCommand', isCheckpointPut), point: 'before' }]);
+    const s = await setup(handler(outcomes), [{ match: command('UpdateItemCommand', isCommit), point: 'before' }]);
     await s.driver.run({ workflowId: 'tx-3', input: { id: '3' } });
     expect(await counter(s.orders, 'order-3')).toBe(1);
     expect(outcomes).toEqual([false, true]);

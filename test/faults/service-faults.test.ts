@@ -58,7 +58,8 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     { node: 'B', label: 'GetItem(ckpt)', occurrences: [0], fault: 'throttling' },
     { node: 'B', label: 'PutItem(ckpt)', occurrences: [0], fault: 'error-before' },
     { node: 'B', label: 'Invoke(', occurrences: [0], fault: 'throttling' },
-    { node: 'C', label: 'PutItem(ckpt)', occurrences: [0, 1, 2, 3, 4, 5, 6, 7], fault: 'unreachable' },
+    // C ends the run: its commit is the run record's final write.
+    { node: 'C', label: 'UpdateItem(run)', occurrences: [0, 1, 2, 3, 4, 5, 6, 7], fault: 'unreachable' },
   ]);
   const run = await checkedRun(engine, 'Chain3', chain.input, plan, expectation, { keep: true });
   try {
@@ -68,7 +69,7 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     expect(run.callFaults).toBe(0);
     expect(plan.fired.map((f) => `${f.step.node} ${f.call.label.replace(/\(.*/, '')}#${f.call.occurrence} ${f.step.fault}`)).toEqual(expect.arrayContaining([
       'A PutItem#0 throughput', 'A PutItem#0 error-after', 'B GetItem#0 throttling', 'B PutItem#0 error-before', 'B Invoke#0 throttling',
-      'C PutItem#0 unreachable', 'C PutItem#1 unreachable', 'C PutItem#2 unreachable',
+      'C UpdateItem#0 unreachable', 'C UpdateItem#1 unreachable', 'C UpdateItem#2 unreachable',
     ]));
     const calls = engine.traffic.of(run.workflowId);
     const callsOf = (executionId: string, label: string): CallRecord[] => calls.filter((c) => c.exec.executionId === executionId && c.call.label === label);
@@ -91,7 +92,7 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     expect(attempts('B')).toEqual(['1 ok']);
     expect(attempts('C')).toEqual(['1 error', '2 ok']);
     const outage = plan.fired.find((f) => f.step.fault === 'unreachable');
-    const tries = callsOf(outage?.executionId ?? '', 'PutItem(ckpt)');
+    const tries = callsOf(outage?.executionId ?? '', 'UpdateItem(run)');
     expect(tries.length).toBeGreaterThanOrEqual(3);
     expect(tries.every((c) => c.fault === 'unreachable')).toBe(true);
   } finally {

@@ -27,6 +27,26 @@ test('a losing put returns the stored checkpoint from ALL_OLD, with no extra rea
   expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
 });
 
+test('a value over 700 bytes is stored deflated when that is smaller, and read back byte for byte', async () => {
+  const { name } = await db.table();
+  const store = new DynamoDbStore(name, db.client);
+  const text = JSON.stringify({ words: Array.from({ length: 300 }, (_, i) => ['release', 'notes', 'scheduler', 'worker'][i % 4]) });
+  const random = JSON.stringify(Array.from({ length: 120 }, (_, i) => ((i * 2654435761) % 4294967296).toString(36)));
+  await store.putCheckpoint('ckpt#text', text, undefined, 100);
+  await store.putCheckpoint('ckpt#random', random, undefined, 100);
+  const raw = async (key: string) => (await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: key } } }))).Item!;
+  const deflated = await raw('ckpt#text');
+  expect(deflated.v).toBeUndefined();
+  // Under 1 KB stored, so one write unit instead of three.
+  expect(Buffer.byteLength(text)).toBeGreaterThan(2048);
+  expect(deflated.z.B!.length).toBeLessThan(1000);
+  expect((await store.getCheckpoint('ckpt#text'))?.json).toBe(text);
+  expect((await store.read(['ckpt#text'], [], { consistent: false })).checkpoints.get('ckpt#text')?.json).toBe(text);
+  // A losing writer gets the winner's value back from ALL_OLD, inflated.
+  expect((await store.putCheckpoint('ckpt#text', '"other"', undefined, 100))?.json).toBe(text);
+  expect((await store.getCheckpoint('ckpt#random'))?.json).toBe(random);
+});
+
 test('read: checkpoints and shards in one round trip, eventually consistent or not; one key is a GetItem', async () => {
   const { name } = await db.table();
   const sent: { name: string; consistent?: boolean }[] = [];
@@ -39,10 +59,10 @@ test('read: checkpoints and shards in one round trip, eventually consistent or n
     return send(cmd as never);
   }) as never);
   try {
-    const both = await store.read(['ckpt#a', 'ckpt#none'], ['fanin#j#0#0', 'fanin#j#0#1'], true);
+    const both = await store.read(['ckpt#a', 'ckpt#none'], ['fanin#j#0#0', 'fanin#j#0#1'], { consistent: true });
     expect(both.checkpoints).toEqual(new Map([['ckpt#a', { json: '1', ttl: 100 }]]));
     expect(both.shards).toEqual(new Map([['fanin#j#0#0', [5]]]));
-    expect((await store.read(['ckpt#a'], [], false)).checkpoints.get('ckpt#a')).toEqual({ json: '1', ttl: 100 });
+    expect((await store.read(['ckpt#a'], [], { consistent: false })).checkpoints.get('ckpt#a')).toEqual({ json: '1', ttl: 100 });
     expect(sent).toEqual([{ name: 'BatchGetItemCommand', consistent: true }, { name: 'GetItemCommand', consistent: false }]);
   } finally {
     spy.mockRestore();
@@ -63,7 +83,7 @@ test('shards: the first arrival creates the shard with its TTL, ADD is idempoten
   expect(await store.addToShard('fanin#j#0#0', 5, 3, 100)).toEqual({ count: 1, expected: 3, ttl: 100 });
   expect(await store.addToShard('fanin#j#0#0', 5, 3, 100)).toEqual({ count: 1, expected: 3, ttl: 100 });
   expect(await store.addToShard('fanin#j#0#0', 7, 3, 50)).toEqual({ count: 2, expected: 3, ttl: 100 });
-  expect((await store.read([], ['fanin#j#0#0', 'fanin#j#0#1'], true)).shards).toEqual(new Map([['fanin#j#0#0', [5, 7]]]));
+  expect((await store.read([], ['fanin#j#0#0', 'fanin#j#0#1'], { consistent: true })).shards).toEqual(new Map([['fanin#j#0#0', [5, 7]]]));
 });
 
 test('run record: created once, finished once', async () => {

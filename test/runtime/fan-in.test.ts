@@ -57,7 +57,7 @@ test('100,000 branches in random order with duplicates: only the last arrival co
   // ~1 write per branch, plus one per full shard on the upper levels.
   expect(store.calls.addToShard).toBeLessThanOrEqual(N + 100 + 782 + 7);
   for (const s of store.shards.values()) expect(s.a.size).toBeLessThanOrEqual(SHARD_WIDTH);
-  const arrivals = readArrivals(await store.read([], arrivalShardKeys('join', N), true), 'join', N);
+  const arrivals = readArrivals(await store.read([], arrivalShardKeys('join', N), { consistent: true }), 'join', N);
   expect(arrivals).toHaveLength(N);
   expect(arrivals![12345]).toEqual({ tail: 12345 % 3, iteration: 12345 % 2 });
   // A duplicate of the last branch re-completes (the join's checkpoint absorbs it).
@@ -66,11 +66,11 @@ test('100,000 branches in random order with duplicates: only the last arrival co
 
 test('shards are created by their first arrival with its TTL, which later arrivals keep; missing or incomplete shards read as undefined', async () => {
   const store = new MemoryStore();
-  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toBeUndefined();
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), { consistent: true }), 'j', 3)).toBeUndefined();
   expect((await recordArrival(store, 'j', 3, 0, arrivalCode(0, 0, 0, 3), 100)).outcome).toBe('pending');
   expect((await recordArrival(store, 'j', 3, 1, arrivalCode(1, 0, 0, 3), 50)).outcome).toBe('pending');
   expect(store.ttls.get(arrivalShardKeys('j', 3)[0])).toBe(100);
-  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toBeUndefined();
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), { consistent: true }), 'j', 3)).toBeUndefined();
   expect(await recordArrival(store, 'j', 3, 2, arrivalCode(2, 1, 0, 3), 50)).toEqual({ outcome: 'complete', ttl: 100 });
-  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), true), 'j', 3)).toEqual([{ tail: 0, iteration: 0 }, { tail: 0, iteration: 0 }, { tail: 1, iteration: 0 }]);
+  expect(readArrivals(await store.read([], arrivalShardKeys('j', 3), { consistent: true }), 'j', 3)).toEqual([{ tail: 0, iteration: 0 }, { tail: 0, iteration: 0 }, { tail: 1, iteration: 0 }]);
 });

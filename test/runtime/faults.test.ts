@@ -161,8 +161,10 @@ test.each(Array.from({ length: 30 }, (_, i) => i + 1))('seed %i with history: ev
   expect(entries.every((e) => e.outcome === 'committed')).toBe(true);
   const seqOf = new Map(entries.map((e) => [checkpointKey(e.invocation), e.seq]));
   expect(seqOf.size).toBe(entries.length);
-  // Complete: one entry per checkpoint (every invocation that committed).
-  expect([...seqOf.keys()].sort()).toEqual([...memory.checkpoints.keys()].sort());
+  // Complete: one entry per checkpoint, and one for K, whose commit is the run's final write (no checkpoint).
+  const terminal = entries.filter((e) => !memory.checkpoints.has(checkpointKey(e.invocation)));
+  expect(terminal.map((e) => e.node)).toEqual(['K']);
+  expect([...seqOf.keys()].sort()).toEqual([...memory.checkpoints.keys(), checkpointKey(terminal[0].invocation)].sort());
   // Ordered: an invocation is logged after the predecessor that invoked it (scalar parent or fan-in origin).
   const fold = new Set(['F']);
   for (const e of sent) {

@@ -5,6 +5,7 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, type IChainable, MapState, Parallel, Task } from '../../lib/definition';
+import { decodeCheckpoint } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
 
@@ -24,7 +25,7 @@ async function run(definition: IChainable, handlers: Record<string, unknown>, in
   const item = await db.run(name, 'r');
   const items = await db.scan(name);
   // A result over the inline limit is in the checkpoint the record references.
-  const json = item?.result?.S ?? items.find((i) => i.pk.S === item?.resultRef?.S)?.v?.S;
+  const json = item?.result?.S ?? decodeCheckpoint(items.find((i) => i.pk.S === item?.resultRef?.S))?.json;
   return {
     status: item?.status?.S,
     result: json === undefined ? undefined : (JSON.parse(json) as unknown),

@@ -40,7 +40,7 @@ test('chain: each node gets its predecessor output; every checkpoint stays until
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'run-1', input: 4 });
   expect(await runOf(name, 'run-1')).toEqual({ status: 'SUCCEEDED', result: { out: 10 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 3, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 2, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('a raw start event is the input and the workflow id is the request id', async () => {
@@ -94,8 +94,8 @@ test('parallel: branch outputs arrive at the join in branch order', async () => 
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'p1', input: 1 });
   expect(await runOf(name, 'p1')).toEqual({ status: 'SUCCEEDED', result: [2, 30, 's1'] });
-  // Origin, B1, B2, B2b, B3 and J; the fan-in's one shard.
-  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
+  // Origin, B1, B2, B2b and B3 (J's commit is the run's final write); the fan-in's one shard.
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 5, untimed: 0 });
 });
 
 test('map with ItemsPath, ItemSelector and the context object, three items at a time: later items are rebuilt from the origin', async () => {
@@ -132,7 +132,7 @@ test('map with ItemsPath, ItemSelector and the context object, three items at a 
   // Items 0 and 1 end concurrently, so their tails may launch items 3 and 4 in either order.
   expect(inputs.slice(0, 3).every((i) => !('mapItem' in i))).toBe(true);
   expect(inputs.slice(3).map((i) => ('mapItem' in i ? i.mapItem.index : 'inline')).sort()).toEqual([3, 4]);
-  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 7, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('map items over the inline limit go by reference and are rebuilt by the item processor', async () => {
@@ -229,7 +229,7 @@ test('an empty map invokes the join at once with []', async () => {
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'e1', input: [] });
   expect(await runOf(name, 'e1')).toEqual({ status: 'SUCCEEDED', result: { n: 0 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 2, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 1, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('nested map: a map inside each branch of a map', async () => {
@@ -244,7 +244,7 @@ test('nested map: a map inside each branch of a map', async () => {
   const d = new Driver(store, nodes);
   await d.run({ workflowId: 'n1', input: [[1, 2], [3], [4, 5, 6]] });
   expect(await runOf(name, 'n1')).toEqual({ status: 'SUCCEEDED', result: [30, 30, 150] });
-  expect(await leftovers(name)).toEqual({ shards: 4, checkpoints: 14, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 4, checkpoints: 13, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('choice: first matching rule wins; no match fails the run', async () => {
@@ -307,7 +307,7 @@ test('loop: a back edge runs the node again one iteration later', async () => {
   await new Driver(store, nodes).run({ workflowId: 'l1', input: { i: 0 } });
   expect(calls).toEqual([0, 1, 2, 3, 4]);
   expect(await runOf(name, 'l1')).toEqual({ status: 'SUCCEEDED', result: { i: 5 } });
-  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 7, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 0, checkpoints: 6, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('loop inside map branches: the join finds each tail at its own iteration', async () => {
@@ -346,7 +346,7 @@ test('fold: one invocation per item, in order, then the instructions', async () 
   });
   await new Driver(store, nodes).run({ workflowId: 'fo1', input: ['a', 'b', 'c', 'd'] });
   expect(await runOf(name, 'fo1')).toEqual({ status: 'SUCCEEDED', result: { s: '>0A1B2C3D' } });
-  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 10, untimed: 0 });
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 9, untimed: 0 });  // the terminal's commit is the run's final write: no checkpoint
 });
 
 test('fold over an empty map yields the initial value', async () => {
@@ -403,9 +403,9 @@ test('catch: the error goes to the handler node as {Error, Cause} at ResultPath'
   await new Driver(store, nodes).run({ workflowId: 'k1', input: { a: 1 } });
   expect(calls).toBe(1);
   expect(await runOf(name, 'k1')).toEqual({ status: 'SUCCEEDED', result: { a: 1, error: { Error: 'Custom', Cause: lambdaCause('Custom', 'boom') } } });
-  // The thrower's checkpoint holds the caught error, and H's the merged value.
+  // The thrower's checkpoint holds the caught error; H's merged value is the run's result (its commit is the run's final write).
   const ckpts = (await db.scan(name)).filter((i) => i.pk.S?.startsWith('ckpt#'));
-  expect(ckpts).toHaveLength(2);
+  expect(ckpts).toHaveLength(1);
 });
 
 test('failure record: exhausted Lambda retries end the run FAILED with node, error and cause', async () => {
@@ -460,8 +460,8 @@ test('folded Pass states (pass instructions): a join reads the transformed tails
   );
   await new Driver(store, nodes).run({ workflowId: 'pa1', input: 2 });
   expect(await runOf(name, 'pa1')).toEqual({ status: 'SUCCEEDED', result: { end: 23, padded: true } });
-  // Origin, both tails, both fold steps and End; the fan-in's one shard.
-  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 6, untimed: 0 });
+  // Origin, both tails and both fold steps (End's commit is the run's final write); the fan-in's one shard.
+  expect(await leftovers(name)).toEqual({ shards: 1, checkpoints: 5, untimed: 0 });
 
   await new Driver(store, nodes).run({ workflowId: 'pa2', input: 1 });
   const run = await db.run(name, 'pa2');

@@ -3,7 +3,7 @@
  * uses; counts calls. With `expires`, an item is deleted as soon as its TTL
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
-import type { CheckpointStore, ReadSet, ShardRenewal } from '../../runtime/store';
+import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
 import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
@@ -68,9 +68,15 @@ export class MemoryStore implements CheckpointStore {
   }
 
   /** One round trip; always consistent here (`consistent` is counted: `read` or `eventualRead`). */
-  async read(checkpoints: readonly string[], shards: readonly string[], consistent: boolean, stateAttempts: readonly string[] = []): Promise<ReadSet> {
+  async read(checkpoints: readonly string[], shards: readonly string[], { consistent, stateAttempts = [], run }: ReadOptions): Promise<ReadSet> {
     this.count(consistent ? 'read' : 'eventualRead');
-    const out = { checkpoints: new Map<string, Checkpoint>(), shards: new Map<string, readonly number[]>(), stateFailures: new Map<string, StateFailure>() };
+    const status = run && this.runs.get(runKey(run))?.status;
+    const out = {
+      checkpoints: new Map<string, Checkpoint>(),
+      shards: new Map<string, readonly number[]>(),
+      stateFailures: new Map<string, StateFailure>(),
+      runEnded: status !== undefined && status !== 'RUNNING',
+    };
     for (const j of stateAttempts) {
       const f = this.stateFailures.get(j);
       if (f) out.stateFailures.set(j, f);

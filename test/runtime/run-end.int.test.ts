@@ -1,0 +1,125 @@
+/**
+ * Issue 16 part 2 against DynamoDB Local: the terminal transition's commit is
+ * the run's final write. The run record costs one write beyond the
+ * transitions (RUNNING at the start), duplicates of the terminal change
+ * nothing, and a result over the inline limit still goes by reference.
+ */
+import { createHandler } from '../../runtime/handler';
+import type { Envelope } from '../../runtime/ir';
+import { endsRun, mayEndRun } from '../../runtime/run-end';
+import { counting } from '../support/counting-store';
+import { useTestDb } from '../support/dynamodb';
+import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+
+const db = useTestDb();
+
+const envelopeFor = (workflow: string, node: string, input: unknown, workflowId: string): Envelope => ({
+  unum: { v: 2, workflow, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+});
+
+const checkpoints = async (table: string): Promise<number> => (await db.scan(table)).filter((i) => i.pk.S?.startsWith('ckpt#')).length;
+
+test('a chain writes its run record twice and no checkpoint for the terminal: the commit is the final write', async () => {
+  const { name, store } = await db.table();
+  const c = counting(store);
+  const nodes = defineWorkflow('end', {
+    A: { fn: (x: number) => x + 1, instructions: [seq('B')] },
+    B: { fn: (x: number) => ({ out: x * 10 }), instructions: [succeed] },
+  });
+  await new Driver(c.store, nodes).run({ workflowId: 'e1', input: 1 });
+  expect(await db.run(name, 'e1')).toMatchObject({ status: { S: 'SUCCEEDED' }, result: { S: '{"out":20}' } });
+  // Three writes for two transitions: RUNNING, A's checkpoint, B's commit into the record.
+  expect(c.commits).toHaveLength(1);
+  expect(c.calls.startRun).toBe(1);
+  expect(c.calls.finishRun).toBe(1);
+  expect(await checkpoints(name)).toBe(1);
+});
+
+test('a late duplicate of the terminal finds the run ended: no user code, no write', async () => {
+  const { name, store } = await db.table();
+  let calls = 0;
+  const nodes = defineWorkflow('late-end', {
+    A: { fn: (x: number) => x, instructions: [seq('B')] },
+    B: {
+      fn: (x: number) => {
+        calls++;
+        return x;
+      },
+      instructions: [succeed],
+    },
+  });
+  const d = new Driver(store, nodes);
+  await d.run({ workflowId: 'e2', input: 3 });
+  const toB = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
+  const c = counting(store);
+  await createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker: new QueueInvoker() })(toB.event, lambdaContext('fn-B'));
+  expect(calls).toBe(1);
+  expect(c.calls.finishRun ?? 0).toBe(0);
+  expect(c.calls.putCheckpoint ?? 0).toBe(0);
+  expect(await db.run(name, 'e2')).toMatchObject({ status: { S: 'SUCCEEDED' }, result: { S: '3' } });
+});
+
+test('concurrent executions of the terminal: one commit decides the result, the others are duplicates', async () => {
+  const { name, store } = await db.table();
+  const nodes = defineWorkflow('race-end', {
+    A: { fn: () => 0, instructions: [seq('B')] },
+    B: { fn: () => ({ r: Math.random() }), instructions: [succeed] },
+  });
+  const d = new Driver(store, nodes);
+  await d.deliver('fn-A', { workflowId: 'e3', input: 0 });
+  const event = envelopeFor('race-end', 'B', 0, 'e3');
+  const c = counting(store);
+  const h = createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker: new QueueInvoker() });
+  // The first execution starts now; the rest race it (each reads the run RUNNING or ended).
+  await Promise.all(Array.from({ length: 20 }, () => h(event, lambdaContext('fn-B'))));
+  const record = await db.run(name, 'e3');
+  expect(record?.status?.S).toBe('SUCCEEDED');
+  const result = JSON.parse(record!.result!.S as string) as { r: number };
+  expect(typeof result.r).toBe('number');
+  expect(c.calls.finishRun).toBeGreaterThanOrEqual(1);
+  expect(await checkpoints(name)).toBe(1);
+});
+
+test('a loop commits every iteration but the one that ends the run; a result over the inline limit goes by reference', async () => {
+  const { name, store } = await db.table();
+  const nodes = defineWorkflow(
+    'loop-end',
+    {
+      // The entry accepts start requests only: the loop starts one node later.
+      S: { instructions: [seq('A')] },
+      A: {
+        fn: (x: { i: number }) => ({ i: x.i + 1, pad: x.i + 1 === 3 ? 'x'.repeat(200) : '' }),
+        instructions: [
+          {
+            op: 'choice',
+            state: 'Again',
+            rules: [{ when: { kind: 'compare', type: 'number', op: 'lt', path: '$.i', value: 3 }, then: [{ op: 'incrIteration' }, seq('A')] }],
+            otherwise: [succeed],
+          },
+        ],
+      },
+    },
+    { inlineLimitBytes: 100 },
+  );
+  await new Driver(store, nodes).run({ workflowId: 'e4', input: { i: 0 } });
+  const record = await db.run(name, 'e4');
+  expect(record?.status?.S).toBe('SUCCEEDED');
+  // S, and A's iterations 0 and 1 went on (checkpoints); iteration 2's 200-byte result is over the limit: a checkpoint the record references.
+  expect(record?.resultRef?.S).toMatch(/^ckpt#/);
+  expect(await checkpoints(name)).toBe(4);
+});
+
+test('mayEndRun and endsRun follow choices on the value to commit', () => {
+  const choice = {
+    op: 'choice' as const,
+    state: 'C',
+    rules: [{ when: { kind: 'compare' as const, type: 'number' as const, op: 'lt' as const, path: '$', value: 3 }, then: [seq('A')] }],
+    otherwise: [succeed],
+  };
+  expect(mayEndRun([choice])).toBe(true);
+  expect(mayEndRun([seq('A')])).toBe(false);
+  expect(endsRun([choice], 5)).toBe(true);
+  expect(endsRun([choice], 1)).toBe(false);
+  expect(endsRun([{ op: 'fail', state: 'F', error: 'E' } as never, succeed], 5)).toBe(false);
+  expect(endsRun([], 5)).toBe(false);
+});
