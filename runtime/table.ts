@@ -26,13 +26,14 @@ const RUNS_SK = 'runsSk';
 /**
  * The key and TTL attributes the table is created with (construct, local
  * engine), and its one index: `runs`, sparse (only run records carry its
- * keys), projecting what a run listing shows, so that listing the runs of a
- * workflow is a Query, not a Scan (docs/architecture.md "Table").
+ * keys) and KEYS_ONLY, so that listing the runs of a workflow is a Query, not
+ * a Scan, and a run's final write never writes the index (docs/architecture.md
+ * "The runs index").
  */
 export const TABLE = {
   partitionKey: PK,
   ttlAttribute: TTL,
-  runsIndex: { name: 'runs', partitionKey: RUNS, sortKey: RUNS_SK, projected: ['status', 'startedAt', 'finishedAt', 'error'] },
+  runsIndex: { name: 'runs', partitionKey: RUNS, sortKey: RUNS_SK },
 } as const;
 
 const S = (s: string): AttributeValue => ({ S: s });
@@ -356,8 +357,9 @@ export interface RunRecord {
 /**
  * The runs index keys of a run record: written with every record that creates
  * a run record and never changed, so the record stays at its place in the
- * index when its status changes. No other item carries them: the index holds
- * run records only.
+ * index when its status changes, and (the index projecting keys only) a write
+ * that changes its status writes no index entry. No other item carries them:
+ * the index holds run records only.
  */
 export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [RUNS]: S(run.workflow), [RUNS_SK]: S(`${startedAt}#${run.workflowId}`) });
 
@@ -387,6 +389,13 @@ export const runStartedAt = (item: Item | undefined): string | undefined => (ite
  * finish once; the TTL is set either way, so that record expires too, and
  * the runs index keys only where the record has none (a record this creates
  * is listed at its finish time; an existing one keeps its place).
+ * `if_not_exists` leaves an existing record's keys as they are, and the index
+ * projects keys only, so on the record the entry wrote this changes no
+ * attribute of the index and DynamoDB writes no index entry: an index is
+ * written only when a table write adds, changes or deletes an item's indexed
+ * key attributes or projected attributes (Amazon DynamoDB Developer Guide,
+ * "Using Global Secondary Indexes in DynamoDB", write capacity consumption:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes).
  * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
 export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): UpdateRequest {
@@ -479,7 +488,6 @@ export function decodeRunRecord(item: Item): RunRecord {
 export interface RunsQuery {
   readonly IndexName: string;
   readonly KeyConditionExpression: string;
-  readonly FilterExpression?: string;
   readonly ExpressionAttributeNames: Record<string, string>;
   readonly ExpressionAttributeValues: Item;
   /** Newest first. */
@@ -488,15 +496,14 @@ export interface RunsQuery {
 
 /** Which runs of a workflow a listing wants: start times as ISO-8601 (`toISOString`), both bounds exclusive. */
 export interface RunsFilter {
-  readonly status?: string;
   readonly startedAfter?: string;
   readonly startedBefore?: string;
 }
 
 /**
  * The runs of `workflow`, newest first. The time bounds are key conditions
- * (only the runs within them are read); the status is a filter (the runs
- * outside it are read, and not returned). `<after>$` sorts after every
+ * (only the runs within them are read); the index holds keys only, so a
+ * status is read from the run records (`RUN_SUMMARY_ATTRIBUTES`). `<after>$` sorts after every
  * `<after>#<id>` and before any later time, `<before>` before every
  * `<before>#<id>` and after any earlier time: both bounds exclude runs started
  * at exactly that time.
@@ -509,17 +516,17 @@ export function runsQuery(workflow: string, filter: RunsFilter): RunsQuery {
   if (before !== undefined) values[':b'] = S(before);
   const range = after !== undefined && before !== undefined ? ' AND #rk BETWEEN :a AND :b' : after !== undefined ? ' AND #rk > :a' : before !== undefined ? ' AND #rk < :b' : '';
   const condition = `#ri = :w${range}`;
-  if (filter.status !== undefined) values[':s'] = S(filter.status);
-  const statusFilter = filter.status === undefined ? undefined : '#s = :s';
   return {
     IndexName: TABLE.runsIndex.name,
     KeyConditionExpression: condition,
-    ...(statusFilter ? { FilterExpression: statusFilter } : {}),
-    ExpressionAttributeNames: namesIn(condition, statusFilter) as Record<string, string>,
+    ExpressionAttributeNames: namesIn(condition) as Record<string, string>,
     ExpressionAttributeValues: values,
     ScanIndexForward: false,
   };
 }
+
+/** What a run listing reads of each run record: its key, status, times and error (not its result). */
+export const RUN_SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'status', 'startedAt', 'finishedAt', 'error'];
 
 /** Where a listing that ended at index item `item` goes on: its table and index keys (what DynamoDB's LastEvaluatedKey holds). */
 export const runsPageKey = (item: Item): Item => ({ [PK]: item[PK], [RUNS]: item[RUNS], [RUNS_SK]: item[RUNS_SK] });

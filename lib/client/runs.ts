@@ -1,17 +1,19 @@
 /**
  * Listing a workflow's runs from the table's runs index (docs/architecture.md
- * "Table"): a Query, newest first, never a Scan. Index reads are eventually
- * consistent: a run started or finished a moment ago may show its previous state.
+ * "The runs index"): a Query, newest first, never a Scan. The index holds keys
+ * only, so each page's statuses, times and errors are one eventually
+ * consistent BatchGetItem of its run records: a run started or finished a
+ * moment ago may be missing or show its previous status.
  */
-import { decodeRunRecord, isRunsPageKey, type Item, keyOf, parseKey, RUN_STATUSES, runsPageKey, runsQuery } from '../../runtime/table';
+import { decodeRunRecord, isRunsPageKey, type Item, keyOf, parseKey, RUN_STATUSES, RUN_SUMMARY_ATTRIBUTES, runsPageKey, runsQuery } from '../../runtime/table';
 import { UnumClientError } from './errors';
 import type { TableReader } from './table';
 import type { ListRunsOptions, RunList, RunSummary } from './types';
 
 /** `listRuns` returns this many runs unless told. */
 export const DEFAULT_LIST_LIMIT = 100;
-/** A status-filtered listing reads at most this many index items per Query. */
-const MAX_FILTERED_PAGE = 1000;
+/** A page reads at most this many index entries: BatchGetItem's limit, so that their run records are one BatchGetItem. */
+const MAX_PAGE = 100;
 
 /** Where a listing goes on: the index position as an opaque string. */
 const encodeToken = (key: Item): string => Buffer.from(JSON.stringify(key)).toString('base64url');
@@ -35,10 +37,11 @@ function isoTime(value: Date | string | undefined, field: string, workflow: stri
   return new Date(ms).toISOString();
 }
 
-function summary(item: Item): RunSummary {
-  const key = parseKey(keyOf(item) ?? '');
-  if (key?.kind !== 'run') throw new UnumClientError(`the runs index holds an item that is not a run record: ${keyOf(item)}`);
-  const { status, startedAt, finishedAt, error } = decodeRunRecord(item);
+/** What a listing shows of the run of index entry `entry`, from its run record. */
+function summary(entry: Item, record: Item): RunSummary {
+  const key = parseKey(keyOf(entry) ?? '');
+  if (key?.kind !== 'run') throw new UnumClientError(`the runs index holds an item that is not a run record: ${keyOf(entry)}`);
+  const { status, startedAt, finishedAt, error } = decodeRunRecord(record);
   return {
     workflowId: key.workflowId,
     status,
@@ -49,11 +52,13 @@ function summary(item: Item): RunSummary {
 }
 
 /**
- * Up to `limit` runs of `workflow`, newest first. With a status, the Query's
- * filter drops the other runs after reading them, so this reads on until it
- * has `limit` runs or the index ends: each further Query reads twice as many
- * items as the one before (up to `MAX_FILTERED_PAGE`), so a rare status costs
- * few round trips, and a common one little reading past the last run returned.
+ * Up to `limit` runs of `workflow`, newest first. Each page is a Query of the
+ * index and one BatchGetItem of its runs' records; the status is read there,
+ * so with a status this reads on until it has `limit` runs or the index ends:
+ * each further page reads twice as many entries as the one before (up to
+ * `MAX_PAGE`), so a rare status costs few round trips, and a common one little
+ * reading past the last run returned. A run whose record is gone (expired
+ * since the index was read) is left out.
  */
 export async function listRuns(table: TableReader, workflow: string, options: ListRunsOptions = {}): Promise<RunList> {
   const fail = (message: string): never => {
@@ -61,30 +66,39 @@ export async function listRuns(table: TableReader, workflow: string, options: Li
   };
   const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) fail(`limit must be a positive integer, got ${limit}`);
-  if (options.status !== undefined && !RUN_STATUSES.includes(options.status)) fail(`status must be one of ${RUN_STATUSES.join(', ')}, got '${options.status}'`);
+  const status = options.status;
+  if (status !== undefined && !RUN_STATUSES.includes(status)) fail(`status must be one of ${RUN_STATUSES.join(', ')}, got '${status}'`);
   const startedAfter = isoTime(options.startedAfter, 'startedAfter', workflow);
   const startedBefore = isoTime(options.startedBefore, 'startedBefore', workflow);
   if (startedAfter !== undefined && startedBefore !== undefined && startedAfter >= startedBefore) {
     fail(`startedAfter (${startedAfter}) must be before startedBefore (${startedBefore})`);
   }
   const query = runsQuery(workflow, {
-    ...(options.status !== undefined ? { status: options.status } : {}),
     ...(startedAfter !== undefined ? { startedAfter } : {}),
     ...(startedBefore !== undefined ? { startedBefore } : {}),
   });
-  const items: Item[] = [];
+  const runs: RunSummary[] = [];
   let start = options.nextToken === undefined ? undefined : decodeToken(options.nextToken, workflow);
-  for (let page = 0; items.length < limit; page++) {
-    const wanted = limit - items.length;
-    const { items: found, lastKey } = await table.query({
+  for (let page = 0; runs.length < limit; page++) {
+    const wanted = limit - runs.length;
+    const { items: entries, lastKey } = await table.query({
       ...query,
-      Limit: options.status === undefined ? wanted : Math.min(MAX_FILTERED_PAGE, wanted * 2 ** page),
+      Limit: Math.min(MAX_PAGE, status === undefined ? wanted : wanted * 2 ** page),
       ExclusiveStartKey: start,
     });
-    items.push(...found.slice(0, wanted));
-    // More found than wanted: go on after the last one returned, not after the last one read.
-    start = found.length > wanted ? runsPageKey(found[wanted - 1]) : lastKey;
+    const records = await table.getMany(entries.map((e) => keyOf(e) ?? ''), { consistent: false, attributes: RUN_SUMMARY_ATTRIBUTES });
+    let used = 0;
+    for (const entry of entries) {
+      if (runs.length === limit) break;
+      used++;
+      const record = records.get(keyOf(entry) ?? '');
+      if (record === undefined) continue;
+      const run = summary(entry, record);
+      if (status === undefined || run.status === status) runs.push(run);
+    }
+    // The page holds more runs than wanted: go on after the last one looked at, not after the last one read.
+    start = used < entries.length ? runsPageKey(entries[used - 1]) : lastKey;
     if (!start) break;
   }
-  return { runs: items.map(summary), ...(start ? { nextToken: encodeToken(start) } : {}) };
+  return { runs, ...(start ? { nextToken: encodeToken(start) } : {}) };
 }

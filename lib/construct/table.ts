@@ -16,9 +16,10 @@ export interface WorkflowTableOptions {
  * workflow traffic is bursty (a map fans out thousands of writes at once).
  *
  * Its index `runs` lists a workflow's runs newest first. Only run records
- * carry its keys, so it holds nothing else. It projects what a listing shows
- * (INCLUDE): status, times and error. ALL would copy each run's inline result
- * into the index too. KEYS_ONLY would cost a GetItem per listed run.
+ * carry its keys, so it holds nothing else. It projects keys only: a run's
+ * start writes its entry, and its final write (status, result) then changes
+ * nothing the index holds, so it writes no index entry. A listing reads the
+ * statuses from the run records (one BatchGetItem per page).
  */
 export function createWorkflowTable(scope: Construct, id: string, options: WorkflowTableOptions): dynamodb.Table {
   const table = new dynamodb.Table(scope, id, {
@@ -35,8 +36,7 @@ export function createWorkflowTable(scope: Construct, id: string, options: Workf
     indexName: index.name,
     partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.INCLUDE,
-    nonKeyAttributes: [...index.projected],
+    projectionType: dynamodb.ProjectionType.KEYS_ONLY,
   });
   return table;
 }

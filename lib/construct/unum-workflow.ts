@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/ir';
-import { TABLE } from '../../runtime/table';
+import { runKey, TABLE } from '../../runtime/table';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -198,14 +198,24 @@ export class UnumWorkflow extends Construct {
 
   /**
    * Allow `grantee` to list runs (`UnumClient.listRuns`, `unum runs`): Query
-   * on the table's runs index, nothing else. (`grantRead` includes it.)
+   * on the table's runs index, and BatchGetItem of this workflow's run records
+   * (`run#<workflow>#*`: a listing reads their statuses), nothing else but
+   * decrypting with the table's key when it has one. (`grantRead` includes all.)
    */
   grantListRuns(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({
+    const query = iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:Query'],
       resourceArns: [`${this.table.tableArn}/index/${TABLE.runsIndex.name}`],
     });
+    const records = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:BatchGetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow: this.workflowName, workflowId: '*' })] } },
+    });
+    const key = this.table.encryptionKey?.grantDecrypt(grantee);
+    return key ? query.combine(records).combine(key) : query.combine(records);
   }
 
   /**

@@ -10,11 +10,14 @@
  *   consistent one half; a read of a missing item still costs the minimum;
  * - BatchGetItem and BatchWriteItem are billed per item, as single calls;
  *   Query and Scan by the total size read;
- * - a write to a run record also writes the runs index (runtime/table.ts):
- *   one unit per started KB of the index entry when the write creates,
- *   deletes or changes it (twice when it changes the entry's keys), none
- *   when it touches none of the entry's attributes or its condition fails;
- *   a transaction doubles it like the table write.
+ * - the runs index (runtime/table.ts: sparse, keys only) is written as
+ *   DynamoDB bills a global secondary index: a write that puts an item into
+ *   it (the item gains both its keys) or deletes one from it costs 1 unit
+ *   per started KB of the index entry (its keys and the table's key), one
+ *   that changes an entry's keys costs both, and one that changes neither
+ *   membership nor keys (a run's final status: see `runFinish`) costs
+ *   nothing, nor does a write whose condition fails; a transaction doubles
+ *   it like the table write.
  * Items are identified by the workflow table's key `pk`.
  * Item sizes before a write are tracked by replaying the calls in order, so
  * feed the meter every call of a run, as issued.
@@ -51,8 +54,8 @@ const total = (shape: Shape | undefined): number => [...(shape?.values() ?? [])]
 
 const INDEX = TABLE.runsIndex;
 const INDEX_KEYS: readonly string[] = [INDEX.partitionKey, INDEX.sortKey];
-/** What an entry of the runs index holds: the table key, its own keys and the projected attributes. */
-const INDEX_ENTRY: ReadonlySet<string> = new Set([TABLE.partitionKey, ...INDEX_KEYS, ...INDEX.projected]);
+/** What an entry of the runs index holds (KEYS_ONLY): the table key and its own keys. */
+const INDEX_ENTRY: ReadonlySet<string> = new Set([TABLE.partitionKey, ...INDEX_KEYS]);
 /** An item is in the (sparse) index when it has both index keys. */
 const inIndex = (shape: Shape | undefined): shape is Shape => INDEX_KEYS.every((k) => shape?.has(k) === true);
 const entrySize = (shape: Shape): number => [...shape].reduce((sum, [name, size]) => sum + (INDEX_ENTRY.has(name) ? size : 0), 0);
@@ -139,7 +142,7 @@ export class CapacityMeter {
     const after = shapeOf(item);
     const replaced = this.items.get(key);
     // A put replaces the whole item; only sizes are tracked, so a key of another size is another key.
-    this.indexWrite(replaced, after, INDEX_ENTRY, INDEX_KEYS.some((k) => replaced?.get(k) !== after.get(k)), factor);
+    this.indexWrite(replaced, after, INDEX_KEYS.some((k) => replaced?.get(k) !== after.get(k)), factor);
     this.items.set(key, after);
   }
 
@@ -147,7 +150,7 @@ export class CapacityMeter {
     const key = this.keyOf(table, keyItem);
     this.totals.writeUnits += factor * wcu(total(this.items.get(key)), 0);
     if (!applied) return;
-    this.indexWrite(this.items.get(key), undefined, INDEX_ENTRY, false, factor);
+    this.indexWrite(this.items.get(key), undefined, false, factor);
     this.items.delete(key);
   }
 
@@ -162,23 +165,25 @@ export class CapacityMeter {
     const after = r.ReturnValues === 'ALL_NEW' && res.Attributes ? shapeOf(res.Attributes as WireItem) : next;
     this.totals.writeUnits += factor * wcu(total(current), total(after));
     if (!applied) return;
-    this.indexWrite(this.items.get(key), after, changed, INDEX_KEYS.some((k) => changed.has(k)), factor);
+    this.indexWrite(this.items.get(key), after, INDEX_KEYS.some((k) => changed.has(k)), factor);
     this.items.set(key, after);
   }
 
   /**
    * The runs index's part of an applied write from `before` to `after`
-   * (undefined: no item), which changed the attributes `changed`, and the
-   * entry's keys if `keysChanged` (sizes are tracked, not values: a key
-   * attribute the write set counts as a new key).
+   * (undefined: no item), which changed the entry's keys if `keysChanged`
+   * (sizes are tracked, not values: a key attribute the write set counts as a
+   * new key; one `if_not_exists` left as it was does not). The index projects
+   * keys only, so an item that stays in it with its keys unchanged changes
+   * nothing the index holds, and DynamoDB writes no entry.
    */
-  private indexWrite(before: Shape | undefined, after: Shape | undefined, changed: ReadonlySet<string>, keysChanged: boolean, factor: number): void {
+  private indexWrite(before: Shape | undefined, after: Shape | undefined, keysChanged: boolean, factor: number): void {
     const was = inIndex(before);
     const is = inIndex(after);
-    if ((!was && !is) || ![...changed].some((name) => INDEX_ENTRY.has(name))) return;
-    const units = was && is && keysChanged
+    if (was && is && !keysChanged) return;
+    const units = was && is
       ? wcu(entrySize(before), 0) + wcu(0, entrySize(after))
-      : wcu(was ? entrySize(before) : 0, is ? entrySize(after) : 0);
+      : was || is ? wcu(was ? entrySize(before) : 0, is ? entrySize(after) : 0) : 0;
     this.totals.writeUnits += factor * units;
   }
 

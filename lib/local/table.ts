@@ -23,7 +23,7 @@ export const WORKFLOW_TABLE_SCHEMA: TableSchema = {
   GlobalSecondaryIndexes: [{
     IndexName: runs.name,
     KeySchema: [{ AttributeName: runs.partitionKey, KeyType: 'HASH' }, { AttributeName: runs.sortKey, KeyType: 'RANGE' }],
-    Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...runs.projected] },
+    Projection: { ProjectionType: 'KEYS_ONLY' },
   }],
 };
 

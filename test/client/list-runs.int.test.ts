@@ -54,13 +54,34 @@ test('newest first, with status, times and error; a finished run keeps its place
     { workflowId: 'run-1', status: 'FAILED', startedAt: at(1), finishedAt: at(2), error: failure },
     { workflowId: 'run-0', status: 'SUCCEEDED', startedAt: at(0), finishedAt: at(1) },
   ]);
-  // The index holds run records only: nothing but the four runs' records, of both workflows.
+  // The index holds run records only, keys only: nothing but the four runs' keys, of both workflows.
   const indexed = [];
   for (const workflow of ['Orders', 'Other']) {
     const out = await db.client.send(new QueryCommand({ TableName: name, IndexName: 'runs', KeyConditionExpression: 'runs = :w', ExpressionAttributeValues: { ':w': { S: workflow } } }));
+    for (const item of out.Items ?? []) expect(Object.keys(item).sort()).toEqual(['pk', 'runs', 'runsSk']);
     indexed.push(...(out.Items ?? []).map((i) => i.pk.S));
   }
   expect(indexed.sort()).toEqual(['run#Orders#run-0', 'run#Orders#run-1', 'run#Orders#run-2', 'run#Other#run-0']);
+});
+
+test('a page is one Query of the index and one eventually consistent BatchGetItem of its runs\' status, times and error', async () => {
+  const { name, store } = await db.table();
+  await store.startRun({ workflow: 'Orders', workflowId: 'big' }, at(0), TTL);
+  await store.finishRun({ workflow: 'Orders', workflowId: 'big' }, { status: 'SUCCEEDED', result: JSON.stringify('r'.repeat(3000)) }, at(1), TTL);
+  await startRuns(store, 'Orders', ['FAILED', 'RUNNING']);
+  const send = jest.spyOn(db.client, 'send');
+  try {
+    const { runs } = await clientOf(name).listRuns();
+    expect(runs.map((r) => r.workflowId)).toEqual(['run-1', 'run-0', 'big']);
+    const calls = send.mock.calls.map(([command]) => command as unknown as { constructor: { name: string }; input: Record<string, unknown> });
+    expect(calls.map((c) => c.constructor.name)).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+    const { ConsistentRead, ProjectionExpression, ExpressionAttributeNames } = (calls[1].input.RequestItems as Record<string, Record<string, unknown>>)[name];
+    expect(ConsistentRead).toBe(false);
+    const read = String(ProjectionExpression).split(', ').map((n) => (ExpressionAttributeNames as Record<string, string>)[n]);
+    expect(read).toEqual(['pk', 'status', 'startedAt', 'finishedAt', 'error']);
+  } finally {
+    send.mockRestore();
+  }
 });
 
 test('a rejected start and a run whose record its end created are listed too', async () => {

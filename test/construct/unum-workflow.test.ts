@@ -324,22 +324,40 @@ describe('UnumWorkflow settings', () => {
     ]);
   });
 
-  test('the table has the sparse runs index, projecting what a listing shows; grantListRuns is a Query on that index only', () => {
+  test('the table has the sparse runs index, keys only; grantListRuns is a Query on that index and BatchGetItem of this workflow\'s run records; grantRead covers both', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
-    const role = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
-    workflow.grantListRuns(role);
+    const lister = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
+    const reader = new iam.Role(stack, 'Reader', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantListRuns(lister);
+    workflow.grantRead(reader);
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       AttributeDefinitions: Match.arrayWith([{ AttributeName: 'runs', AttributeType: 'S' }, { AttributeName: 'runsSk', AttributeType: 'S' }]),
       GlobalSecondaryIndexes: [{
         IndexName: 'runs',
         KeySchema: [{ AttributeName: 'runs', KeyType: 'HASH' }, { AttributeName: 'runsSk', KeyType: 'RANGE' }],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status', 'startedAt', 'finishedAt', 'error'] },
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       }],
     });
     const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
-    expect(roleStatements(template, Match.stringLikeRegexp('^Lister'))).toEqual([{ Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } }]);
+    expect(roleStatements(template, Match.stringLikeRegexp('^Lister'))).toEqual([
+      { Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } },
+      { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: tableArn, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } } },
+    ]);
+    const [read] = roleStatements(template, Match.stringLikeRegexp('^Reader'));
+    expect(read.Action).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']));
+    expect(read.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+  });
+
+  test('grantListRuns of a table encrypted with a customer key also grants decrypting with it', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const encryptionKey = new kms.Key(stack, 'Key');
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain(), encryptionKey });
+    const lister = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantListRuns(lister);
+    const actions = roleStatements(Template.fromStack(stack), Match.stringLikeRegexp('^Lister')).map((st) => st.Action);
+    expect(actions).toEqual(['dynamodb:Query', 'dynamodb:BatchGetItem', 'kms:Decrypt']);
   });
 
   test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {
