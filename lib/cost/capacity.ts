@@ -40,6 +40,8 @@ export interface DynamoCall {
 export interface CapacityTotals {
   readUnits: number;
   writeUnits: number;
+  /** The part of `writeUnits` that wrote the runs index. */
+  indexWriteUnits: number;
   /** Units and calls per operation, for the report's detail. */
   readonly byOperation: Record<string, { calls: number; readUnits: number; writeUnits: number }>;
 }
@@ -71,7 +73,7 @@ function shapeOf(item: WireItem): Shape {
 
 export class CapacityMeter {
   private readonly items = new Map<string, Shape>();
-  readonly totals: CapacityTotals = { readUnits: 0, writeUnits: 0, byOperation: {} };
+  readonly totals: CapacityTotals = { readUnits: 0, writeUnits: 0, indexWriteUnits: 0, byOperation: {} };
 
   record(call: DynamoCall): void {
     const r = call.request;
@@ -185,6 +187,7 @@ export class CapacityMeter {
       ? wcu(entrySize(before), 0) + wcu(0, entrySize(after))
       : was || is ? wcu(was ? entrySize(before) : 0, is ? entrySize(after) : 0) : 0;
     this.totals.writeUnits += factor * units;
+    this.totals.indexWriteUnits += factor * units;
   }
 
   private batchGet(r: Record<string, unknown>, res: Record<string, unknown>): void {

@@ -141,6 +141,7 @@ describe('the runs index (keys only): an index write when an entry is created, d
     expect(m.totals.writeUnits).toBe(1 + 1);
     m.record(call('UpdateItem', runFinish(run, { status: 'SUCCEEDED', result: JSON.stringify('r'.repeat(2000)) }, '2026-11-23T00:00:01.000Z', 99)));
     expect(m.totals.writeUnits).toBe(2 + 3);
+    expect(m.totals.indexWriteUnits).toBe(1);
   });
 
   test('a failed run: start and final status, one index write in all', () => {
