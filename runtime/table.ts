@@ -19,10 +19,21 @@ export type Item = Record<string, AttributeValue>;
 
 const PK = 'pk';
 const TTL = 'ttl';
-/** The key and TTL attributes the table is created with (construct, local engine). */
+/** Partition key of the runs index: the run's workflow name. Only run records carry it. */
+const RUNS = 'runs';
+/** Sort key of the runs index: `<startedAt>#<workflowId>`, so a workflow's runs sort by start time, ids breaking ties. */
+const RUNS_SK = 'runsSk';
+/**
+ * The key and TTL attributes the table is created with (construct, local
+ * engine), and its one index: `runs`, sparse (only run records carry its
+ * keys) and KEYS_ONLY, so that listing the runs of a workflow is a Query, not
+ * a Scan, and a run's final write never writes the index (docs/architecture.md
+ * "The runs index").
+ */
 export const TABLE = {
   partitionKey: PK,
   ttlAttribute: TTL,
+  runsIndex: { name: 'runs', partitionKey: RUNS, sortKey: RUNS_SK },
 } as const;
 
 const S = (s: string): AttributeValue => ({ S: s });
@@ -128,7 +139,7 @@ const PRESENT = 'attribute_exists(#pk)';
  * and DynamoDB reserved words. DynamoDB rejects unused names, so a request
  * gets exactly those its expressions mention.
  */
-const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#s': 'status', '#e': 'error', '#r': 'result', '#st': 'st', '#res': 'res', '#xid': 'xid' };
+const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#ri': RUNS, '#rk': RUNS_SK, '#s': 'status', '#e': 'error', '#r': 'result', '#st': 'st', '#res': 'res', '#xid': 'xid' };
 function namesIn(...expressions: (string | undefined)[]): Record<string, string> | undefined {
   const used = expressions.join(' ').match(/#\w+/g);
   return used ? Object.fromEntries(used.map((n) => [n, NAMES[n]])) : undefined;
@@ -305,7 +316,8 @@ export function decodeStateFailure(item: Item | undefined): StateFailure | undef
 
 export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
 
-const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
+/** Every status a run record may have. */
+export const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
 
 /** Why a run failed, as the runtime or the failure recorder wrote it. */
 export interface RunError {
@@ -342,9 +354,18 @@ export interface RunRecord {
   readonly error?: RunError;
 }
 
+/**
+ * The runs index keys of a run record: written with every record that creates
+ * a run record and never changed, so the record stays at its place in the
+ * index when its status changes, and (the index projecting keys only) a write
+ * that changes its status writes no index entry. No other item carries them:
+ * the index holds run records only.
+ */
+export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [RUNS]: S(run.workflow), [RUNS_SK]: S(`${startedAt}#${run.workflowId}`) });
+
 /** The entry's RUNNING record: the first start wins. */
 export const runStart = (run: RunRef, startedAt: string, ttl: number): PutRequest =>
-  put({ ...newItem(runKey(run), ttl), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
+  put({ ...newItem(runKey(run), ttl), ...runIndexAttributes(run, startedAt), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
 
 /** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
 function errorAttribute(e: WrittenRunError): AttributeValue {
@@ -357,7 +378,7 @@ function errorAttribute(e: WrittenRunError): AttributeValue {
  * a start request can name any run id, and must not end another caller's run.
  */
 export const runRejection = (run: RunRef, error: WrittenRunError, at: string, ttl: number): PutRequest =>
-  put({ ...newItem(runKey(run), ttl), status: S('FAILED'), startedAt: S(at), finishedAt: S(at), error: errorAttribute(error) }, ABSENT);
+  put({ ...newItem(runKey(run), ttl), ...runIndexAttributes(run, at), status: S('FAILED'), startedAt: S(at), finishedAt: S(at), error: errorAttribute(error) }, ABSENT);
 
 /** When the run of a record began, as the entry wrote it (a record a terminal write created has none). */
 export const runStartedAt = (item: Item | undefined): string | undefined => (item ? str(item, 'startedAt') : undefined);
@@ -365,7 +386,16 @@ export const runStartedAt = (item: Item | undefined): string | undefined => (ite
 /**
  * The final status, set once: unless the record has one already. A run whose
  * record is missing (the entry's write lost to TTL or never made) may still
- * finish once; the TTL is set either way, so that record expires too.
+ * finish once; the TTL is set either way, so that record expires too, and
+ * the runs index keys only where the record has none (a record this creates
+ * is listed at its finish time; an existing one keeps its place).
+ * `if_not_exists` leaves an existing record's keys as they are, and the index
+ * projects keys only, so on the record the entry wrote this changes no
+ * attribute of the index and DynamoDB writes no index entry: an index is
+ * written only when a table write adds, changes or deletes an item's indexed
+ * key attributes or projected attributes (Amazon DynamoDB Developer Guide,
+ * "Using Global Secondary Indexes in DynamoDB", write capacity consumption:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes).
  * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
 /** The placeholder of an inline result in `runFinish`, which `runResultWritten` reads back. */
@@ -388,6 +418,10 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
     values[RESULT] = S(end.result);
   }
   else if (end.resultRef !== undefined) set('resultRef', S(end.resultRef));
+  const index = runIndexAttributes(run, finishedAt);
+  values[':ri'] = index[RUNS];
+  values[':rk'] = index[RUNS_SK];
+  sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
   return update(runKey(run), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
 }
 
@@ -449,6 +483,68 @@ export function decodeRunRecord(item: Item): RunRecord {
     ...(resultRef !== undefined ? { resultRef } : {}),
     ...(error ? { error } : {}),
   };
+}
+
+// ---------------------------------------------------------------- runs index `runs` (run records only)
+
+/** A Query of the runs index as the layout makes it; the reader adds the table, the limit and where to start. */
+export interface RunsQuery {
+  readonly IndexName: string;
+  readonly KeyConditionExpression: string;
+  readonly ExpressionAttributeNames: Record<string, string>;
+  readonly ExpressionAttributeValues: Item;
+  /** Newest first. */
+  readonly ScanIndexForward: false;
+}
+
+/** Which runs of a workflow a listing wants: start times as ISO-8601 (`toISOString`), both bounds exclusive. */
+export interface RunsFilter {
+  readonly startedAfter?: string;
+  readonly startedBefore?: string;
+}
+
+/**
+ * The runs of `workflow`, newest first. The time bounds are key conditions
+ * (only the runs within them are read); the index holds keys only, so a
+ * status is read from the run records (`RUN_SUMMARY_ATTRIBUTES`). `<after>$` sorts after every
+ * `<after>#<id>` and before any later time, `<before>` before every
+ * `<before>#<id>` and after any earlier time: both bounds exclude runs started
+ * at exactly that time.
+ */
+export function runsQuery(workflow: string, filter: RunsFilter): RunsQuery {
+  const values: Item = { ':w': S(workflow) };
+  const after = filter.startedAfter === undefined ? undefined : `${filter.startedAfter}$`;
+  const before = filter.startedBefore;
+  if (after !== undefined) values[':a'] = S(after);
+  if (before !== undefined) values[':b'] = S(before);
+  const range = after !== undefined && before !== undefined ? ' AND #rk BETWEEN :a AND :b' : after !== undefined ? ' AND #rk > :a' : before !== undefined ? ' AND #rk < :b' : '';
+  const condition = `#ri = :w${range}`;
+  return {
+    IndexName: TABLE.runsIndex.name,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: namesIn(condition) as Record<string, string>,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  };
+}
+
+/** What a run listing reads of each run record: its key, status, times and error (not its result). */
+export const RUN_SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'status', 'startedAt', 'finishedAt', 'error'];
+
+/** Where a listing that ended at index item `item` goes on: its table and index keys (what DynamoDB's LastEvaluatedKey holds). */
+export const runsPageKey = (item: Item): Item => ({ [PK]: item[PK], [RUNS]: item[RUNS], [RUNS_SK]: item[RUNS_SK] });
+
+/** True when `key` is a runs index position of a run of `workflow`: its three keys, naming the same run, and nothing else. */
+export function isRunsPageKey(key: unknown, workflow: string): key is Item {
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) return false;
+  const item = key as Record<string, unknown>;
+  const text = (name: string): string | undefined => {
+    const v = item[name] as { S?: unknown } | undefined;
+    return typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof v.S === 'string' ? v.S : undefined;
+  };
+  const sk = text(RUNS_SK) ?? '';
+  const workflowId = sk.slice(sk.lastIndexOf('#') + 1);
+  return Object.keys(item).length === 3 && text(RUNS) === workflow && sk.includes('#') && text(PK) === runKey({ workflow, workflowId });
 }
 
 // ---------------------------------------------------------------- run history `hist#<workflow>#<workflowId>` and `hist#<workflow>#<workflowId>#<seq>`

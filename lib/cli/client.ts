@@ -1,5 +1,5 @@
 /**
- * `unum start|status|result|wait|inspect|recover`: the client (lib/client) on
+ * `unum start|status|result|wait|inspect|recover|runs`: the client (lib/client) on
  * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
  * Which workflow: `--entry-function F --table T --workflow W`, or `--outputs file.json`
@@ -8,8 +8,8 @@
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
-import { UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
-import { formatInspectReport, formatRecoveryReport, formatStatus } from '../client/format';
+import { type ListRunsOptions, UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
+import { formatInspectReport, formatRecoveryReport, formatRunList, formatStatus } from '../client/format';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 
 const USAGE = `usage:
@@ -19,6 +19,8 @@ const USAGE = `usage:
   unum wait    <id> [--timeout S] [--json] [workflow]
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
   unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
+  unum runs    [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow]
+                                                   the workflow's runs, newest first
 workflow:
   --entry-function F --table T --workflow W        explicit
   --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
@@ -47,6 +49,7 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['wait', { values: ['timeout'], flags: [] }],
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
   ['recover', { values: ['dead-letter-queue'], flags: [] }],
+  ['runs', { values: ['status', 'since', 'before', 'limit', 'next-token'], flags: [] }],
 ]);
 
 function readJsonFile(file: string, what: string): unknown {
@@ -138,6 +141,21 @@ function requireId(args: ParsedArgs, command: string): string {
 
 class InterruptedError extends UnumClientError {}
 
+/** `unum runs` options as `listRuns` takes them (it checks the values). */
+function listOptions(args: ParsedArgs): ListRunsOptions {
+  const v = (name: string): string | undefined => args.values.get(name);
+  const limit = v('limit');
+  if (limit !== undefined && !/^[1-9]\d*$/.test(limit)) throw new UsageError(`--limit must be a positive integer, got '${limit}'`);
+  const status = v('status');
+  return {
+    ...(status !== undefined ? { status: status.toUpperCase() as ListRunsOptions['status'] } : {}),
+    ...(v('since') !== undefined ? { startedAfter: v('since') } : {}),
+    ...(v('before') !== undefined ? { startedBefore: v('before') } : {}),
+    ...(limit !== undefined ? { limit: Number(limit) } : {}),
+    ...(v('next-token') !== undefined ? { nextToken: v('next-token') } : {}),
+  };
+}
+
 async function command(name: string, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.flags.has('json');
   switch (name) {
@@ -173,6 +191,11 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       io.stdout.write(`${json ? JSON.stringify(report) : formatRecoveryReport(report)}\n`);
       // A kept dead letter still needs someone: not a success.
       return report.kept === 0 ? 0 : 1;
+    }
+    case 'runs': {
+      const list = await clientFor(args.values).listRuns(listOptions(args));
+      io.stdout.write(`${json ? JSON.stringify(list) : formatRunList(list)}\n`);
+      return 0;
     }
     default:
       throw new UsageError(`unknown command '${name}'`);

@@ -9,7 +9,8 @@ import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from './records';
 import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
 import { TableReader } from './table';
-import type { InspectOptions, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+import { listRuns } from './runs';
+import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 import { pollUntilFinished } from './wait';
 import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
 
@@ -175,6 +176,16 @@ export class UnumClient {
   /** The run's progress as far as the table still holds it (see `InspectReport`). */
   async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
     return inspectRun(this.table, this.run(workflowId), options);
+  }
+
+  /**
+   * The workflow's runs, newest first, a page at a time (`nextToken`), from
+   * the table's runs index: a Query, never a Scan, so its cost grows with the
+   * runs read, not with the table. Only runs whose record still exists (run
+   * retention) are listed. Needs `grantListRuns` (or `grantRead`).
+   */
+  async listRuns(options: ListRunsOptions = {}): Promise<RunList> {
+    return listRuns(this.table, this.workflow, options);
   }
 
   private run(workflowId: string): RunRef {

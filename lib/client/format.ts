@@ -2,7 +2,7 @@
 import { causeSummary } from './cause';
 import type { InspectReport } from './inspect';
 import type { RecoveryReport } from './recover';
-import type { RunStatus } from './types';
+import type { RunList, RunStatus } from './types';
 
 /** Rows of cells as aligned columns; the first row is the header. */
 export function table(rows: readonly (readonly string[])[]): string {
@@ -90,4 +90,14 @@ export function formatRecoveryReport(r: RecoveryReport): string {
     ['outcome', 'run', 'node', 'detail'],
     ...r.deadLetters.map((d) => [d.outcome, d.workflowId ?? '-', d.node ?? '-', d.detail]),
   ])}\n${counts}`;
+}
+
+/** A listing: one row per run, newest first, the failed ones with their state and error; then how to go on. */
+export function formatRunList(list: RunList): string {
+  const rows = list.runs.map((r) => [
+    r.workflowId, r.status, r.startedAt ?? '-', r.finishedAt ?? '-', r.startedAt && r.finishedAt ? duration(r.startedAt, r.finishedAt) : '',
+    r.error ? `${stateAt(r.error.state, r.error.node)}: ${r.error.error}` : '',
+  ]);
+  const text = rows.length ? table([['run', 'status', 'started', 'finished', 'duration', 'error'], ...rows]) : 'no runs';
+  return list.nextToken ? `${text}\nmore: --next-token ${list.nextToken}` : text;
 }

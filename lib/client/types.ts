@@ -82,3 +82,39 @@ export interface InspectOptions {
    */
   readonly scan?: boolean;
 }
+
+/** One run in a listing: its run record without the result. */
+export interface RunSummary {
+  readonly workflowId: string;
+  readonly status: RunRecordStatus;
+  /** ISO-8601 time the entry function wrote the run record. */
+  readonly startedAt?: string;
+  /** ISO-8601 time the run reached SUCCEEDED or FAILED. */
+  readonly finishedAt?: string;
+  readonly error?: RunError;
+}
+
+/** Options of `UnumClient.listRuns`. */
+export interface ListRunsOptions {
+  /** Only runs with this status. @default any status */
+  readonly status?: RunRecordStatus;
+  /** Only runs started after this time (exclusive; a Date or an ISO-8601 string). @default no bound */
+  readonly startedAfter?: Date | string;
+  /** Only runs started before this time (exclusive; a Date or an ISO-8601 string). @default no bound */
+  readonly startedBefore?: Date | string;
+  /**
+   * Return at most this many runs. With `status`, the listing reads on past
+   * runs of other statuses until it has this many or there are no more.
+   * @default 100
+   */
+  readonly limit?: number;
+  /** Go on where an earlier listing with the same options stopped (its `nextToken`). @default the newest run */
+  readonly nextToken?: string;
+}
+
+/** A page of runs, newest first. */
+export interface RunList {
+  readonly runs: readonly RunSummary[];
+  /** Present when there may be more runs: pass it as `nextToken` for the next page. */
+  readonly nextToken?: string;
+}

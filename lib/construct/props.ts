@@ -41,7 +41,10 @@ export interface UnumWorkflowProps {
   readonly workflowName?: string;
   /**
    * An existing table to hold checkpoints, fan-in state and run records. It
-   * must have a string partition key `pk` and TTL on the attribute `ttl`.
+   * must have a string partition key `pk` and TTL on the attribute `ttl`,
+   * and, for `listRuns`, a global secondary index `runs` with string keys
+   * `runs` (partition) and `runsSk` (sort) projecting `status`, `startedAt`,
+   * `finishedAt` and `error` (docs/architecture.md "Table").
    * When given, `encryptionKey` and `pointInTimeRecovery` must not be.
    * @default - a new table
    */

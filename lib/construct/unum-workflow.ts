@@ -9,6 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/ir';
+import { runKey, TABLE } from '../../runtime/table';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -32,7 +33,7 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { recorderSpec } from './recorder-spec';
-import { createWorkflowTable } from './table';
+import { createWorkflowTable, tableItems } from './table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
@@ -60,6 +61,8 @@ export class UnumWorkflow extends Construct {
   readonly entryFunction: lambda.Function;
   /** The table holding checkpoints, fan-in state and run records. */
   readonly table: dynamodb.ITable;
+  /** `table` for grants of item access (no index). */
+  private readonly items: dynamodb.ITable;
   /** The function of every node, by node name (including nodes the compiler added). */
   readonly functions: Readonly<Record<string, lambda.Function>>;
   /** The on-failure destination of every node: records failed runs. */
@@ -127,6 +130,7 @@ export class UnumWorkflow extends Construct {
     const bundling = resolveBundling(props);
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
+    this.items = tableItems(this, 'TableItems', this.table);
     this.claimTableName();
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -193,6 +197,28 @@ export class UnumWorkflow extends Construct {
   }
 
   /**
+   * Allow `grantee` to list runs (`UnumClient.listRuns`, `unum runs`): Query
+   * on the table's runs index, and BatchGetItem of this workflow's run records
+   * (`run#<workflow>#*`: a listing reads their statuses), nothing else but
+   * decrypting with the table's key when it has one. (`grantRead` includes all.)
+   */
+  grantListRuns(grantee: iam.IGrantable): iam.Grant {
+    const query = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [`${this.table.tableArn}/index/${TABLE.runsIndex.name}`],
+    });
+    const records = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:BatchGetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow: this.workflowName, workflowId: '*' })] } },
+    });
+    const key = this.table.encryptionKey?.grantDecrypt(grantee);
+    return key ? query.combine(records).combine(key) : query.combine(records);
+  }
+
+  /**
    * Allow `grantee` to run `unum recover` (`UnumClient.recover`): receive and
    * delete dead letters, read run records (`GetItem`) to skip finished runs,
    * and invoke this workflow's functions to replay the events that failed.
@@ -200,7 +226,7 @@ export class UnumWorkflow extends Construct {
   grantRecover(grantee: iam.IGrantable): iam.Grant {
     return this.deadLetterQueue
       .grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage')
-      .combine(this.table.grant(grantee, 'dynamodb:GetItem'))
+      .combine(this.items.grant(grantee, 'dynamodb:GetItem'))
       .combine(iam.Grant.addToPrincipal({
         grantee,
         actions: ['lambda:InvokeFunction'],
@@ -371,7 +397,7 @@ export class UnumWorkflow extends Construct {
       recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
     });
     options.logGroup.grantWrite(options.role);
-    this.table.grantReadWriteData(options.role);
+    this.items.grantReadWriteData(options.role);
     return fn;
   }
 

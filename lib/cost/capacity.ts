@@ -9,7 +9,15 @@
  * - a strongly consistent read costs 1 unit per started 4 KB, an eventually
  *   consistent one half; a read of a missing item still costs the minimum;
  * - BatchGetItem and BatchWriteItem are billed per item, as single calls;
- *   Query and Scan by the total size read.
+ *   Query and Scan by the total size read;
+ * - the runs index (runtime/table.ts: sparse, keys only) is written as
+ *   DynamoDB bills a global secondary index: a write that puts an item into
+ *   it (the item gains both its keys) or deletes one from it costs 1 unit
+ *   per started KB of the index entry (its keys and the table's key), one
+ *   that changes an entry's keys costs both, and one that changes neither
+ *   membership nor keys (a run's final status: see `runFinish`) costs
+ *   nothing, nor does a write whose condition fails; a transaction doubles
+ *   it like the table write.
  * Items are identified by the workflow table's key `pk`.
  * Item sizes before a write are tracked by replaying the calls in order, so
  * feed the meter every call of a run, as issued.
@@ -32,6 +40,8 @@ export interface DynamoCall {
 export interface CapacityTotals {
   readUnits: number;
   writeUnits: number;
+  /** The part of `writeUnits` that wrote the runs index. */
+  indexWriteUnits: number;
   /** Units and calls per operation, for the report's detail. */
   readonly byOperation: Record<string, { calls: number; readUnits: number; writeUnits: number }>;
 }
@@ -43,6 +53,14 @@ const READ_BLOCK = 4 * KB;
 type Shape = Map<string, number>;
 
 const total = (shape: Shape | undefined): number => [...(shape?.values() ?? [])].reduce((a, b) => a + b, 0);
+
+const INDEX = TABLE.runsIndex;
+const INDEX_KEYS: readonly string[] = [INDEX.partitionKey, INDEX.sortKey];
+/** What an entry of the runs index holds (KEYS_ONLY): the table key and its own keys. */
+const INDEX_ENTRY: ReadonlySet<string> = new Set([TABLE.partitionKey, ...INDEX_KEYS]);
+/** An item is in the (sparse) index when it has both index keys. */
+const inIndex = (shape: Shape | undefined): shape is Shape => INDEX_KEYS.every((k) => shape?.has(k) === true);
+const entrySize = (shape: Shape): number => [...shape].reduce((sum, [name, size]) => sum + (INDEX_ENTRY.has(name) ? size : 0), 0);
 const wcu = (before: number, after: number): number => Math.max(1, Math.ceil(Math.max(before, after) / KB));
 const rru = (size: number, consistent: boolean): number => {
   const blocks = Math.max(1, Math.ceil(size / READ_BLOCK));
@@ -55,7 +73,7 @@ function shapeOf(item: WireItem): Shape {
 
 export class CapacityMeter {
   private readonly items = new Map<string, Shape>();
-  readonly totals: CapacityTotals = { readUnits: 0, writeUnits: 0, byOperation: {} };
+  readonly totals: CapacityTotals = { readUnits: 0, writeUnits: 0, indexWriteUnits: 0, byOperation: {} };
 
   record(call: DynamoCall): void {
     const r = call.request;
@@ -122,25 +140,54 @@ export class CapacityMeter {
     const key = this.keyOf(table, keyOfItem(item));
     const beforeSize = old ? itemSize(old) : total(this.items.get(key));
     this.totals.writeUnits += factor * wcu(beforeSize, itemSize(item));
-    if (applied) this.items.set(key, shapeOf(item));
+    if (!applied) return;
+    const after = shapeOf(item);
+    const replaced = this.items.get(key);
+    // A put replaces the whole item; only sizes are tracked, so a key of another size is another key.
+    this.indexWrite(replaced, after, INDEX_KEYS.some((k) => replaced?.get(k) !== after.get(k)), factor);
+    this.items.set(key, after);
   }
 
   private delete(table: string, keyItem: WireItem, applied: boolean, factor: number): void {
     const key = this.keyOf(table, keyItem);
     this.totals.writeUnits += factor * wcu(total(this.items.get(key)), 0);
-    if (applied) this.items.delete(key);
+    if (!applied) return;
+    this.indexWrite(this.items.get(key), undefined, false, factor);
+    this.items.delete(key);
   }
 
   private update(table: string, r: Record<string, unknown>, res: Record<string, unknown>, applied: boolean, factor: number): void {
     const keyItem = r.Key as WireItem;
     const key = this.keyOf(table, keyItem);
     const current = this.items.get(key) ?? shapeOf(keyItem);
+    const changed = new Set<string>();
     const next = applyUpdate(current, String(r.UpdateExpression ?? ''), (r.ExpressionAttributeNames ?? {}) as Record<string, string>,
-      (r.ExpressionAttributeValues ?? {}) as WireItem);
+      (r.ExpressionAttributeValues ?? {}) as WireItem, changed);
     // ReturnValues ALL_NEW gives the exact item after the update.
     const after = r.ReturnValues === 'ALL_NEW' && res.Attributes ? shapeOf(res.Attributes as WireItem) : next;
     this.totals.writeUnits += factor * wcu(total(current), total(after));
-    if (applied) this.items.set(key, after);
+    if (!applied) return;
+    this.indexWrite(this.items.get(key), after, INDEX_KEYS.some((k) => changed.has(k)), factor);
+    this.items.set(key, after);
+  }
+
+  /**
+   * The runs index's part of an applied write from `before` to `after`
+   * (undefined: no item), which changed the entry's keys if `keysChanged`
+   * (sizes are tracked, not values: a key attribute the write set counts as a
+   * new key; one `if_not_exists` left as it was does not). The index projects
+   * keys only, so an item that stays in it with its keys unchanged changes
+   * nothing the index holds, and DynamoDB writes no entry.
+   */
+  private indexWrite(before: Shape | undefined, after: Shape | undefined, keysChanged: boolean, factor: number): void {
+    const was = inIndex(before);
+    const is = inIndex(after);
+    if (was && is && !keysChanged) return;
+    const units = was && is
+      ? wcu(entrySize(before), 0) + wcu(0, entrySize(after))
+      : was || is ? wcu(was ? entrySize(before) : 0, is ? entrySize(after) : 0) : 0;
+    this.totals.writeUnits += factor * units;
+    this.totals.indexWriteUnits += factor * units;
   }
 
   private batchGet(r: Record<string, unknown>, res: Record<string, unknown>): void {
@@ -189,8 +236,8 @@ function keyOfItem(item: WireItem): WireItem {
   return { [TABLE.partitionKey]: item[TABLE.partitionKey] };
 }
 
-/** The item's shape after an UpdateExpression (SET, ADD, REMOVE, DELETE clauses). */
-export function applyUpdate(shape: Shape, expression: string, names: Record<string, string>, values: WireItem): Shape {
+/** The item's shape after an UpdateExpression (SET, ADD, REMOVE, DELETE clauses); the attributes it changes are added to `changed`. */
+export function applyUpdate(shape: Shape, expression: string, names: Record<string, string>, values: WireItem, changed = new Set<string>()): Shape {
   const next = new Map(shape);
   const resolve = (path: string): string => {
     // A nested path (a.b[0]) updates part of a top-level attribute: size it as that attribute.
@@ -202,7 +249,7 @@ export function applyUpdate(shape: Shape, expression: string, names: Record<stri
   for (let i = 0; i < clauses.length; i += 2) {
     const kind = clauses[i].toUpperCase();
     for (const action of splitTopLevel(clauses[i + 1])) {
-      if (kind === 'REMOVE') { next.delete(resolve(action)); continue; }
+      if (kind === 'REMOVE') { changed.add(resolve(action)); next.delete(resolve(action)); continue; }
       const [path, expr] = kind === 'SET' ? action.split(/=(.*)/s, 2) : action.trim().split(/\s+(.*)/s, 2);
       const name = resolve(path);
       const vals = placeholders(expr ?? '');
@@ -211,12 +258,15 @@ export function applyUpdate(shape: Shape, expression: string, names: Record<stri
       if (kind === 'SET') {
         const plain = /^\s*:[A-Za-z0-9_]+\s*$/.test(expr ?? '');
         if (/if_not_exists/i.test(expr ?? '') && existing !== undefined) continue;
+        changed.add(name);
         // A plain or if_not_exists assignment replaces the value; arithmetic and list_append grow it (an upper bound).
         next.set(name, plain || /^\s*if_not_exists/i.test(expr ?? '') ? attributeSize(name, vals[vals.length - 1] ?? {}) : (existing ?? attributeSize(name, {})) + sum);
       } else if (kind === 'ADD') {
+        changed.add(name);
         const isSet = vals.some((v) => v.NS || v.SS || v.BS);
         next.set(name, isSet ? (existing ?? attributeSize(name, {})) + sum : attributeSize(name, vals[0] ?? {}));
       } else if (kind === 'DELETE' && existing !== undefined) {
+        changed.add(name);
         next.set(name, Math.max(attributeSize(name, {}), existing - sum));
       }
     }

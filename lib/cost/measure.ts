@@ -58,6 +58,8 @@ export interface MeasuredRun {
   readonly transitions: number;
   /** Fan-in arrivals recorded: successful shard updates that add an arrival (every level of the tree). */
   readonly arrivals: number;
+  /** The part of `unum.writeUnits` that wrote the runs index (one per run, at its start). */
+  readonly indexWriteUnits: number;
   readonly byOperation: Readonly<Record<string, { calls: number; readUnits: number; writeUnits: number }>>;
 }
 
@@ -135,6 +137,7 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     invokes,
     transitions: unumTransitions,
     arrivals,
+    indexWriteUnits: meter.totals.indexWriteUnits,
     byOperation: meter.totals.byOperation,
   };
 }
@@ -162,6 +165,7 @@ export function averageRuns(runs: readonly MeasuredRun[]): MeasuredRun {
     invokes: meanOf((r) => r.invokes),
     transitions: meanOf((r) => r.transitions),
     arrivals: meanOf((r) => r.arrivals),
+    indexWriteUnits: meanOf((r) => r.indexWriteUnits),
     byOperation: ops,
   };
 }

@@ -90,6 +90,7 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
   const expressGbs = expressGbSeconds(sfn.expressDurationMs, sfn.expressMemoryMb ?? exp.minimumMemoryMb, prices) * runs;
   const notes = [
     'No free tier. DynamoDB storage is left out: run items expire by TTL.',
+    'unum\'s DynamoDB writes include one write to the runs index per run, at its start (what listing runs costs); the run\'s final write writes no index entry.',
     'Step Functions figures assume the same Lambda work without unum\'s runtime (tasks = user code time).',
     'Lambda durable functions: one invocation runs every state as a step (no waits, so no replays), billed for the tasks\' duration; its data-written and data-retained charges are left out.',
   ];

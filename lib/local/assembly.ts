@@ -11,6 +11,7 @@
 import { ENV, type NodeIR } from '../../runtime/ir';
 import { LOCAL_ACCOUNT, localName, readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
 import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-settings';
+import type { TableSchema } from './table';
 
 /** CloudFormation defaults of AWS::Lambda::Function. */
 const DEFAULT_TIMEOUT_SECONDS = 3;
@@ -49,6 +50,8 @@ export interface LocalTable {
   readonly logicalId: string;
   readonly tableName: string;
   readonly ttlAttribute?: string;
+  /** Its keys and global secondary indexes, as the template declares them. */
+  readonly schema?: TableSchema;
 }
 
 export interface LocalWorkflow {
@@ -152,7 +155,14 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
       const name = localName(stack.name, id, r.Properties?.TableName);
       names.set(id, name);
       const ttl = r.Properties?.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
-      tables.push({ stack: stack.name, logicalId: id, tableName: name, ...(ttl?.Enabled !== false && ttl?.AttributeName ? { ttlAttribute: ttl.AttributeName } : {}) });
+      const schema = tableSchema(r.Properties ?? {});
+      tables.push({
+        stack: stack.name,
+        logicalId: id,
+        tableName: name,
+        ...(ttl?.Enabled !== false && ttl?.AttributeName ? { ttlAttribute: ttl.AttributeName } : {}),
+        ...(schema ? { schema } : {}),
+      });
     }
   }
   const resolve = (v: unknown): string | undefined => resolveIntrinsic(v, resources, names);
@@ -191,6 +201,17 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
       ...(ir ? { ir } : {}),
     });
   }
+}
+
+/** A table resource's keys and indexes; undefined when it declares no keys (then the engine creates the workflow table's). */
+function tableSchema(properties: Record<string, unknown>): TableSchema | undefined {
+  const { KeySchema, AttributeDefinitions, GlobalSecondaryIndexes } = properties;
+  if (!Array.isArray(KeySchema) || !Array.isArray(AttributeDefinitions)) return undefined;
+  return {
+    KeySchema,
+    AttributeDefinitions,
+    ...(Array.isArray(GlobalSecondaryIndexes) ? { GlobalSecondaryIndexes } : {}),
+  } as TableSchema;
 }
 
 const REGION = 'us-east-1';

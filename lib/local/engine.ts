@@ -287,7 +287,7 @@ export class LocalEngine {
     try {
       const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
       stops.push(() => client.destroy());
-      for (const table of this.app.tables) await createWorkflowTable(client, table.tableName);
+      for (const table of this.app.tables) await createWorkflowTable(client, table.tableName, table.schema);
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
       // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.
       let endpoint = '';

@@ -1,13 +1,41 @@
-/** Creates a workflow table as the construct deploys it: key `pk` (S), on-demand, TTL on `ttl`. */
-import { CreateTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+/**
+ * Creates a table as the template declares it: its keys and global secondary
+ * indexes, on-demand, TTL on `ttl`. Without a template (tests, tools), the
+ * workflow table as the construct deploys it: key `pk` (S) and the runs index.
+ */
+import { type AttributeDefinition, CreateTableCommand, type DynamoDBClient, type GlobalSecondaryIndex, type KeySchemaElement, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../runtime/table';
 
-export async function createWorkflowTable(client: DynamoDBClient, tableName: string): Promise<void> {
+/** A table's keys and indexes, named as both CreateTable and an `AWS::DynamoDB::Table` resource name them. */
+export interface TableSchema {
+  readonly AttributeDefinitions: readonly AttributeDefinition[];
+  readonly KeySchema: readonly KeySchemaElement[];
+  readonly GlobalSecondaryIndexes?: readonly GlobalSecondaryIndex[];
+}
+
+const string = (name: string): AttributeDefinition => ({ AttributeName: name, AttributeType: 'S' });
+const runs = TABLE.runsIndex;
+
+/** The workflow table's schema (lib/construct/table.ts makes the same table). */
+export const WORKFLOW_TABLE_SCHEMA: TableSchema = {
+  AttributeDefinitions: [string(TABLE.partitionKey), string(runs.partitionKey), string(runs.sortKey)],
+  KeySchema: [{ AttributeName: TABLE.partitionKey, KeyType: 'HASH' }],
+  GlobalSecondaryIndexes: [{
+    IndexName: runs.name,
+    KeySchema: [{ AttributeName: runs.partitionKey, KeyType: 'HASH' }, { AttributeName: runs.sortKey, KeyType: 'RANGE' }],
+    Projection: { ProjectionType: 'KEYS_ONLY' },
+  }],
+};
+
+export async function createWorkflowTable(client: DynamoDBClient, tableName: string, schema: TableSchema = WORKFLOW_TABLE_SCHEMA): Promise<void> {
+  // Only what defines an on-demand index: a template's index may also carry capacity or contributor insights settings.
+  const indexes = schema.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection }));
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
-      AttributeDefinitions: [{ AttributeName: TABLE.partitionKey, AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: TABLE.partitionKey, KeyType: 'HASH' }],
+      AttributeDefinitions: [...schema.AttributeDefinitions],
+      KeySchema: [...schema.KeySchema],
+      ...(indexes?.length ? { GlobalSecondaryIndexes: indexes } : {}),
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );

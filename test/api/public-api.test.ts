@@ -68,8 +68,9 @@ test('each entry exports exactly these names', () => {
     ],
     'unum-cdk/client': [
       'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
-      'InspectFailure: interface', 'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'RecoverOptions: interface', 'RecoveredDeadLetter: interface',
-      'RecoveryReport: interface', 'RunError: interface', 'RunOutcome: interface', 'RunState: type', 'RunStatus: interface',
+      'InspectFailure: interface', 'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'ListRunsOptions: interface', 'RecoverOptions: interface',
+      'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
+      'RunStatus: interface', 'RunSummary: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
       'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface',
       'UnumWaitTimeoutError: class', 'WORKFLOW_ID_PATTERN: const', 'WaitOptions: interface', 'WorkflowLocation: interface',

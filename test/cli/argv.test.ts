@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseArgs, UsageError } from '../../lib/cli/argv';
 import { main as compileAsl } from '../../lib/cli/asl';
 import { main as bench } from '../../bench/cli';
-import { run, type CliIo } from '../../lib/cli/client';
+import { runClientCommand } from '../support/cli';
 import { main as cost } from '../../lib/cli/cost';
 import { main as demo } from '../../examples/demo';
 import { main as graph } from '../../lib/cli/graph';
@@ -60,16 +60,7 @@ describe('parseArgs', () => {
 });
 
 /** Runs a client command without AWS: every case here fails before a call. */
-async function unum(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
-    stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
-    readStdin: () => '{}',
-  };
-  return { code: await run(argv, io), out, err };
-}
+const unum = (argv: string[]) => runClientCommand(argv);
 
 describe('client commands', () => {
   test('an unknown option is a usage error: exit 2, the message, the usage', async () => {
@@ -163,7 +154,7 @@ describe('the unum entry point', () => {
     const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'unum.js')], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     const commands = [...r.stderr.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'graph', 'cost', 'compile-asl']);
+    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'runs', 'graph', 'cost', 'compile-asl']);
   });
 
   test('a bad command line exits 2 in a command that throws its usage error (local, graph)', () => {

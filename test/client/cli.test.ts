@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { run, type CliIo } from '../../lib/cli/client';
+import { runClientCommand } from '../support/cli';
 import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
 import { LambdaStub, startLambdaStub } from './support/lambda-stub';
 
@@ -37,16 +37,8 @@ beforeEach(async () => {
 });
 
 /** Runs `unum <argv>` against the test table; returns exit code and output. */
-async function unum(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
-    stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
-    readStdin: () => stdin,
-  };
-  const code = await run([...argv, '--entry-function', 'wf-Entry', '--table', table, '--workflow', WORKFLOW], io);
-  return { code, out, err };
+function unum(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  return runClientCommand([...argv, '--entry-function', 'wf-Entry', '--table', table, '--workflow', WORKFLOW], stdin);
 }
 
 test('start --input - --id --wait --json: starts, shows progress, prints the final status', async () => {

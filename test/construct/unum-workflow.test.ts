@@ -17,13 +17,16 @@ import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
 
 const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
-/** The policy statements attached to the role of one node. */
-function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
-  const stack = Stack.of(workflow);
-  const role = workflow.functions[node].role as iam.Role;
-  const roleId = stack.resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string;
+/** The policy statements attached to a role (its logical id, or a pattern of it). */
+function roleStatements(template: Template, roleId: string | object): Array<Record<string, unknown>> {
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
   return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+}
+
+/** The policy statements attached to the role of one node. */
+function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
+  const role = workflow.functions[node].role as iam.Role;
+  return roleStatements(template, Stack.of(workflow).resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string);
 }
 
 function invokeResources(statements: Array<Record<string, unknown>>): unknown[] {
@@ -68,7 +71,7 @@ describe('UnumWorkflow resources', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: {
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'runs', AttributeType: 'S' }, { AttributeName: 'runsSk', AttributeType: 'S' }],
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
         SSESpecification: { SSEEnabled: false },
@@ -314,13 +317,47 @@ describe('UnumWorkflow settings', () => {
     const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
     workflow.grantRecover(role);
     const template = Template.fromStack(stack);
-    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Operator') }] } }));
-    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
-    expect(statements).toEqual([
+    expect(roleStatements(template, Match.stringLikeRegexp('^Operator'))).toEqual([
       { Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], Effect: 'Allow', Resource: stack.resolve(workflow.deadLetterQueue.queueArn) },
       { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
       { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
     ]);
+  });
+
+  test('the table has the sparse runs index, keys only; grantListRuns is a Query on that index and BatchGetItem of this workflow\'s run records; grantRead covers both', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    const lister = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
+    const reader = new iam.Role(stack, 'Reader', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantListRuns(lister);
+    workflow.grantRead(reader);
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayWith([{ AttributeName: 'runs', AttributeType: 'S' }, { AttributeName: 'runsSk', AttributeType: 'S' }]),
+      GlobalSecondaryIndexes: [{
+        IndexName: 'runs',
+        KeySchema: [{ AttributeName: 'runs', KeyType: 'HASH' }, { AttributeName: 'runsSk', KeyType: 'RANGE' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      }],
+    });
+    const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
+    expect(roleStatements(template, Match.stringLikeRegexp('^Lister'))).toEqual([
+      { Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } },
+      { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: tableArn, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } } },
+    ]);
+    const [read] = roleStatements(template, Match.stringLikeRegexp('^Reader'));
+    expect(read.Action).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']));
+    expect(read.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+  });
+
+  test('grantListRuns of a table encrypted with a customer key also grants decrypting with it', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const encryptionKey = new kms.Key(stack, 'Key');
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain(), encryptionKey });
+    const lister = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantListRuns(lister);
+    const actions = roleStatements(Template.fromStack(stack), Match.stringLikeRegexp('^Lister')).map((st) => st.Action);
+    expect(actions).toEqual(['dynamodb:Query', 'dynamodb:BatchGetItem', 'kms:Decrypt']);
   });
 
   test('grantStart of a workflow that starts at a loop target: its start node only, never a function of the loop', () => {

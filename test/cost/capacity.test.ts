@@ -1,5 +1,6 @@
 import { CapacityMeter, applyUpdate } from '../../lib/cost/capacity';
 import { itemSize } from '../../lib/cost/item-size';
+import { checkpointPut, runFinish, runKey, runStart } from '../../runtime/table';
 
 const T = 'wf';
 const pk = (s: string) => ({ pk: { S: s } });
@@ -126,5 +127,58 @@ describe('read units: per started 4 KB, half when eventually consistent, the min
     });
     expect(m.totals.readUnits).toBe(7.5);
     expect(m.totals.writeUnits).toBe(w);
+  });
+});
+
+describe('the runs index (keys only): an index write when an entry is created, deleted or re-keyed, none otherwise', () => {
+  const run = { workflow: 'W', workflowId: 'r' };
+  const call = (operation: string, request: object, ok = true) => ({ operation, request: { TableName: T, ...request }, ok });
+  const key = { pk: { S: runKey(run) } };
+
+  test('a run: its start writes the entry, its final write (record past 2 KB) writes none: its keys stay (if_not_exists)', () => {
+    const m = new CapacityMeter();
+    m.record(call('PutItem', runStart(run, '2026-11-23T00:00:00.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(1 + 1);
+    m.record(call('UpdateItem', runFinish(run, { status: 'SUCCEEDED', result: JSON.stringify('r'.repeat(2000)) }, '2026-11-23T00:00:01.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(2 + 3);
+    expect(m.totals.indexWriteUnits).toBe(1);
+  });
+
+  test('a failed run: start and final status, one index write in all', () => {
+    const m = new CapacityMeter();
+    m.record(call('PutItem', runStart(run, '2026-11-23T00:00:00.000Z', 99)));
+    m.record(call('UpdateItem', runFinish(run, { status: 'FAILED', error: { node: 'n', error: 'E', cause: 'c'.repeat(500) } }, '2026-11-23T00:00:01.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(2 + 1);
+  });
+
+  test('an entry is billed per started KB of its keys', () => {
+    const long = { workflow: 'W', workflowId: 'i'.repeat(600) };
+    const m = new CapacityMeter();
+    m.record(call('PutItem', runStart(long, '2026-11-23T00:00:00.000Z', 99)));
+    // pk and runsSk each hold the 600-byte id: the entry is over 1 KB, the record too.
+    expect(m.totals.writeUnits).toBe(2 + 2);
+  });
+
+  test('a terminal write that creates the record creates its entry; other items and failed conditions write no entry', () => {
+    const m = new CapacityMeter();
+    m.record(call('UpdateItem', runFinish(run, { status: 'FAILED', error: { node: 'n', error: 'E', cause: '' } }, '2026-11-23T00:00:01.000Z', 99)));
+    expect(m.totals.writeUnits).toBe(1 + 1);
+    m.record(call('PutItem', checkpointPut('ckpt#x', '1', undefined, 99)));
+    expect(m.totals.writeUnits).toBe(2 + 1);
+    m.record({ ...call('PutItem', runStart(run, '2026-11-23T00:00:02.000Z', 99), false), response: { __type: 'x#ConditionalCheckFailedException' } });
+    expect(m.totals.writeUnits).toBe(3 + 1);
+  });
+
+  test('changing an entry key deletes the old entry and puts the new one; removing one deletes the entry; so does deleting the record', () => {
+    const m = new CapacityMeter();
+    m.record(call('PutItem', runStart(run, '2026-11-23T00:00:00.000Z', 99)));
+    m.record(call('UpdateItem', { Key: key, UpdateExpression: 'SET runsSk = :k', ExpressionAttributeValues: { ':k': { S: 'later#r' } } }));
+    expect(m.totals.writeUnits).toBe(2 + 1 + 2);
+    m.record(call('UpdateItem', { Key: key, UpdateExpression: 'REMOVE runsSk' }));
+    expect(m.totals.writeUnits).toBe(5 + 1 + 1);
+    m.record(call('UpdateItem', { Key: key, UpdateExpression: 'SET runsSk = :k', ExpressionAttributeValues: { ':k': { S: 'again#r' } } }));
+    expect(m.totals.writeUnits).toBe(7 + 1 + 1);
+    m.record(call('DeleteItem', { Key: key }));
+    expect(m.totals.writeUnits).toBe(9 + 1 + 1);
   });
 });

@@ -3,6 +3,7 @@ import type { TimelineEntry } from '../../lib/local/timeline';
 import type { CallRecord } from '../../lib/local/traffic';
 import type { NodeIR } from '../../runtime/ir';
 import { averageRuns, measureRun } from '../../lib/cost/measure';
+import { runFinish, runStart } from '../../runtime/table';
 
 const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
   version: 1, workflow: 'W', node, entry: node === 'A', handler: kind === 'user' ? { kind, export: node } : { kind },
@@ -45,6 +46,17 @@ test('wall times: every execution billed on unum; Step Functions runs each invoc
   // Express: wall time from 0 to 310 ms
   expect(m.stepFunctions).toEqual({ stateTransitions: 3, taskRequests: 1, taskGbSeconds: expect.closeTo(0.04, 12), expressDurationMs: 310 });
   expect(m.invokes).toBe(1);
+});
+
+test('the runs index: one write unit at the run\'s start, counted in the write units and apart; none at its end', () => {
+  const run = { workflow: 'W', workflowId: 'r' };
+  const m = measureRun({ ...evidence, calls: [
+    call('e1', 'dynamodb', 'PutItem', { TableName: 't', ...runStart(run, '2026-11-23T00:00:00.000Z', 99) }, 200, {}),
+    call('e3', 'dynamodb', 'UpdateItem', { TableName: 't', ...runFinish(run, { status: 'SUCCEEDED', result: '1' }, '2026-11-23T00:00:01.000Z', 99) }, 200, {}),
+  ] });
+  expect(m.unum.writeUnits).toBe(1 + 1 + 1);
+  expect(m.indexWriteUnits).toBe(1);
+  expect(averageRuns([m, measureRun(evidence)]).indexWriteUnits).toBe(0.5);
 });
 
 test('modelled durations: user code + latency per call', () => {

@@ -65,6 +65,7 @@ describe('one million runs, priced by hand', () => {
     expect(express.lines[3]).toEqual({ item: 'Express duration', quantity: expect.closeTo(18_750, 6), unit: 'GB-s', usd: expect.closeTo(0.3125625, 9) });
     expect(express.totalUsd).toBeCloseTo(2.9125675, 9);
     expect(c.notes.join(' ')).not.toMatch(/first price tier/);
+    expect(c.notes.join(' ')).toMatch(/one write to the runs index per run, at its start/);
   });
 
   test('Lambda durable functions = one request + the tasks\' duration + a durable operation per state and the start', () => {

@@ -27,7 +27,11 @@ describe('cloud assembly reader', () => {
     });
     expect(app.functions.get('emu-recorder')?.async).toEqual({ retryAttempts: 2, maxEventAgeSeconds: 21600 });
     expect(app.functions.get('emu-young')?.async).toMatchObject({ maxEventAgeSeconds: 60 });
-    expect(app.tables).toEqual([{ stack: 'EmuStack', logicalId: 'Table', tableName: 'EmuStack-Table', ttlAttribute: 'ttl' }]);
+    expect(app.tables).toEqual([{
+      stack: 'EmuStack', logicalId: 'Table', tableName: 'EmuStack-Table', ttlAttribute: 'ttl',
+      // The keys as the template declares them: the engine creates the table with them.
+      schema: { AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] },
+    }]);
     expect(app.queues).toEqual(['EmuStack-DeadLetters']);
     // A queue's URL is not known before the engine listens: its Ref is left out of the environment.
     expect(app.functions.get('emu-lost')).toMatchObject({
