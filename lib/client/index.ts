@@ -6,7 +6,7 @@
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
-export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError } from './errors';
+export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskAlreadyCompletedError, UnumTaskTokenError, UnumWaitTimeoutError } from './errors';
 export type { InspectOptions, RunError, RunOutcome, RunState, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';
