@@ -16,7 +16,7 @@ export const taskReader: StateReader = {
   create(ctx, name, state) {
     const target = taskResource(ctx.report, name, state);
     const settings = ctx.tasks.propsFor(name, target);
-    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
+    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'], target.callback ? 'task' : 'state');
     const timeout = state.TimeoutSeconds as number | undefined;
     const heartbeat = state.HeartbeatSeconds as number | undefined;
     if (!target.callback && timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
