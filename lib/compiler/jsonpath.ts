@@ -56,6 +56,7 @@ function contextProblem(path: ParsedPath, text: string, where: TemplateContext):
     (where === 'item' && (exactly('Map', 'Item', 'Index') || (a === 'Map' && b === 'Item' && c === 'Value'))) ||
     (where === 'task' && exactly('Task', 'Token'));
   if (known) return undefined;
+  if (exactly('Task', 'Token')) return `the context path ${text} is available only in the parameters of a Task that waits for its token (integrationPattern WAIT_FOR_TASK_TOKEN, ASL .waitForTaskToken)`;
   const item = where === 'item' ? ', $$.Map.Item.Value, $$.Map.Item.Index' : where === 'task' ? ', $$.Task.Token' : '';
   return `the context path ${text} is not supported (available here: $$.Execution.Id, $$.State.Name${item})`;
 }
