@@ -194,11 +194,12 @@ export class Emitter {
   /**
    * The entry function accepts start requests only (the start permission is
    * permission to invoke it), so its node must have no predecessor: a first
-   * node that is a loop target is started by an implicit pass node.
+   * node that is a loop target, or a callback Task, is started by an implicit pass node.
    */
   private startNodeFor(first: string): string {
     const invoked = [...this.nodes.values()].some((b) => nodeSuccessors(b).includes(first));
-    if (!invoked) return first;
+    // A callback Task's function also takes responses to its tokens, which a start permission must not reach.
+    if (!invoked && !this.nodes.get(first)?.callback) return first;
     const start = this.add({ name: implicitName.start(this.graph.start.id), scope: ROOT_SCOPE, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, instructions: [] }, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
     });

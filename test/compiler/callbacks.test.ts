@@ -51,3 +51,10 @@ test('bad callback settings are definition errors naming workflow, state and fie
   );
   expect(definitionError({ integrationPattern: WAIT, resultSelector: { 'token.$': '$$.Task.Token' } })).toMatch(/field 'resultSelector': 'token.\$': the context path \$\$.Task.Token is available only in the parameters/);
 });
+
+test('a callback Task that starts the workflow gets an implicit start node: the entry takes start requests only', () => {
+  const compiled = compileWorkflow('wf', Definition.from(new Task('Ask', { entry: ENTRY, integrationPattern: WAIT })));
+  expect(compiled.entry).toBe('Ask.Start');
+  expect(compiled.nodes['Ask.Start'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Ask' } }]);
+  expect(compiled.nodes.Ask.ir.entry).toBe(false);
+});
