@@ -70,6 +70,12 @@ test('DSL approval: the handler gets one token ($$.Task.Token and unum.taskToken
   expect(handed.contextToken).toBe(token);
   expect(decodeTaskToken(token)).toMatchObject({ workflow: 'Approval', workflowId: id, node: 'Ask' });
   expect(handed.input).toEqual({ token, order: { sku: 'a-1' } });
+  // Once the handler's execution ended, the run waits: nothing committed for Ask, nothing after it ran.
+  const ended = (): boolean => engine.emulator.timeline.of(id).some((e) => e.node === 'Ask' && e.end !== undefined);
+  for (let i = 0; i < 1200 && !ended(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(engine.emulator.timeline.of(id).filter((e) => e.node === 'Ask').map((e) => e.outcome)).toEqual(['ok']);
+  expect(engine.emulator.timeline.of(id).filter((e) => e.node === 'Ship')).toEqual([]);
+  expect(committed('Approval', id, 'Ask')).toBe(0);
   expect((await client('Approval').status(id)).status).toBe('RUNNING');
   await client('Approval').sendTaskSuccess(token, { approvedBy: 'ann' });
   const record = await engine.waitForRun(id, RUN_WAIT);
