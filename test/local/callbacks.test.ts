@@ -121,6 +121,14 @@ test('six concurrent completions of one token: exactly one commits, the others g
   expect(committed('Approval', id, 'Ship') + committed('Approval', id, 'Rejected')).toBe(1);
 });
 
+test('a callback in every item of a Map: completed in reverse order, the Map\'s result keeps the items\' order', async () => {
+  const id = engine.startRun('MapApproval', { items: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] } as never);
+  const items = await Promise.all(['a', 'b', 'c'].map((item) => handedOut(`${id}-${item}`)));
+  const c = client('MapApproval');
+  for (const [n, handed] of [...items.entries()].reverse()) await c.sendTaskSuccess(handed.payloadToken as string, { n });
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: [{ id: 'a', answer: { n: 0 } }, { id: 'b', answer: { n: 1 } }, { id: 'c', answer: { n: 2 } }] });
+});
+
 test('the timeout fails the task with States.Timeout (caught); a completion after it gets "already completed" and the result stays the timeout path\'s', async () => {
   const { id, token } = await start('ShortTimeout', { sku: 'f-6' });
   const record = await engine.waitForRun(id, RUN_WAIT);

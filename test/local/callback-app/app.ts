@@ -1,13 +1,14 @@
 /**
  * CDK app of the callback tests on the local engine: an approval from the
  * DSL and from ASL (`lambda:invoke.waitForTaskToken`) with a Catch for a
- * rejection, a callback with a short timeout caught, and one with a heartbeat.
+ * rejection, a callback with a short timeout caught, one with a heartbeat,
+ * and a callback in every item of a Map.
  */
 import * as path from 'path';
 import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { fromAsl } from '../../../lib/asl';
 import { UnumWorkflow } from '../../../lib/construct';
-import { Definition, IntegrationPattern, Pass, Task, type TaskProps } from '../../../lib/definition';
+import { Definition, IntegrationPattern, Map, Pass, Task, type TaskProps } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const ship = (): Task => new Task('Ship', { entry, handler: 'ship' });
@@ -37,6 +38,11 @@ const workflows: Record<string, Definition> = {
   Approval: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.hours(1) }).addCatch(rejected, { errors: ['Rejected'], resultPath: '$.error' }).next(ship())),
   AslApproval: fromAsl(asl, { workflowName: 'AslApproval', defaultTask: (t) => ({ entry, handler: t.functionName }) }),
   ShortTimeout: Definition.from(ask({ timeout: Duration.minutes(1) }).addCatch(timedOut, { errors: ['States.Timeout'] }).next(ship())),
+  MapApproval: Definition.from(
+    new Map('Each', { itemsPath: '$.items' }).itemProcessor(
+      new Task('AskItem', { entry, handler: 'requestItem', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token', 'id.$': '$.id' }, resultPath: '$.answer', timeout: Duration.hours(1) }),
+    ),
+  ),
   Heartbeat: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.hours(1), heartbeat: Duration.minutes(10) }).next(ship())),
 };
 

@@ -16,4 +16,10 @@ export function request(input: { token?: string }, _lambda: unknown, unum: UnumC
   return { requested: true };
 }
 
+/** A Map item's request: one file per item, named by the run and the item's id. */
+export function requestItem(input: { token: string; id: string }, _lambda: unknown, unum: UnumContext): { requested: true } {
+  fs.writeFileSync(path.join(process.env.CALLBACK_TOKENS as string, `${unum.runId}-${input.id}.json`), JSON.stringify({ payloadToken: input.token, input }));
+  return { requested: true };
+}
+
 export const ship = (input: Record<string, unknown>): Record<string, unknown> => ({ ...input, shipped: true });
