@@ -129,6 +129,12 @@ test('a callback in every item of a Map: completed in reverse order, the Map\'s 
   expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: [{ id: 'a', answer: { n: 0 } }, { id: 'b', answer: { n: 1 } }, { id: 'c', answer: { n: 2 } }] });
 });
 
+test('an uncaught failure of a callback inside a Parallel fails the Parallel, whose Catch rule takes it', async () => {
+  const { id, token } = await start('ParallelApproval', { sku: 'p-1' });
+  await client('ParallelApproval').sendTaskFailure(token, 'Rejected', 'not this one');
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { order: { sku: 'p-1' }, error: { Error: 'Rejected', Cause: 'not this one' } } });
+});
+
 test('the timeout fails the task with States.Timeout (caught); a completion after it gets "already completed" and the result stays the timeout path\'s', async () => {
   const { id, token } = await start('ShortTimeout', { sku: 'f-6' });
   const record = await engine.waitForRun(id, RUN_WAIT);

@@ -2,13 +2,13 @@
  * CDK app of the callback tests on the local engine: an approval from the
  * DSL and from ASL (`lambda:invoke.waitForTaskToken`) with a Catch for a
  * rejection, a callback with a short timeout caught, one with a heartbeat,
- * and a callback in every item of a Map.
+ * a callback in every item of a Map, and one in a Parallel with a Catch rule.
  */
 import * as path from 'path';
 import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { fromAsl } from '../../../lib/asl';
 import { UnumWorkflow } from '../../../lib/construct';
-import { Definition, IntegrationPattern, Map, Pass, Task, type TaskProps } from '../../../lib/definition';
+import { Definition, IntegrationPattern, Map, Parallel, Pass, Task, type TaskProps } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const ship = (): Task => new Task('Ship', { entry, handler: 'ship' });
@@ -42,6 +42,12 @@ const workflows: Record<string, Definition> = {
     new Map('Each', { itemsPath: '$.items' }).itemProcessor(
       new Task('AskItem', { entry, handler: 'requestItem', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token', 'id.$': '$.id' }, resultPath: '$.answer', timeout: Duration.hours(1) }),
     ),
+  ),
+  ParallelApproval: Definition.from(
+    new Parallel('Both')
+      .branch(new Task('AskBranch', { entry, handler: 'request', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token' }, timeout: Duration.hours(1) }))
+      .branch(new Pass('Other'))
+      .addCatch(new Pass('BothFailed'), { errors: ['Rejected'], resultPath: '$.error' }),
   ),
   Heartbeat: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.hours(1), heartbeat: Duration.minutes(10) }).next(ship())),
 };
