@@ -17,6 +17,9 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   inspect: { summary: 'progress of a run from the table', load: () => require('../lib/cli/client') },
   recover: { summary: 'replay the dead letters of a workflow after an outage', load: () => require('../lib/cli/client') },
   runs: { summary: 'list the runs of a workflow, newest first', load: () => require('../lib/cli/client') },
+  'task-success': { summary: 'complete a callback Task with its result (task token)', load: () => require('../lib/cli/client') },
+  'task-failure': { summary: 'fail a callback Task (task token)', load: () => require('../lib/cli/client') },
+  'task-heartbeat': { summary: 'send a heartbeat for a callback Task (task token)', load: () => require('../lib/cli/client') },
   graph: { summary: 'diagram of a workflow (mermaid | dot | svg)', load: () => require('../lib/cli/graph') },
   cost: { summary: 'cost per million runs vs Step Functions', load: () => require('../lib/cli/cost') },
   'compile-asl': { summary: 'compile an Amazon States Language file', load: () => require('../lib/cli/asl') },
@@ -37,7 +40,7 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   const mod = await command.load();
   // Client commands share one module: pass the command name on.
-  return mod.main(['start', 'status', 'result', 'wait', 'inspect', 'recover', 'runs'].includes(name) ? argv : rest);
+  return mod.main(['start', 'status', 'result', 'wait', 'inspect', 'recover', 'runs', 'task-success', 'task-failure', 'task-heartbeat'].includes(name) ? argv : rest);
 }
 
 dispatch(process.argv.slice(2)).then(

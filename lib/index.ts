@@ -5,7 +5,7 @@
  * reads runs, `unum-cdk/local` runs a synthesized app on this machine.
  * Every name here is deliberate: test/api/public-api.test.ts lists them.
  */
-export { Chain, Choice, Condition, Definition, Fail, Fold, MapState, MapState as Map, Parallel, Pass, Succeed, Task, Wait, WaitTime } from './definition';
+export { Chain, Choice, Condition, Definition, Fail, Fold, IntegrationPattern, MapState, MapState as Map, Parallel, Pass, Succeed, Task, Wait, WaitTime } from './definition';
 export type {
   AfterwardsOptions,
   CatchProps,

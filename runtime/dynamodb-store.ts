@@ -62,7 +62,7 @@ const MAX_UNPROCESSED_ROUNDS = 12;
  * Awaits a conditional write; a failed condition becomes `onFailed(e)`.
  * Matched by name, not instanceof: robust to more than one copy of the SDK in a process.
  */
-async function conditional<T, F>(write: Promise<T>, onFailed: (e: Error & { Item?: Item }) => F | Promise<F>): Promise<T | F> {
+export async function conditional<T, F>(write: Promise<T>, onFailed: (e: Error & { Item?: Item }) => F | Promise<F>): Promise<T | F> {
   try {
     return await write;
   } catch (e) {

@@ -20,10 +20,15 @@ import { decideState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
 import { checkpointKey, retriedErrors } from './table';
 import { callUser, compute } from './user-code';
-import type { Exec, Invocation, LambdaContext, Runtime } from './types';
+import type { Exec, Invocation, LambdaContext, Runtime, TaskCompletion, TaskPort } from './types';
 
-/** A node with a user or pass handler. */
-function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
+function tasksOf(x: Exec): TaskPort {
+  if (!x.rt.tasks) throw new Error(`unum: node ${x.rt.ir.node} is a callback Task, and its bundle lacks the callback runtime`);
+  return x.rt.tasks;
+}
+
+/** A node with a user or pass handler; for a callback Task, the handler's part or a completion's (runtime/callback.ts). */
+function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>, completion?: TaskCompletion): Promise<StepOutcome> {
   const { ir } = x.rt;
   const decided = decidedAttemptKey(x);
   return exactlyOnceStep(x, () => {
@@ -32,9 +37,11 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>): Promise
     return {
       instructionsFollow: true,
       async computeOutput() {
+        if (completion) return tasksOf(x).completionOutput(x, completion);
         const resolved = await resolveInput(x);
         if (!resolved) return undefined;
         const input = resolved.value;
+        if (ir.callback) return tasksOf(x).handOutToken(x, input);
         const context = contextObject(x);
         return compute(x, input, async () =>
           spec.kind === 'pass'
@@ -57,7 +64,28 @@ function withEnclosingJoin(invocation: Invocation, join: EnclosingJoin | undefin
   return { ...invocation, frames: invocation.frames.map((f, i) => (i === last ? { ...f, join } : f)) };
 }
 
-export async function execute(rt: Runtime, received: Invocation, ctx: LambdaContext): Promise<void> {
+/** The execution's work, after the run's start or lease check. */
+async function runStep(x: Exec, completion: TaskCompletion | undefined): Promise<ExecutionEnd['outcome']> {
+  const { invocation } = x;
+  const spec = x.rt.ir.handler;
+  if (invocation.start) {
+    // A new run holds only the record it writes now, with a TTL no earlier than the lease.
+    x.lease = startLease(x);
+    if (!(await startRun(x))) return 'duplicate';
+  } else await keepLease(x);
+  const { input } = invocation;
+  if ('launch' in input) return runLauncher(x, input.launch);
+  if ('failed' in input) return decideState(x, input.failed);
+  return spec.kind === 'fold' ? runFold(x, spec) : runNode(x, spec, completion);
+}
+
+/** How an execution ended: its log line's outcome, and whether another execution committed the invocation first. */
+export interface ExecutionEnd {
+  readonly outcome: StepOutcome | 'launched' | 'error' | 'failed';
+  readonly duplicate: boolean;
+}
+
+export async function execute(rt: Runtime, received: Invocation, ctx: LambdaContext, completion?: TaskCompletion): Promise<ExecutionEnd> {
   const started = Date.now();
   const { ir } = rt;
   const invocation = withEnclosingJoin(received, ir.enclosingJoin);
@@ -67,7 +95,9 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   const input = invocation.input;
   const name = 'launch' in input ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
   const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };
-  const report = (outcome: StepOutcome | 'launched' | 'error' | 'failed', error?: unknown): void => {
+  let end: ExecutionEnd['outcome'] = 'error';
+  const report = (outcome: ExecutionEnd['outcome'], error?: unknown): void => {
+    end = outcome;
     if (x.userMs > 0) x.metrics.userCodeDuration = x.userMs;
     writeTransitionLog({
       workflowId: invocation.workflowId,
@@ -83,28 +113,22 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
     emitMetrics(ir.workflow, ir.node, x.metrics);
   };
   try {
-    if (invocation.start) {
-      // A new run holds only the record it writes now, with a TTL no earlier than the lease.
-      x.lease = startLease(x);
-      if (!(await startRun(x))) return report('duplicate');
-    } else await keepLease(x);
-    if ('launch' in input) report(await runLauncher(x, input.launch));
-    else report('failed' in input ? await decideState(x, input.failed) : spec.kind === 'fold' ? await runFold(x, spec) : await runNode(x, spec));
+    report(await runStep(x, completion));
   } catch (e) {
     if (e instanceof StateFailedError) {
       // Decided already (no rule inside handled it): no Lambda retry changes it.
       await failRunOrState(x, e.error, e.cause);
       report('failed', e);
-      return;
-    }
-    if (!TERMINAL_ERRORS.has(errorName(e))) {
+    } else if (!TERMINAL_ERRORS.has(errorName(e))) {
       // Lambda retries the invocation; when its retries are exhausted the failure recorder ends the run.
       x.metrics.failures = 1;
       report('error', e);
       throw e;
+    } else {
+      // No retry can change a bad path or an oversized value: end the run now.
+      await failRun(x, errorName(e), errorMessage(e));
+      report('failed', e);
     }
-    // No retry can change a bad path or an oversized value: end the run now.
-    await failRun(x, errorName(e), errorMessage(e));
-    report('failed', e);
   }
+  return { outcome: end, duplicate: x.metrics.duplicates === 1 };
 }

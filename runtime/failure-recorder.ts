@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { loadModule } from './load-module';
 import { DynamoDbStore } from './dynamodb-store';
 import { parseStart } from './envelope';
+import { decodeTaskToken } from './task-token';
 import { appendHistory } from './history';
 import { ENV, RECORDER_FILE_NAME, WORKFLOW_ID_PATTERN, type RecorderSpec } from './ir';
 import { boundedError } from './errors';
@@ -53,6 +54,12 @@ function startId(event: unknown, requestId: string): string | undefined {
 /** The failed invocation's workflow id and node, as far as the record tells, read as the handler reads the event. */
 export function identify(record: FailureRecord, workflow = process.env[ENV.workflow]): { workflowId?: string; node: string } {
   const req = record.requestPayload;
+  // A callback Task's timeout or heartbeat check (runtime/callback.ts): its token names the run and the Task.
+  if (isObject(req) && isObject(req.unumTask)) {
+    const token = decodeTaskToken(req.unumTask.token);
+    const ours = typeof token !== 'string' && token.workflow === workflow;
+    return ours ? { workflowId: token.workflowId, node: token.node } : { node: process.env[ENV.entryNode] ?? '' };
+  }
   const unum = isObject(req) && isObject(req.unum) ? req.unum : undefined;
   // An envelope of another workflow names none of this workflow's runs (none before version 2 named its workflow).
   const ours = unum && (unum.workflow === undefined || unum.workflow === workflow);

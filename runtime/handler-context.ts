@@ -30,6 +30,12 @@ export interface UnumContext {
    * (it hashes the function name too). 43 base64url characters.
    */
   readonly idempotencyKey: string;
+  /**
+   * A callback Task's token (`WAIT_FOR_TASK_TOKEN`): hand it to whoever
+   * completes the task (`sendTaskSuccess` / `sendTaskFailure`). The same for
+   * every execution of this invocation. Absent on other Tasks.
+   */
+  readonly taskToken?: string;
 }
 
 /** What the effect operations need from the execution; not part of the public context. */
@@ -56,6 +62,6 @@ export function handlerContext(x: Exec, remainingMs: () => number): UnumContext 
     remainingMs,
   };
   const idempotencyKey = createHash('sha256').update(JSON.stringify([x.ctx.functionName ?? '', x.name])).digest('base64url');
-  const context: UnumContext = { workflow: ir.workflow, runId: x.run.workflowId, node: ir.node, invocation: x.name, idempotencyKey };
+  const context: UnumContext = { workflow: ir.workflow, runId: x.run.workflowId, node: ir.node, invocation: x.name, idempotencyKey, ...(x.taskToken ? { taskToken: x.taskToken } : {}) };
   return Object.defineProperty(context, EFFECTS_PORT, { value: port });
 }

@@ -15,7 +15,7 @@ import { LambdaInvoker } from './lambda-invoker';
 import { rejectEvent } from './rejection';
 import type { Scheduler } from './scheduler';
 import type { CheckpointStore } from './store';
-import type { Invocation, LambdaContext, UserFunction } from './types';
+import type { Invocation, LambdaContext, TaskPort, UserFunction } from './types';
 
 export interface HandlerOptions {
   /** The node's IR; default: the file named by UNUM_IR_FILE, else `unum-ir.json` beside the bundle. */
@@ -24,8 +24,10 @@ export interface HandlerOptions {
   readonly store?: CheckpointStore;
   /** Default: Lambda async Invoke. */
   readonly invoker?: Invoker;
-  /** Default: EventBridge Scheduler one-time schedules (used by nodes before a Wait). */
+  /** Default: EventBridge Scheduler one-time schedules (used by nodes before a Wait and callback Tasks). */
   readonly scheduler?: Scheduler;
+  /** A callback Task's part (runtime/callback-handler.ts). */
+  readonly tasks?: TaskPort;
 }
 
 export type LambdaHandler = (event: unknown, context: LambdaContext) => Promise<unknown>;
@@ -58,6 +60,12 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
     return store;
   };
   return async (event, context) => {
+    // A callback Task's function also takes responses to its task tokens (runtime/task-completion.ts).
+    const { tasks } = options;
+    if (ir.callback && tasks && typeof event === 'object' && event !== null && 'unumTask' in event) {
+      invoker ??= new LambdaInvoker();
+      return tasks.respond({ ir, fn, store: storeOf(), invoker, scheduler, tasks }, event, context);
+    }
     let invocation: Invocation;
     try {
       // Before any read or write: a malformed event touches nothing but its own run's record.
@@ -67,7 +75,7 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
       throw e;
     }
     invoker ??= new LambdaInvoker();
-    await execute({ ir, fn, store: storeOf(), invoker, scheduler }, invocation, context);
+    await execute({ ir, fn, store: storeOf(), invoker, scheduler, ...(options.tasks ? { tasks: options.tasks } : {}) }, invocation, context);
     return { workflowId: invocation.workflowId };
   };
 }

@@ -98,6 +98,43 @@ export type WaitSpec = { readonly state: string; readonly inputPath?: JsonPath |
   | { readonly timestampPath: JsonPath }
 );
 
+/**
+ * A Task that waits for its task token: it ends when a completion arrives
+ * (success, failure), or fails with `States.Timeout` `timeoutSeconds` after
+ * its handler started, or with `States.HeartbeatTimeout` when no heartbeat
+ * came for `heartbeatSeconds`.
+ */
+export interface CallbackSpec {
+  /** 1 s to one year (`MAX_WAIT_SECONDS`, also the default). */
+  readonly timeoutSeconds: number;
+  /** Less than `timeoutSeconds`. @default no heartbeat */
+  readonly heartbeatSeconds?: number;
+}
+
+/** What completes (or keeps alive) a callback Task, besides its token. */
+export type TaskOutcome =
+  | { readonly success: Json }
+  | { readonly failure: { readonly error: string; readonly cause: string } }
+  | { readonly heartbeat: true }
+  /**
+   * Sent by the task's own schedules only: its timeout, or a heartbeat check
+   * made after heartbeat number `beats` (0: the handler's start), void when a later one came.
+   */
+  | { readonly timeout: 'States.Timeout' }
+  | { readonly timeout: 'States.HeartbeatTimeout'; readonly beats: number };
+
+/** The event a callback Task's function takes besides envelopes: a completion, a heartbeat or a timeout of one task token. */
+export interface TaskResponseEvent {
+  readonly unumTask: { readonly token: string } & TaskOutcome;
+}
+
+/** What a callback Task's function answers to a `TaskResponseEvent`. */
+export interface TaskResponseAnswer {
+  /** `completed`: this response committed the task; `alreadyCompleted`: another did first, nothing changed; `invalid`: no such waiting task, nothing written. */
+  readonly task: 'completed' | 'alreadyCompleted' | 'heartbeat' | 'invalid';
+  readonly reason?: string;
+}
+
 /** The longest wait (Step Functions' run limit, and what Scheduler's one-time schedules are used for here): one year. */
 export const MAX_WAIT_SECONDS = 365 * 24 * 3600;
 
@@ -396,6 +433,12 @@ export interface NodeIR {
   readonly stateErrors?: true;
   readonly retry?: readonly RetryRule[];
   readonly catch?: readonly CatchRule[];
+  /**
+   * Present on a Task that waits for its task token (`WAIT_FOR_TASK_TOKEN`):
+   * the handler hands the token out, and the task's result is what a
+   * completion sends (docs/architecture.md "Callbacks").
+   */
+  readonly callback?: CallbackSpec;
   readonly instructions: readonly Instruction[];
   readonly settings: NodeSettings;
   /**
@@ -561,6 +604,8 @@ export const ENV = {
   schedulerRoleArn: 'UNUM_SCHEDULER_ROLE_ARN',
   /** Functions before a Wait: `arn:<partition>:lambda:<region>:<account>:function:`, which a schedule's target ARN starts with. */
   functionArnPrefix: 'UNUM_FUNCTION_ARN_PREFIX',
+  /** The task-response function: the functions of the workflow's callback Tasks, by node (JSON). */
+  taskFunctions: 'UNUM_TASK_FUNCTIONS',
 } as const;
 
 /** The IR file name inside each function's asset. */

@@ -1,11 +1,12 @@
 /** How the runtime delays an invocation until a Wait ends (docs/architecture.md "Waits"). */
-import type { Envelope } from './ir';
+import type { Envelope, TaskResponseEvent } from './ir';
 
-export interface OneTimeSchedule {
+export interface OneTimeSchedule<E = Envelope> {
   /** Unique per invocation it delivers: creating it again is a no-op. */
   readonly name: string;
   readonly functionName: string;
-  readonly event: Envelope;
+  /** An envelope after a Wait; a timeout or heartbeat check of a callback Task. */
+  readonly event: E;
   /** Epoch milliseconds; delivered no earlier (EventBridge Scheduler: within the two minutes after it, see `atExpression`). */
   readonly at: number;
   /** The longest the service may keep retrying the delivery, in seconds. */
@@ -14,5 +15,5 @@ export interface OneTimeSchedule {
 
 export interface Scheduler {
   /** Creates the schedule, or leaves the one of that name in place. */
-  schedule(s: OneTimeSchedule): Promise<void>;
+  schedule(s: OneTimeSchedule<Envelope | TaskResponseEvent>): Promise<void>;
 }

@@ -17,7 +17,7 @@ import type { Json } from './ir';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped' | 'ended';
+export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped' | 'ended' | 'waiting';
 
 /** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
@@ -29,8 +29,8 @@ export interface StepOutput {
 export interface StepWork {
   /** The value goes on to the node's instructions (a fold's: only from its last step). */
   readonly instructionsFollow: boolean;
-  /** Resolves the input and computes; undefined when an input is missing. */
-  computeOutput(): Promise<StepOutput | undefined>;
+  /** Resolves the input and computes; undefined when an input is missing, 'waiting' when a callback Task waits for its token (nothing to commit yet). */
+  computeOutput(): Promise<StepOutput | 'waiting' | undefined>;
   /** Invokes the successors of the committed value (a duplicate's: only those that have not committed). */
   afterCommit(ck: Committed): Promise<void>;
 }
@@ -89,6 +89,7 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
   } else {
     const output = await work.computeOutput();
     if (!output) return staleOrExpired(x);
+    if (output === 'waiting') return output;
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;
     const value = passes ? leadingPasses(x, output.value) : output.value;

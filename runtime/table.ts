@@ -69,6 +69,9 @@ export const stateFailureKey = (joinInvocation: string): string => `sfail#${join
 /** The run's history counter (no `seq`) or its entry `seq`. */
 export const historyKey = (run: RunRef, seq?: number): string => `hist#${run.workflow}#${run.workflowId}${seq === undefined ? '' : `#${seq}`}`;
 
+/** A callback Task's waiting record (docs/architecture.md "Callbacks"). */
+export const taskWaitKey = (invocation: string): string => `task#${invocation}`;
+
 /** An effect record of an invocation (`unum-cdk/effects`): `operation` is the effect's kind, name and occurrence. */
 export const effectKey = (invocation: string, operation: string): string => `effect#${invocation}#${operation}`;
 
@@ -84,7 +87,8 @@ export type TableKey =
   | { readonly kind: 'stateFailure'; readonly join: string }
   | ({ readonly kind: 'run' } & RunRef)
   | ({ readonly kind: 'history'; readonly seq?: number } & RunRef)
-  | { readonly kind: 'effect'; readonly invocation: string; readonly operation: string };
+  | { readonly kind: 'effect'; readonly invocation: string; readonly operation: string }
+  | { readonly kind: 'taskWait'; readonly invocation: string };
 
 /** The key's parts; undefined for a key of no item of this layout. */
 export function parseKey(key: string): TableKey | undefined {
@@ -103,6 +107,8 @@ export function parseKey(key: string): TableKey | undefined {
     }
     case 'sfail':
       return { kind: 'stateFailure', join: rest };
+    case 'task':
+      return { kind: 'taskWait', invocation: rest };
     case 'effect': {
       const cut = rest.indexOf('#');
       return cut < 0 ? undefined : { kind: 'effect', invocation: rest.slice(0, cut), operation: rest.slice(cut + 1) };
@@ -222,6 +228,14 @@ export function checkpointPut(key: string, json: string, catchIndex: number | un
  */
 export const RETRY_STATE = -1;
 
+/**
+ * The catch index of a callback Task's checkpoint whose completion was a
+ * failure (sent, or a timeout) that no Catch rule took: the value is
+ * `{Error, Cause}`, and the task fails its run or enclosing state. Committed
+ * like any result, so that a success and a failure racing have one winner.
+ */
+export const TASK_FAILED = -2;
+
 /** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
   const deflated = item?.z?.B as Uint8Array | string | undefined;
@@ -310,6 +324,39 @@ export function decodeStateFailure(item: Item | undefined): StateFailure | undef
     ...(by === undefined ? {} : { by }),
     ...(retries === undefined ? {} : { retries: JSON.parse(retries) as number[] }),
   };
+}
+
+// ---------------------------------------------------------------- callback wait `task#<invocationName>`
+
+/**
+ * A callback Task that waits for its token: the token's secret, the state
+ * input (a completion's ResultPath merges into it), the invocation's
+ * envelope context (JSON: iteration, frames, lease; the completion invokes
+ * the successors from it), when the handler started and the last heartbeat
+ * (epoch ms). Never a decision: the task's checkpoint is (first completion wins).
+ */
+export interface TaskWait {
+  readonly secret: string;
+  readonly input: string;
+  readonly context: string;
+  readonly startedAt: number;
+  /** Heartbeats received so far. */
+  readonly beats: number;
+}
+
+/** Recorded before the handler runs, once: a later execution of the invocation hands out the same token. */
+export const taskWaitPut = (invocation: string, wait: TaskWait, ttl: number): PutRequest =>
+  put({ ...newItem(taskWaitKey(invocation), ttl), sec: S(wait.secret), in: S(wait.input), cx: S(wait.context), at: N(wait.startedAt) }, ABSENT);
+
+/** A heartbeat: counted on a record that exists (`UPDATED_NEW` gives the count). */
+export const taskHeartbeat = (invocation: string): UpdateRequest => update(taskWaitKey(invocation), 'ADD hb :one', { ':one': N(1) }, PRESENT);
+
+export const decodeHeartbeats = (item: Item | undefined): number => (item && num(item, 'hb')) ?? 0;
+
+export function decodeTaskWait(item: Item | undefined): TaskWait | undefined {
+  const secret = item && str(item, 'sec');
+  if (!item || secret === undefined) return undefined;
+  return { secret, input: str(item, 'in') ?? 'null', context: str(item, 'cx') ?? '{}', startedAt: num(item, 'at') ?? 0, beats: decodeHeartbeats(item) };
 }
 
 // ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`

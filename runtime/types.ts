@@ -1,5 +1,5 @@
 /** Shapes shared by the runtime's modules (not part of the IR contract). */
-import type { FanOutFrame, FoldState, InputRef, Json, NodeIR } from './ir';
+import type { FanOutFrame, FoldState, InputRef, Json, NodeIR, TaskResponseAnswer } from './ir';
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
 import type { Scheduler } from './scheduler';
@@ -24,6 +24,24 @@ export interface Runtime {
   readonly invoker: Invoker;
   /** Delivers the invocation after a Wait (functions before a Wait only need one). */
   readonly scheduler?: Scheduler;
+  /** A callback Task's part (runtime/callback-handler.ts): bundled only into those functions. */
+  readonly tasks?: TaskPort;
+}
+
+/** A completion of a callback Task as its step computes from it: the state input, and the result or the error. */
+export interface TaskCompletion {
+  readonly stateInput: Json;
+  readonly result: { readonly value: Json } | { readonly error: string; readonly cause: string };
+}
+
+/** What a callback Task's function adds to the runtime (docs/architecture.md "Callbacks"). */
+export interface TaskPort {
+  /** Runs the handler with the task's token; 'waiting' once it returned. */
+  handOutToken(x: Exec, input: Json): Promise<{ value: Json; catchIndex?: number } | 'waiting'>;
+  /** The task's output from a completion. */
+  completionOutput(x: Exec, c: TaskCompletion): { value: Json; catchIndex?: number };
+  /** Answers a response to one of the task's tokens (`TaskResponseEvent`). */
+  respond(rt: Runtime, event: { unumTask: unknown }, ctx: LambdaContext): Promise<TaskResponseAnswer>;
 }
 
 /** A parsed event: a start request or an envelope, in one shape. */
@@ -60,6 +78,8 @@ export interface Exec {
   /** The error name of each failed attempt, in order. */
   attemptErrors: string[];
   userMs: number;
+  /** A callback Task's token, handed to its handler (runtime/callback.ts). */
+  taskToken?: string;
 }
 
 /** The value this invocation continues with: always the stored one. */

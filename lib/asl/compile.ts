@@ -27,6 +27,8 @@ const FIELDS: readonly [RegExp, string][] = [
   [/^cause$/, 'Cause'],
   [/^causePath$/, 'CausePath'],
   [/^timeoutSeconds$/, 'TimeoutSeconds'],
+  [/^timeout$/, 'TimeoutSeconds'],
+  [/^heartbeat$/, 'HeartbeatSeconds'],
   [/^time\.seconds$/, 'Seconds'],
   [/^time\.timestamp$/, 'Timestamp'],
   [/^time\.secondsPath$/, 'SecondsPath'],

@@ -6,7 +6,7 @@ const COMMON = ['Type', 'Comment', 'QueryLanguage'];
 
 /** The fields the importer translates, per state type. Anything else is rejected by name. */
 const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
-  Task: ['Next', 'End', 'Resource', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch', 'TimeoutSeconds'],
+  Task: ['Next', 'End', 'Resource', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch', 'TimeoutSeconds', 'HeartbeatSeconds'],
   Pass: ['Next', 'End', 'Result', 'InputPath', 'Parameters', 'ResultPath', 'OutputPath'],
   Choice: ['Choices', 'Default', 'InputPath', 'OutputPath'],
   Parallel: ['Next', 'End', 'Branches', 'InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath', 'Retry', 'Catch'],
@@ -16,13 +16,10 @@ const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   Wait: ['Next', 'End', 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath', 'InputPath', 'OutputPath'],
 };
 
-const HEARTBEATS = 'heartbeats apply to activity and callback tasks, which unum does not run';
-
 /** Why a field the ASL specification allows has no unum translation. */
 const REASONS: Readonly<Record<string, string>> = {
-  HeartbeatSeconds: HEARTBEATS,
-  HeartbeatSecondsPath: HEARTBEATS,
-  TimeoutSecondsPath: 'the timeout is the Lambda function\'s, fixed at deploy time: use TimeoutSeconds',
+  HeartbeatSecondsPath: 'the heartbeat is fixed at deploy time: use HeartbeatSeconds',
+  TimeoutSecondsPath: 'the timeout is fixed at deploy time: use TimeoutSeconds',
   Credentials: 'tasks run with their own function\'s role; assumed credentials are not supported',
   MaxConcurrencyPath: 'the concurrency bound is fixed at deploy time: use MaxConcurrency',
   ItemReader: 'distributed Map features (reading items from S3) are not supported',

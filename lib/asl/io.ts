@@ -1,4 +1,5 @@
 import type { Json } from '../../runtime/ir';
+import type { TemplateContext } from '../compiler/jsonpath';
 import type { IoProps } from '../definition/io';
 import type { Reporter } from './errors';
 import { checkTemplate } from './templates';
@@ -18,14 +19,15 @@ export type AslIoField = keyof typeof IO_FIELDS;
 /**
  * The io props of a state from the given ASL fields. Path fields keep `null`
  * (ASL: InputPath/OutputPath null = `{}`, ResultPath null = discard the
- * result); templates are checked for what the runtime can evaluate.
+ * result); templates are checked for what the runtime can evaluate
+ * (`parameters`: where Parameters is evaluated, a callback Task's reads `$$.Task.Token`).
  */
-export function ioProps(report: Reporter, name: string, state: AslState, fields: readonly AslIoField[]): IoProps {
+export function ioProps(report: Reporter, name: string, state: AslState, fields: readonly AslIoField[], parameters: TemplateContext = 'state'): IoProps {
   const out: Record<string, Json> = {};
   for (const field of fields) {
     const value = state[field];
     if (value === undefined) continue;
-    if (field === 'Parameters' || field === 'ResultSelector') checkTemplate(report, name, field, value, 'state');
+    if (field === 'Parameters' || field === 'ResultSelector') checkTemplate(report, name, field, value, field === 'Parameters' ? parameters : 'state');
     out[IO_FIELDS[field]] = value;
   }
   return out as IoProps;

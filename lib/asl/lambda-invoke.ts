@@ -1,7 +1,7 @@
 import type { Json } from '../../runtime/ir';
 import type { IoProps } from '../definition/io';
 import type { Reporter } from './errors';
-import { LAMBDA_INVOKE } from './resource';
+import { LAMBDA_INVOKE, LAMBDA_INVOKE_CALLBACK } from './resource';
 import { checkTemplate } from './templates';
 
 /**
@@ -23,7 +23,7 @@ const WRAP_RESULT: Json = { ExecutedVersion: '$LATEST', 'Payload.$': '$', Status
  * and OutputPath see exactly as in Step Functions. A ResultSelector is
  * rewritten to read the function's result directly.
  */
-export function lambdaInvokeIo(report: Reporter, name: string, io: IoProps): IoProps {
+export function lambdaInvokeIo(report: Reporter, name: string, io: IoProps, callback: boolean): IoProps {
   const parameters = (io.parameters ?? {}) as { [k: string]: Json };
   for (const key of Object.keys(parameters)) {
     if (!['FunctionName', 'Payload', 'Payload.$'].includes(key)) {
@@ -31,19 +31,28 @@ export function lambdaInvokeIo(report: Reporter, name: string, io: IoProps): IoP
     }
   }
   const { parameters: _api, resultSelector, ...rest } = io;
-  return {
-    ...rest,
-    ...payloadInput(report, name, parameters, io.inputPath),
-    resultSelector: resultSelector === undefined ? WRAP_RESULT : unwrapSelector(report, name, resultSelector),
-  };
+  const input = payloadInput(report, name, parameters, io.inputPath, callback);
+  // A callback's result is what its token's completion sends, not the function's response.
+  if (callback) return { ...rest, ...input, ...(resultSelector === undefined ? {} : { resultSelector }) };
+  return { ...rest, ...input, resultSelector: resultSelector === undefined ? WRAP_RESULT : unwrapSelector(report, name, resultSelector) };
 }
 
-function payloadInput(report: Reporter, name: string, parameters: { [k: string]: Json }, inputPath: string | null | undefined): IoProps {
+/** Does a template read `$$.Task.Token` (in a path or an intrinsic call of a `.$` key)? */
+function readsTaskToken(template: Json): boolean {
+  if (Array.isArray(template)) return template.some(readsTaskToken);
+  if (template === null || typeof template !== 'object') return false;
+  return Object.entries(template).some(([key, value]) => (key.endsWith('.$') && typeof value === 'string' ? value.includes('$$.Task.Token') : readsTaskToken(value)));
+}
+
+function payloadInput(report: Reporter, name: string, parameters: { [k: string]: Json }, inputPath: string | null | undefined, callback: boolean): IoProps {
   const path = parameters['Payload.$'];
+  if (callback && (path !== undefined || !readsTaskToken(parameters.Payload ?? {}))) {
+    return report.fail(name, 'Parameters.Payload', `${LAMBDA_INVOKE_CALLBACK} must hand the task token to the function: put a "$$.Task.Token" path in Payload (e.g. "token.$": "$$.Task.Token")`);
+  }
   if (path === undefined) {
     // Without Payload the function is invoked with an empty object.
     const payload = parameters.Payload ?? {};
-    checkTemplate(report, name, 'Parameters.Payload', payload, 'state');
+    checkTemplate(report, name, 'Parameters.Payload', payload, callback ? 'task' : 'state');
     return { parameters: payload };
   }
   if (typeof path !== 'string' || !path.startsWith('$') || path.startsWith('$$')) {

@@ -5,6 +5,9 @@ import type { AslState } from './types';
 /** The Step Functions integration that invokes a Lambda function named in `Parameters.FunctionName`. */
 export const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 
+/** The same, waiting for the task token the function received (`$$.Task.Token`) to be completed. */
+export const LAMBDA_INVOKE_CALLBACK = `${LAMBDA_INVOKE}.waitForTaskToken`;
+
 const LAMBDA_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:([A-Za-z0-9_-]{1,64})(?::[A-Za-z0-9$_-]+)?$/;
 const PLACEHOLDER = /^\$\{([^}]+)\}$/;
 const BARE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,8 +20,10 @@ export interface TaskResource {
   readonly functionName: string;
   /** Further lookup keys: for `lambda:invoke`, `Parameters.FunctionName` as written. */
   readonly aliases: readonly string[];
-  /** True for `arn:aws:states:::lambda:invoke`, whose result is wrapped in `{ Payload, StatusCode, ... }`. */
+  /** True for `arn:aws:states:::lambda:invoke` (whose result is wrapped in `{ Payload, StatusCode, ... }`) and its `.waitForTaskToken`. */
   readonly lambdaInvoke: boolean;
+  /** True for `arn:aws:states:::lambda:invoke.waitForTaskToken`: the result is what the token's completion sends. */
+  readonly callback: boolean;
 }
 
 /**
@@ -33,11 +38,11 @@ export function taskResource(report: Reporter, name: string, state: AslState): T
     // asl-validator accepts an object here (substituted before deployment by other tools).
     return report.fail(name, 'Resource', `${JSON.stringify(resource)} is not supported: Resource must be a string (a function name, a Lambda ARN or a \${...} placeholder)`);
   }
-  if (resource === LAMBDA_INVOKE) {
+  if (resource === LAMBDA_INVOKE || resource === LAMBDA_INVOKE_CALLBACK) {
     const target = lambdaInvokeTarget(report, name, state.Parameters);
-    return { resource, functionName: functionNameIn(report, name, 'Parameters.FunctionName', target), aliases: [target], lambdaInvoke: true };
+    return { resource, functionName: functionNameIn(report, name, 'Parameters.FunctionName', target), aliases: [target], lambdaInvoke: true, callback: resource === LAMBDA_INVOKE_CALLBACK };
   }
-  return { resource, functionName: functionNameIn(report, name, 'Resource', resource), aliases: [], lambdaInvoke: false };
+  return { resource, functionName: functionNameIn(report, name, 'Resource', resource), aliases: [], lambdaInvoke: false, callback: false };
 }
 
 function lambdaInvokeTarget(report: Reporter, name: string, parameters: Json | undefined): string {
@@ -56,7 +61,7 @@ function functionNameIn(report: Reporter, name: string, field: string, value: st
   if (placeholder) return placeholder[1];
   if (BARE_NAME.test(value)) return value;
   if (value.startsWith('arn:aws:states:::')) {
-    report.fail(name, field, `the service integration '${value}' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a \${...} placeholder or ${LAMBDA_INVOKE})`);
+    report.fail(name, field, `the service integration '${value}' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a \${...} placeholder, ${LAMBDA_INVOKE} or ${LAMBDA_INVOKE_CALLBACK})`);
   }
   if (/^arn:aws[a-z-]*:states:[^:]*:\d*:activity:/.test(value)) {
     report.fail(name, field, `activities are not supported ('${value}'): a Task must call a Lambda function`);

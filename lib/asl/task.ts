@@ -1,30 +1,39 @@
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS, TIMEOUT_SECONDS } from '../compiler/function-settings';
-import { Task } from '../definition';
+import { IntegrationPattern, Task } from '../definition';
 import type { StateReader } from './context';
 import { ioProps } from './io';
 import { lambdaInvokeIo } from './lambda-invoke';
-import { taskResource } from './resource';
+import { LAMBDA_INVOKE_CALLBACK, taskResource } from './resource';
 import { addCatches, addRetries } from './retry';
 
 /**
  * Task: one function. Its settings come from `options.tasks` /
  * `defaultTask`; the ASL supplies the io fields, Retry, Catch and
- * TimeoutSeconds (which overrides the settings' timeout).
+ * TimeoutSeconds (which overrides the settings' timeout; of a callback Task
+ * `.waitForTaskToken`, with HeartbeatSeconds, it bounds the wait for the token).
  */
 export const taskReader: StateReader = {
   create(ctx, name, state) {
     const target = taskResource(ctx.report, name, state);
     const settings = ctx.tasks.propsFor(name, target);
-    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath']);
+    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'], target.callback ? 'task' : 'state');
     const timeout = state.TimeoutSeconds as number | undefined;
-    if (timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
+    const heartbeat = state.HeartbeatSeconds as number | undefined;
+    if (!target.callback && timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
       // ASL allows longer task timeouts, which a function cannot honour.
       ctx.report.fail(name, 'TimeoutSeconds', `${timeout} s is longer than a handler may run (${TIMEOUT_SECONDS.max} s: Lambda's 900 s, less the ${FUNCTION_TIMEOUT_MARGIN_SECONDS} s the runtime keeps for its own work)`);
     }
+    if (!target.callback && heartbeat !== undefined) {
+      ctx.report.fail(name, 'HeartbeatSeconds', `heartbeats apply to callback Tasks only (Resource ${LAMBDA_INVOKE_CALLBACK})`);
+    }
+    // A callback's TimeoutSeconds and HeartbeatSeconds bound the wait for its token; the handler keeps its settings' timeout.
+    const limits = target.callback
+      ? { integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, ...(timeout !== undefined ? { timeout } : {}), ...(heartbeat !== undefined ? { heartbeat } : {}) }
+      : timeout !== undefined ? { timeoutSeconds: timeout } : {};
     const task = new Task(ctx.names.node(name), {
       ...settings,
-      ...(target.lambdaInvoke ? lambdaInvokeIo(ctx.report, name, io) : io),
-      ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
+      ...(target.lambdaInvoke ? lambdaInvokeIo(ctx.report, name, io, target.callback) : io),
+      ...limits,
     });
     addRetries(ctx, name, state.Retry, task);
     return task;

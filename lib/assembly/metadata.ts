@@ -39,4 +39,6 @@ export interface WorkflowMetadata {
    * absent in assemblies synthesized before the queue existed.
    */
   readonly deadLetterQueueLogicalId?: string;
+  /** The function that completes task tokens (`grantTaskResponse`); absent when the workflow has no callback Task. */
+  readonly taskResponse?: { readonly functionName: string; readonly logicalId: string };
 }

@@ -13,6 +13,8 @@ export interface AssemblyWorkflow {
   readonly table: string | { readonly logicalId: string };
   /** The dead-letter queue, which CloudFormation names at deploy (absent in assemblies of older versions). */
   readonly deadLetterQueue?: { readonly logicalId: string };
+  /** The function that completes task tokens (deterministic name); absent when the workflow has no callback Task. */
+  readonly taskResponseFunction?: string;
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included, from its `unum:workflow` metadata. */
@@ -25,6 +27,7 @@ export function workflowsInAssembly(dir: string): AssemblyWorkflow[] {
       entryFunction: metadata.nodes[metadata.entry].functionName,
       table: typeof metadata.tableName === 'string' ? metadata.tableName : { logicalId: metadata.tableLogicalId ?? '?' },
       ...(metadata.deadLetterQueueLogicalId ? { deadLetterQueue: { logicalId: metadata.deadLetterQueueLogicalId } } : {}),
+      ...(metadata.taskResponse ? { taskResponseFunction: metadata.taskResponse.functionName } : {}),
     })));
 }
 

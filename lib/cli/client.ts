@@ -1,8 +1,8 @@
 /**
- * `unum start|status|result|wait|inspect|recover|runs`: the client (lib/client) on
+ * `unum start|status|result|wait|inspect|recover|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
  * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
- * Which workflow: `--entry-function F --table T --workflow W`, or `--outputs file.json`
+ * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R]`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
@@ -21,8 +21,11 @@ const USAGE = `usage:
   unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
   unum runs    [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow]
                                                    the workflow's runs, newest first
+  unum task-success   <token> --output file.json|- [workflow]   complete a callback Task with its result
+  unum task-failure   <token> [--error E] [--cause C] [workflow] fail a callback Task (its Catch rules apply)
+  unum task-heartbeat <token> [workflow]                        keep a callback Task alive (heartbeat)
 workflow:
-  --entry-function F --table T --workflow W        explicit
+  --entry-function F --table T --workflow W [--task-response-function R]   explicit
   --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
   [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
 
@@ -39,7 +42,7 @@ export interface CliIo {
 const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, readStdin: () => fs.readFileSync(0, 'utf8') };
 
 /** The options that choose the workflow (see the module comment): every command takes them. */
-export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app'] as const;
+export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app', 'task-response-function'] as const;
 
 /** Each command's own options, besides the workflow options, `--json` and `--help`. */
 const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly string[] }>([
@@ -50,6 +53,9 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
   ['recover', { values: ['dead-letter-queue'], flags: [] }],
   ['runs', { values: ['status', 'since', 'before', 'limit', 'next-token'], flags: [] }],
+  ['task-success', { values: ['output'], flags: [] }],
+  ['task-failure', { values: ['error', 'cause'], flags: [] }],
+  ['task-heartbeat', { values: [], flags: [] }],
 ]);
 
 function readJsonFile(file: string, what: string): unknown {
@@ -67,7 +73,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   const workflow = options.get('workflow');
   if (entryFunction || table) {
     if (!entryFunction || !table || !workflow) throw new UnumClientError('--entry-function, --table and --workflow go together');
-    return UnumClient.forWorkflow({ entryFunction, table, workflow });
+    const taskResponseFunction = options.get('task-response-function');
+    return UnumClient.forWorkflow({ entryFunction, table, workflow, ...(taskResponseFunction ? { taskResponseFunction } : {}) });
   }
   const stack = options.get('stack');
   const outputsFile = options.get('outputs');
@@ -84,8 +91,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
 }
 
-function readInput(args: ParsedArgs, io: CliIo): Json {
-  const file = args.values.get('input');
+function readInput(args: ParsedArgs, io: CliIo, option = 'input'): Json {
+  const file = args.values.get(option);
   if (file === undefined) return {};
   const text = file === '-' ? io.readStdin() : fs.readFileSync(file, 'utf8');
   try {
@@ -133,9 +140,9 @@ function printStatus(s: RunStatus, args: ParsedArgs, io: CliIo): number {
   return s.status === 'SUCCEEDED' || s.status === 'RUNNING' ? 0 : 1;
 }
 
-function requireId(args: ParsedArgs, command: string): string {
+function requireId(args: ParsedArgs, command: string, what = 'a run id'): string {
   const id = args.positional[0];
-  if (!id) throw new UsageError(`unum ${command} needs a run id`);
+  if (!id) throw new UsageError(`unum ${command} needs ${what}`);
   return id;
 }
 
@@ -197,6 +204,23 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       io.stdout.write(`${json ? JSON.stringify(list) : formatRunList(list)}\n`);
       return 0;
     }
+    case 'task-success': {
+      const token = requireId(args, name, 'a task token');
+      if (!args.values.has('output')) throw new UsageError('unum task-success needs --output file.json (or - for stdin): the task\'s result');
+      await clientFor(args.values).sendTaskSuccess(token, readInput(args, io, 'output'));
+      io.stdout.write(json ? `${JSON.stringify({ task: 'completed' })}\n` : 'task completed\n');
+      return 0;
+    }
+    case 'task-failure': {
+      const token = requireId(args, name, 'a task token');
+      await clientFor(args.values).sendTaskFailure(token, args.values.get('error') ?? 'States.TaskFailed', args.values.get('cause') ?? '');
+      io.stdout.write(json ? `${JSON.stringify({ task: 'failed' })}\n` : 'task failed\n');
+      return 0;
+    }
+    case 'task-heartbeat':
+      await clientFor(args.values).sendTaskHeartbeat(requireId(args, name, 'a task token'));
+      io.stdout.write(json ? `${JSON.stringify({ task: 'heartbeat' })}\n` : 'heartbeat sent\n');
+      return 0;
     default:
       throw new UsageError(`unknown command '${name}'`);
   }

@@ -11,6 +11,7 @@ import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './
 import { TableReader } from './table';
 import { listRuns } from './runs';
 import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+import { respondToTask } from './tasks';
 import { pollUntilFinished } from './wait';
 import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
 
@@ -92,7 +93,13 @@ export class UnumClient {
     if (typeof found.table !== 'string') {
       throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
     }
-    return new UnumClient({ entryFunction: found.entryFunction, table: found.table, workflow: found.workflow, ...clients });
+    return new UnumClient({
+      entryFunction: found.entryFunction,
+      table: found.table,
+      workflow: found.workflow,
+      ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),
+      ...clients,
+    });
   }
 
   readonly entryFunction: string;
@@ -100,6 +107,8 @@ export class UnumClient {
   readonly workflow: string;
   /** URL of the workflow's dead-letter queue, when known. */
   readonly deadLetterQueue?: string;
+  /** The workflow's task-response function, when it has callback Tasks. */
+  readonly taskResponseFunction?: string;
   private readonly lambda: LambdaClient;
   private readonly table: TableReader;
   private sqsClient?: SQSClient;
@@ -109,6 +118,7 @@ export class UnumClient {
     this.tableName = props.table;
     this.workflow = props.workflow;
     this.deadLetterQueue = props.deadLetterQueue;
+    this.taskResponseFunction = props.taskResponseFunction;
     this.lambda = props.lambda ?? new LambdaClient({});
     this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
     this.sqsClient = props.sqs;
@@ -186,6 +196,28 @@ export class UnumClient {
    */
   async listRuns(options: ListRunsOptions = {}): Promise<RunList> {
     return listRuns(this.table, this.workflow, options);
+  }
+
+  /**
+   * Completes the callback Task waiting for `token` with `output` (its
+   * result, through its ResultSelector, ResultPath and OutputPath); the run
+   * goes on. Exactly one response completes a token: a later or concurrent
+   * one, or one after the task's timeout, throws
+   * `UnumTaskAlreadyCompletedError` and changes nothing; a token no task
+   * waits for throws `UnumTaskTokenError`. Needs `grantTaskResponse`.
+   */
+  async sendTaskSuccess(token: string, output: Json): Promise<void> {
+    await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, success: output });
+  }
+
+  /** Fails the callback Task waiting for `token` with `error` and `cause`, as if its handler threw: its Catch rules see the error. As `sendTaskSuccess` otherwise. */
+  async sendTaskFailure(token: string, error: string, cause = ''): Promise<void> {
+    await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, failure: { error, cause } });
+  }
+
+  /** Tells the callback Task waiting for `token` that its work goes on: its heartbeat timeout starts again. */
+  async sendTaskHeartbeat(token: string): Promise<void> {
+    await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, heartbeat: true });
   }
 
   private run(workflowId: string): RunRef {

@@ -28,6 +28,12 @@ export class UnumRunNotFinishedError extends UnumClientError {
   }
 }
 
+/** A task token that no callback Task waits for (never issued, forged, malformed, or expired): nothing was written. */
+export class UnumTaskTokenError extends UnumClientError {}
+
+/** The task of this token was completed already (by another completion or its timeout): this response changed nothing. */
+export class UnumTaskAlreadyCompletedError extends UnumClientError {}
+
 /** `wait()` gave up before the run finished. */
 export class UnumWaitTimeoutError extends UnumClientError {
   constructor(readonly workflowId: string, readonly timeoutMs: number, readonly lastStatus: RunState) {

@@ -6,8 +6,8 @@
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
-export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumWaitTimeoutError } from './errors';
 export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskAlreadyCompletedError, UnumTaskTokenError, UnumWaitTimeoutError } from './errors';
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';
 export type { DeadLetterOutcome, RecoveredDeadLetter, RecoverOptions, RecoveryReport } from './recover';

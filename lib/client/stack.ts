@@ -21,6 +21,7 @@ export function localLocation(found: AssemblyWorkflow, engine: Environment): Wor
     table: typeof found.table === 'string' ? found.table : assembly.localName(found.stack, found.table.logicalId),
     workflow: found.workflow,
     ...(sqs && found.deadLetterQueue ? { deadLetterQueue: assembly.localQueueUrl(sqs, assembly.localName(found.stack, found.deadLetterQueue.logicalId)) } : {}),
+    ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),
   };
 }
 
@@ -42,7 +43,7 @@ export function localClients(engine: Environment, given: { lambda?: LambdaClient
 export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
-const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl' } as const;
+const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl', taskResponse: 'TaskResponseFunctionName' } as const;
 
 /** The outputs prefix of a workflow: its construct path below the stack, non-alphanumerics removed. */
 function outputPrefix(constructPathBelowStack: string): string {
@@ -72,7 +73,14 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
     return value;
   });
   const deadLetterQueue = outputs[`${prefix}${OUTPUT.deadLetterQueue}`];
-  return { entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`], table, workflow: name, ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }) };
+  const taskResponseFunction = outputs[`${prefix}${OUTPUT.taskResponse}`];
+  return {
+    entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`],
+    table,
+    workflow: name,
+    ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }),
+    ...(taskResponseFunction === undefined ? {} : { taskResponseFunction }),
+  };
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included. */

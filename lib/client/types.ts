@@ -16,6 +16,12 @@ export interface WorkflowLocation {
    * @default none: `recover` needs it in its options
    */
   readonly deadLetterQueue?: string;
+  /**
+   * Name or ARN of the workflow's task-response function (stack output
+   * `TaskResponseFunctionName`), for `sendTaskSuccess` / `sendTaskFailure` / `sendTaskHeartbeat`.
+   * @default none: the workflow has no callback Task
+   */
+  readonly taskResponseFunction?: string;
 }
 
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */

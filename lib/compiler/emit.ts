@@ -1,4 +1,4 @@
-import { IR_VERSION, type BranchInput, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type ItemLaunch, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
+import { IR_VERSION, type BranchInput, type CallbackSpec, type CatchRule, type EnclosingJoin, type FanInInvoke, type HandlerSpec, type Instruction, type Invoke, type IoSpec, type ItemLaunch, type JoinSpec, type MapInvoke, type MapItems, type ParallelInvoke, type StateRetry, type NodeIR, type NodeSettings, type RetryRule } from '../../runtime/ir';
 import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task, Wait } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
@@ -7,6 +7,7 @@ import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
 import { implicitName } from './names';
+import { callbackSpec, isCallback } from './validate-callback';
 import { catchRule, exportOf, functionSpec, ioSpec, PASS_FUNCTION, retryRule, successorsOf, userHandler, waitSpec, waitTargetsOf } from './node-parts';
 
 /** Workflow-wide settings, with defaults applied (the per-node timeout, and the handoff bound over all nodes, are added when emitting). */
@@ -28,6 +29,7 @@ interface NodeBuilder {
   join?: JoinSpec;
   mapItems?: MapItems;
   branchInput?: BranchInput;
+  callback?: CallbackSpec;
   instructions: Instruction[];
 }
 
@@ -137,7 +139,8 @@ export class Emitter {
     }
     const handler: HandlerSpec = state.kind === 'fold' ? { kind: 'fold', export: exportOf(state), initial: state.props.initial } : userHandler(state);
     const io = state.kind === 'task' ? ioSpec(state.props) : undefined;
-    return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler, fn: functionSpec(state), io, instructions: [] }, (b) => {
+    const callback = state.kind === 'task' && isCallback(state) ? { callback: callbackSpec(state) } : {};
+    return this.add({ name: state.id, state: this.stateName(state), scope, implicit: false, handler, fn: functionSpec(state), io, ...callback, instructions: [] }, (b) => {
       this.errorRules(b, state);
       b.instructions = this.flowTo(b.name, state, state.nextState, scope);
     });
@@ -191,11 +194,12 @@ export class Emitter {
   /**
    * The entry function accepts start requests only (the start permission is
    * permission to invoke it), so its node must have no predecessor: a first
-   * node that is a loop target is started by an implicit pass node.
+   * node that is a loop target, or a callback Task, is started by an implicit pass node.
    */
   private startNodeFor(first: string): string {
     const invoked = [...this.nodes.values()].some((b) => nodeSuccessors(b).includes(first));
-    if (!invoked) return first;
+    // A callback Task's function also takes responses to its tokens, which a start permission must not reach.
+    if (!invoked && !this.nodes.get(first)?.callback) return first;
     const start = this.add({ name: implicitName.start(this.graph.start.id), scope: ROOT_SCOPE, implicit: true, handler: { kind: 'pass' }, fn: PASS_FUNCTION, instructions: [] }, (b) => {
       b.instructions = [invoke({ kind: 'scalar', target: first })];
     });
@@ -436,6 +440,7 @@ export class Emitter {
       ...(stateErrors ? { stateErrors: true as const } : {}),
       ...(b.retry ? { retry: b.retry } : {}),
       ...(b.catch ? { catch: b.catch } : {}),
+      ...(b.callback ? { callback: b.callback } : {}),
       instructions: b.instructions,
       settings: { ...this.settings, timeoutSeconds: b.fn.timeoutSeconds, handoffSeconds },
       functionNames: {},

@@ -12,8 +12,8 @@ import { jsonProblem } from './checks';
 
 export type { PathKind };
 
-/** Where a template is evaluated: per state (Parameters, ResultSelector), or per Map item (ItemSelector). */
-export type TemplateContext = 'state' | 'item';
+/** Where a template is evaluated: per state (Parameters, ResultSelector), per Map item (ItemSelector), or a callback Task's Parameters (with `$$.Task.Token`). */
+export type TemplateContext = 'state' | 'item' | 'task';
 
 /** A problem with one `.$` entry of a template (`key` is that entry's key), or with the whole template (no key). */
 export interface TemplateProblem {
@@ -43,15 +43,21 @@ export function pathProblem(path: string | null | undefined, kind: PathKind, all
 /**
  * The context object's fields, as the runtime builds it (runtime/interpreter.ts
  * `contextObject`): `$$.Execution.Id` and `$$.State.Name` everywhere, and in a
- * Map's item selector `$$.Map.Item.Index` and `$$.Map.Item.Value` (with any path below it).
+ * Map's item selector `$$.Map.Item.Index` and `$$.Map.Item.Value` (with any path below it), in
+ * a callback Task's parameters `$$.Task.Token`.
  */
 function contextProblem(path: ParsedPath, text: string, where: TemplateContext): string | undefined {
   const names = path.steps.map((s) => ('name' in s ? s.name : undefined));
   const [a, b, c] = names;
   const exactly = (...expected: string[]): boolean => names.length === expected.length && expected.every((n, i) => names[i] === n);
-  const known = exactly('Execution', 'Id') || exactly('State', 'Name') || (where === 'item' && (exactly('Map', 'Item', 'Index') || (a === 'Map' && b === 'Item' && c === 'Value')));
+  const known =
+    exactly('Execution', 'Id') ||
+    exactly('State', 'Name') ||
+    (where === 'item' && (exactly('Map', 'Item', 'Index') || (a === 'Map' && b === 'Item' && c === 'Value'))) ||
+    (where === 'task' && exactly('Task', 'Token'));
   if (known) return undefined;
-  const item = where === 'item' ? ', $$.Map.Item.Value, $$.Map.Item.Index' : '';
+  if (exactly('Task', 'Token')) return `the context path ${text} is available only in the parameters of a Task that waits for its token (integrationPattern WAIT_FOR_TASK_TOKEN, ASL .waitForTaskToken)`;
+  const item = where === 'item' ? ', $$.Map.Item.Value, $$.Map.Item.Index' : where === 'task' ? ', $$.Task.Token' : '';
   return `the context path ${text} is not supported (available here: $$.Execution.Id, $$.State.Name${item})`;
 }
 

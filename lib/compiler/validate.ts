@@ -6,6 +6,7 @@ import { atLeast, jsonProblem, type Problem } from './checks';
 import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';
 import { pathProblem, templateProblem, type PathKind, type TemplateContext } from './jsonpath';
+import { callbackProblems, isCallback } from './validate-callback';
 import { errorRuleProblems, functionProblems } from './validate-function';
 import { waitProblems } from './validate-wait';
 
@@ -28,7 +29,7 @@ export function validateStates(workflow: string, graph: Graph): string[] {
 function stateProblems(state: AnyState, graph: Graph): Problem[] {
   switch (state.kind) {
     case 'task':
-      return [...functionProblems(state), ...ioProblems(state.props), ...jsonField('outputExample', state.props.outputExample)];
+      return [...functionProblems(state), ...ioProblems(state.props, isCallback(state) ? 'task' : 'state'), ...callbackProblems(state), ...jsonField('outputExample', state.props.outputExample)];
     case 'fold':
       return [...functionProblems(state), ...jsonField('initial', state.props.initial), ...foldPlacement(state, graph)];
     case 'pass':
@@ -70,10 +71,10 @@ function jsonField(field: string, value: unknown): Problem[] {
 /** What each io path field takes (InputPath and OutputPath may select several values; ResultPath names one place). */
 const PATH_KINDS: Readonly<Record<'inputPath' | 'resultPath' | 'outputPath', PathKind>> = { inputPath: 'path', resultPath: 'reference', outputPath: 'path' };
 
-function ioProblems(io: IoProps): Problem[] {
+function ioProblems(io: IoProps, parameters: TemplateContext = 'state'): Problem[] {
   const out: Problem[] = [];
   for (const field of IO_FIELDS) {
-    const message = field === 'parameters' || field === 'resultSelector' ? templateMessage(io[field], 'state') : pathProblem(io[field], PATH_KINDS[field], true);
+    const message = field === 'parameters' || field === 'resultSelector' ? templateMessage(io[field], field === 'parameters' ? parameters : 'state') : pathProblem(io[field], PATH_KINDS[field], true);
     if (message) out.push({ field, message });
   }
   return out;

@@ -13,7 +13,9 @@ import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from
  */
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'handler');
+const CALLBACK_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'callback-handler');
 const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'failure-recorder');
+const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'task-response');
 
 /**
  * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
@@ -49,15 +51,25 @@ export interface AssetFiles {
   readonly digest: string;
 }
 
-/** The bundle of a node's code. `entry` undefined = a node with no user code (pass / implicit nodes). */
-export function bundleNode(entry: string | undefined, options: ResolvedBundling): Bundle {
+/**
+ * The bundle of a node's code. `entry` undefined = a node with no user code
+ * (pass / implicit nodes); `callback`: a callback Task, whose runtime adds the
+ * task-token part (runtime/callback-handler.ts) that no other function ships.
+ */
+export function bundleNode(entry: string | undefined, options: ResolvedBundling, callback = false): Bundle {
   const user = entry === undefined ? 'const user = {};' : `import * as user from ${JSON.stringify(entry)};`;
+  const [create, runtime] = callback ? ['createCallbackHandler', CALLBACK_HANDLER] : ['createHandler', RUNTIME_HANDLER];
   const contents = [
     user,
-    `import { createHandler } from ${JSON.stringify(RUNTIME_HANDLER)};`,
-    'export const handler = createHandler(user);',
+    `import { ${create} } from ${JSON.stringify(runtime)};`,
+    `export const handler = ${create}(user);`,
   ].join('\n');
-  return cached(`node:${entry ?? ''}`, options, () => build({ stdin: contents }, options));
+  return cached(`node:${callback ? 'callback:' : ''}${entry ?? ''}`, options, () => build({ stdin: contents }, options));
+}
+
+/** The bundle of the workflow's task-response function (`grantTaskResponse`). */
+export function bundleTaskResponder(options: ResolvedBundling): Bundle {
+  return cached('task-response', options, () => build({ entryPoint: TASK_RESPONDER }, options));
 }
 
 /** The bundle of the construct's failure recorder (the on-failure destination). */

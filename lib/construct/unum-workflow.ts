@@ -14,12 +14,13 @@ import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { asyncSettingsProblem, functionTimeoutSeconds, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { asyncSettingsProblem, FUNCTION_TIMEOUT_MARGIN_SECONDS, functionTimeoutSeconds, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
   bundleFailureRecorder,
   bundleNode,
+  bundleTaskResponder,
   describeBuildFailure,
   moduleExports,
   unbundledCode,
@@ -40,6 +41,8 @@ import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metad
 
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
 const FAILURE_RECORDER_NAME = 'unum-failure';
+/** Stands for the task-response function (workflows with callback Tasks) in its function name. */
+const TASK_RESPONDER_NAME = 'unum-task-response';
 
 /**
  * A serverless workflow with no orchestrator (the Unum design): one Lambda
@@ -75,6 +78,12 @@ export class UnumWorkflow extends Construct {
   readonly deadLetterQueue: sqs.IQueue;
   /** The compiler's output: IR and settings of every node (without function names). */
   readonly compiled: CompiledWorkflow;
+  /**
+   * The function that completes task tokens of the workflow's callback Tasks
+   * (`grantTaskResponse` lets a principal invoke it); undefined when the
+   * workflow has none.
+   */
+  readonly taskResponseFunction?: lambda.Function;
 
   /**
    * A workflow from an Amazon States Language document: `tasks` (by state name
@@ -141,7 +150,9 @@ export class UnumWorkflow extends Construct {
     this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetters', props.removalPolicy);
     this.failureRecorder = this.createFailureRecorder(names, common);
 
-    const wakeUps = [...new Set(nodes.flatMap(([, n]) => n.waitTargets))].sort();
+    const callbacks = nodes.filter(([, n]) => n.ir.callback).map(([node]) => node);
+    // Scheduler also delivers callback Tasks' timeouts and heartbeat checks, to the Task's own function.
+    const wakeUps = [...new Set([...nodes.flatMap(([, n]) => n.waitTargets), ...callbacks])].sort();
     const waits = wakeUps.length > 0 ? new WaitScheduling(this, 'Waits', this.workflowName, wakeUps.map((node) => functionArnFromName(this, names.get(node) as string))) : undefined;
     const nodesScope = new Construct(this, 'Nodes');
     const functions: Record<string, lambda.Function> = {};
@@ -161,7 +172,7 @@ export class UnumWorkflow extends Construct {
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
         timeoutSeconds,
-        environment: { ...compiledNode.fn.environment, ...(waits && compiledNode.waitTargets.length > 0 ? waits.allowScheduling(role) : {}) },
+        environment: { ...compiledNode.fn.environment, ...(waits && (compiledNode.waitTargets.length > 0 || compiledNode.ir.callback) ? waits.allowScheduling(role) : {}) },
         loop: this.compiled.loops,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
@@ -177,6 +188,7 @@ export class UnumWorkflow extends Construct {
     if (retention) this.fail(undefined, retention);
     this.functions = functions;
     this.entryFunction = functions[this.compiled.entry];
+    if (callbacks.length > 0) this.taskResponseFunction = this.createTaskResponder(names, callbacks, common);
 
     this.addOutputs();
     this.node.addMetadata(WORKFLOW_METADATA_TYPE, this.metadata(names));
@@ -189,6 +201,17 @@ export class UnumWorkflow extends Construct {
       actions: ['lambda:InvokeFunction'],
       resourceArns: [this.entryFunction.functionArn],
     });
+  }
+
+  /**
+   * Allow `grantee` to complete the task tokens of this workflow's callback
+   * Tasks (`sendTaskSuccess`, `sendTaskFailure`, `sendTaskHeartbeat`), and
+   * nothing else: it may invoke the workflow's task-response function, which
+   * alone may invoke the callback Tasks' functions.
+   */
+  grantTaskResponse(grantee: iam.IGrantable): iam.Grant {
+    if (!this.taskResponseFunction) this.fail(undefined, 'grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN, so no task token to complete');
+    return this.taskResponseFunction.grantInvoke(grantee);
   }
 
   /** Allow `grantee` to read run status and results (read access to the table). */
@@ -305,7 +328,7 @@ export class UnumWorkflow extends Construct {
   private functionNames(stackName: string, nodes: readonly string[]): Map<string, string> {
     const names = new Map<string, string>();
     const owner = new Map<string, string>();
-    for (const node of [...nodes, FAILURE_RECORDER_NAME]) {
+    for (const node of [...nodes, FAILURE_RECORDER_NAME, TASK_RESPONDER_NAME]) {
       const name = physicalFunctionName(stackName, this.workflowName, node);
       const other = owner.get(name);
       if (other !== undefined) this.fail(node, `gets the same function name '${name}' as node '${other}'; rename one of them`);
@@ -334,8 +357,36 @@ export class UnumWorkflow extends Construct {
         this.fail(node, `${entry} has no export '${handler.export}' (it exports: ${[...exported].sort().join(', ') || 'nothing'})`);
       }
     }
-    const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling));
+    const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, compiledNode.ir.callback !== undefined));
     return assetCode(assetFiles(bundle, ir));
+  }
+
+  /**
+   * The task-response function: invokes the callback Tasks' functions (and
+   * nothing else) with responses to their tokens. No table access: the
+   * Task's function checks the token against its waiting record.
+   */
+  private createTaskResponder(names: Map<string, string>, callbacks: readonly string[], common: CommonFunctionOptions): lambda.Function {
+    const scope = new Construct(this, 'TaskResponse');
+    const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, task-response function`);
+    const functions = Object.fromEntries(callbacks.map((node) => [node, names.get(node) as string]));
+    allowInvoke(role, Object.values(functions).map((name) => functionArnFromName(this, name)));
+    const bundling = common.bundling;
+    return this.createFunction(scope, 'Function', {
+      ...common,
+      role,
+      functionName: names.get(TASK_RESPONDER_NAME) as string,
+      description: `unum workflow ${this.workflowName}: completes task tokens of its callback Tasks`,
+      code: Stack.of(this).bundlingRequired
+        ? assetCode(assetFiles(this.guard(undefined, 'bundling the task-response function failed', () => bundleTaskResponder(bundling))))
+        : unbundledCode({ taskResponse: this.workflowName, bundling }),
+      memorySize: MEMORY_MB.default,
+      // It waits for the Task's function, which may take its whole timeout (within Lambda's 900 s).
+      timeoutSeconds: Math.min(functionTimeoutSeconds(TIMEOUT_SECONDS.max), Math.max(...callbacks.map((node) => functionTimeoutSeconds(this.compiled.nodes[node].fn.timeoutSeconds))) + FUNCTION_TIMEOUT_MARGIN_SECONDS),
+      environment: { [ENV.workflow]: this.workflowName, [ENV.taskFunctions]: JSON.stringify(functions) },
+      loop: false,
+      tableAccess: false,
+    });
   }
 
   private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
@@ -397,7 +448,7 @@ export class UnumWorkflow extends Construct {
       recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
     });
     options.logGroup.grantWrite(options.role);
-    this.items.grantReadWriteData(options.role);
+    if (options.tableAccess !== false) this.items.grantReadWriteData(options.role);
     return fn;
   }
 
@@ -414,6 +465,9 @@ export class UnumWorkflow extends Construct {
       ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
       ['DeadLetterQueueUrl', this.deadLetterQueue.queueUrl, `Dead letters of workflow ${this.workflowName}, for unum recover`],
       ['WorkflowName', this.workflowName, `Name of workflow ${this.workflowName}: its run records are keyed with it`],
+      ...(this.taskResponseFunction
+        ? [['TaskResponseFunctionName', this.taskResponseFunction.functionName, `Function of workflow ${this.workflowName} that completes task tokens`] as [string, string, string]]
+        : []),
     ];
     for (const [id, value, description] of outputs) {
       new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
@@ -441,6 +495,7 @@ export class UnumWorkflow extends Construct {
       tableName: this.table.tableName,
       failureRecorder: { functionName: names.get(FAILURE_RECORDER_NAME) as string, logicalId: logicalId(this.failureRecorder) },
       deadLetterQueueLogicalId: (this.deadLetterQueue.node.defaultChild as CfnResource).logicalId,
+      ...(this.taskResponseFunction ? { taskResponse: { functionName: names.get(TASK_RESPONDER_NAME) as string, logicalId: logicalId(this.taskResponseFunction) } } : {}),
     };
   }
 
@@ -497,6 +552,8 @@ interface FunctionOptions extends CommonFunctionOptions {
   readonly timeoutSeconds: number;
   readonly environment: Record<string, string>;
   readonly loop: boolean;
+  /** Read and write access to the workflow's table. @default true */
+  readonly tableAccess?: boolean;
 }
 
 function resolveBundling(props: UnumWorkflowProps): ResolvedBundling {

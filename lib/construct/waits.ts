@@ -6,11 +6,13 @@ import { ENV } from '../../runtime/ir';
 import { physicalFunctionName } from './function-names';
 
 /**
- * What a workflow's Waits need (docs/architecture.md "Waits"): a schedule
- * group of its own, and a role EventBridge Scheduler assumes (for this
- * account only) that may invoke exactly the functions that run after a
- * Wait. A function before a Wait may create schedules in that group and
- * pass that role to Scheduler, and nothing else of Scheduler's.
+ * What a workflow's Waits and callback Tasks need (docs/architecture.md
+ * "Waits", "Callbacks"): a schedule group of its own, and a role EventBridge
+ * Scheduler assumes (for this account only) that may invoke exactly the
+ * functions that run after a Wait and the callback Tasks' own functions
+ * (their timeouts). A function before a Wait, or a callback Task's, may
+ * create schedules in that group and pass that role to Scheduler, and
+ * nothing else of Scheduler's.
  */
 export class WaitScheduling extends Construct {
   readonly groupName: string;
@@ -29,7 +31,7 @@ export class WaitScheduling extends Construct {
     this.role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...wakeUpFunctionArns] }));
   }
 
-  /** Lets a function before a Wait schedule its wake-ups; returns the environment its runtime reads them from. */
+  /** Lets a function before a Wait (or a callback Task's) schedule its wake-ups; returns the environment its runtime reads them from. */
   allowScheduling(role: iam.IRole): Record<string, string> {
     const stack = Stack.of(this);
     role.addToPrincipalPolicy(new iam.PolicyStatement({

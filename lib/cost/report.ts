@@ -93,6 +93,7 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
     'unum\'s DynamoDB writes include one write to the runs index per run, at its start (what listing runs costs); the run\'s final write writes no index entry.',
     'Step Functions figures assume the same Lambda work without unum\'s runtime (tasks = user code time).',
     'Lambda durable functions: one invocation runs every state as a step (no waits, so no replays), billed for the tasks\' duration; its data-written and data-retained charges are left out.',
+    'A callback Task (task token) is not measured here (nothing completes its token in a cost run): it costs one write more than a Task (its waiting record), a Scheduler invocation for its timeout and one per heartbeat, and per completion two Lambda invocations (the task-response function and the Task\'s) and two reads.',
   ];
   if (expressGbs > exp.firstTierGbSeconds) notes.push('Express duration exceeds the first price tier: later tiers are cheaper, so its cost is overestimated.');
   return {

@@ -21,7 +21,7 @@ export type { PassProps } from './pass';
 export { State } from './state';
 export type { IChainable, Misuse, NextOf } from './state';
 export { Succeed } from './succeed';
-export { Task } from './task';
+export { IntegrationPattern, Task } from './task';
 export type { TaskProps } from './task';
 export type { FoldHandler, Handler, InputOf, Json, JsonPath, OutputOf, PayloadTemplate, StateKind, TypeWitness, Untyped } from './types';
 export type { AnyState } from './any-state';

@@ -2,6 +2,19 @@ import type { FunctionProps } from './function-props';
 import { FunctionState } from './function-state';
 import type { IoProps } from './io';
 import type { Untyped } from './types';
+import type { DurationLike } from './wait';
+
+/** How a Task ends, in aws-stepfunctions' terms. */
+export enum IntegrationPattern {
+  /** When its handler returns: the handler's result is the Task's. */
+  REQUEST_RESPONSE = 'REQUEST_RESPONSE',
+  /**
+   * When the task token the handler received (`unum.taskToken`, or
+   * `$$.Task.Token` in `parameters`) is completed (`sendTaskSuccess` /
+   * `sendTaskFailure`): the run waits meanwhile, with no function running.
+   */
+  WAIT_FOR_TASK_TOKEN = 'WAIT_FOR_TASK_TOKEN',
+}
 
 /** Properties of a `Task`. */
 export interface TaskProps<O = Untyped> extends FunctionProps, IoProps {
@@ -11,6 +24,26 @@ export interface TaskProps<O = Untyped> extends FunctionProps, IoProps {
    * @default no example; such checks are skipped
    */
   readonly outputExample?: O;
+  /**
+   * `WAIT_FOR_TASK_TOKEN`: the Task's result is what `sendTaskSuccess` sends
+   * for its token, and `sendTaskFailure` fails it (its Catch rules apply; its
+   * Retry rules apply to the handler's own errors only).
+   * @default IntegrationPattern.REQUEST_RESPONSE
+   */
+  readonly integrationPattern?: IntegrationPattern;
+  /**
+   * `WAIT_FOR_TASK_TOKEN` only: the Task fails with `States.Timeout` when no
+   * completion arrived this long after its handler started (1 s to 1 year;
+   * a `Duration` or seconds). The run's items are kept at least this long.
+   * @default one year
+   */
+  readonly timeout?: DurationLike | number;
+  /**
+   * `WAIT_FOR_TASK_TOKEN` only: the Task fails with `States.HeartbeatTimeout`
+   * when no heartbeat (`sendTaskHeartbeat`) came for this long (less than `timeout`).
+   * @default no heartbeat
+   */
+  readonly heartbeat?: DurationLike | number;
 }
 
 /**

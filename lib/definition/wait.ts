@@ -6,6 +6,11 @@ export interface DurationLike {
   toSeconds(): number;
 }
 
+/** Seconds of a `Duration` or a number; anything else is returned as is, for the compiler to say what is wrong with it. */
+export function durationSeconds(duration: DurationLike | number): number {
+  return typeof duration === 'object' && duration !== null && typeof duration.toSeconds === 'function' ? duration.toSeconds() : (duration as number);
+}
+
 /** How long a `Wait` waits: exactly one of these. */
 export type WaitTimeSpec =
   | { readonly seconds: number }
@@ -17,9 +22,7 @@ export type WaitTimeSpec =
 export class WaitTime {
   /** A fixed duration, 1 second to 1 year: a `Duration` or a number of seconds. */
   static duration(duration: DurationLike | number): WaitTime {
-    // Anything but a DurationLike is taken as seconds, and the compiler says what is wrong with it.
-    const seconds = typeof duration === 'object' && duration !== null && typeof duration.toSeconds === 'function' ? duration.toSeconds() : duration;
-    return new WaitTime({ seconds: seconds as number });
+    return new WaitTime({ seconds: durationSeconds(duration) });
   }
 
   /** Until a fixed time: an RFC 3339 timestamp such as `2026-01-01T09:00:00Z` (a past one does not wait). */

@@ -5,6 +5,7 @@
  * same schedule means the same faults in every run of a workflow.
  */
 import type { EnvelopeHeader } from '../../runtime/ir';
+import { decodeTaskToken } from '../../runtime/task-token';
 import { parseFunctionRef } from './assembly';
 
 export interface EventInfo {
@@ -12,7 +13,7 @@ export interface EventInfo {
   readonly workflowId?: string;
   /**
    * `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, a launcher of a Map's items
-   * `<first item's>/launch:<end of its range>`, or `<function>@start`.
+   * `<first item's>/launch:<end of its range>`, a response to a task token `<function>@task:<kind>`, or `<function>@start`.
    */
   readonly identity: string;
   readonly node?: string;
@@ -44,6 +45,13 @@ function describeValue(functionName: string, event: unknown, requestId: string):
     const input = Array.isArray(unum.inputs) ? (unum.inputs[0] as Partial<Record<'launch', { to?: unknown }>> | undefined) : undefined;
     const launch = input?.launch ? `${LAUNCHER_MARK}${String(input.launch.to)}` : '';
     return { workflowId: unum.workflowId, node: unum.node, identity: `${functionName}@${unum.iteration}[${frames}]${fold}${launch}` };
+  }
+  // A response to a callback Task's token (runtime/task-completion.ts): the token names the run.
+  const task = o.unumTask as Record<string, unknown> | undefined;
+  if (task && typeof task === 'object') {
+    const token = decodeTaskToken(task.token);
+    const kind = ['success', 'failure', 'heartbeat', 'timeout'].find((k) => k in task) ?? 'unknown';
+    return typeof token === 'string' ? { identity: `${functionName}@task:${kind}` } : { workflowId: token.workflowId, node: token.node, identity: `${functionName}@task:${kind}` };
   }
   // A Lambda on-failure destination record: describe the failed event.
   const ctx = o.requestContext as { requestId?: string; functionArn?: string } | undefined;

@@ -60,7 +60,7 @@ test('each entry exports exactly these names', () => {
       'AslValidatorFinding: interface', 'CatchProps: interface', 'Chain: class', 'Choice: class', 'CompileOptions: interface',
       'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'DurationLike: interface', 'EffectsTable: interface', 'Fail: class', 'FailProps: interface',
       'Fold: class', 'FoldHandler: type', 'FoldProps: interface', 'FromAslOptions: interface', 'FunctionEffects: interface', 'FunctionProps: interface', 'FunctionSpec: interface',
-      'Handler: type', 'IChainable: interface', 'InputOf: type', 'IoProps: type', 'Json: type', 'JsonPath: type', 'Map: class', 'MapProps: interface',
+      'Handler: type', 'IChainable: interface', 'InputOf: type', 'IntegrationPattern: other', 'IoProps: type', 'Json: type', 'JsonPath: type', 'Map: class', 'MapProps: interface',
       'MapState: class', 'OutputOf: type', 'Parallel: class', 'ParallelProps: type', 'Pass: class', 'PassProps: interface',
       'PayloadTemplate: type', 'RetryProps: interface', 'Succeed: class', 'Task: class', 'TaskProps: interface', 'UnumBundlingOptions: interface',
       'UnumDefinitionError: class', 'UnumError: class', 'UnumWorkflow: class', 'UnumWorkflowError: class', 'UnumWorkflowFromAslProps: interface',
@@ -72,7 +72,7 @@ test('each entry exports exactly these names', () => {
       'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
       'RunStatus: interface', 'RunSummary: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
-      'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface',
+      'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface', 'UnumTaskAlreadyCompletedError: class', 'UnumTaskTokenError: class',
       'UnumWaitTimeoutError: class', 'WORKFLOW_ID_PATTERN: const', 'WaitOptions: interface', 'WorkflowLocation: interface',
     ],
     'unum-cdk/local': [

@@ -30,7 +30,7 @@ const EXPECTED: Record<string, string> = {
   'jsonata-state.json': "Workflow 'wf', node 'Shape it', field 'QueryLanguage': QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields",
   'wait-two-times.json': `Workflow 'wf', node 'Pause a bit', field '(document)': ${VALIDATOR}[WAIT_DURATION] State "Pause a bit" MUST contain exactly one of "Seconds", "SecondsPath", "Timestamp", "TimestampPath"`,
   'wait-bad-timestamp.json': `Workflow 'wf', node 'Pause a bit', field 'Timestamp': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/Pause a bit/Timestamp is invalid. must match exactly one schema in oneOf`,
-  'service-integration.json': "Workflow 'wf', node 'Save', field 'Resource': the service integration 'arn:aws:states:::dynamodb:putItem' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a ${...} placeholder or arn:aws:states:::lambda:invoke)",
+  'service-integration.json': "Workflow 'wf', node 'Save', field 'Resource': the service integration 'arn:aws:states:::dynamodb:putItem' is not supported: a Task must call a Lambda function (a function name, a Lambda ARN, a ${...} placeholder, arn:aws:states:::lambda:invoke or arn:aws:states:::lambda:invoke.waitForTaskToken)",
   'activity.json': "Workflow 'wf', node 'Approve', field 'Resource': activities are not supported ('arn:aws:states:us-east-1:123456789012:activity:Approve'): a Task must call a Lambda function",
   'parallel-catch-unknown-field.json': "Workflow 'wf', node 'Both', field 'Catch[0].Backoff': Backoff is not supported here: it is not one of ErrorEquals, Next, ResultPath, Comment",
   'unsupported-intrinsic.json': `Workflow 'wf', node 'Add', field 'Parameters.next.$': invalid intrinsic "States.MathAdd($.n, 1)": the intrinsic function States.MathAdd is not supported (supported: States.Format, States.Array, States.JsonMerge, States.StringToJson, States.JsonToString) at position 0`,
@@ -38,7 +38,9 @@ const EXPECTED: Record<string, string> = {
   'task-timeout-too-long.json': "Workflow 'wf', node 'Slow', field 'TimeoutSeconds': 3600 s is longer than a handler may run (890 s: Lambda's 900 s, less the 10 s the runtime keeps for its own work)",
   'choice-output-path.json': "Workflow 'wf', node 'Pick', field 'OutputPath': OutputPath is not supported on a Choice state: its rules see the InputPath selection, and the selected output would need a step after the decision; put the path on a Pass state after it",
   'distributed-map.json': `Workflow 'wf', node 'Each', field 'ItemProcessor.ProcessorConfig.Mode': "DISTRIBUTED" is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`,
-  'heartbeat.json': "Workflow 'wf', node 'Long', field 'HeartbeatSeconds': HeartbeatSeconds is not supported on a Task state: heartbeats apply to activity and callback tasks, which unum does not run",
+  'heartbeat.json': "Workflow 'wf', node 'Long', field 'HeartbeatSeconds': heartbeats apply to callback Tasks only (Resource arn:aws:states:::lambda:invoke.waitForTaskToken)",
+  'callback-without-token.json': `Workflow 'wf', node 'Ask', field 'Parameters.Payload': arn:aws:states:::lambda:invoke.waitForTaskToken must hand the task token to the function: put a "$$.Task.Token" path in Payload (e.g. "token.$": "$$.Task.Token")`,
+  'task-token-outside-callback.json': "Workflow 'wf', node 'Ask', field 'Parameters.token.$': the context path $$.Task.Token is available only in the parameters of a Task that waits for its token (integrationPattern WAIT_FOR_TASK_TOKEN, ASL .waitForTaskToken)",
   'fail-error-and-error-path.json': "Workflow 'wf', node 'Stop', field '(document)': the document is not valid ASL (asl-validator): [FAIL_ERROR_PROPERTY] State \"Stop\" MUST contain at most one of \"Error\", \"ErrorPath\"",
   'top-level-timeout.json': "Workflow 'wf', node '(workflow)', field 'TimeoutSeconds': a run-wide timeout is not supported: set TimeoutSeconds on the Tasks",
   'lambda-invoke-dynamic-function.json': "Workflow 'wf', node 'Call', field 'Parameters.FunctionName.$': the function must be known at deploy time: use a fixed FunctionName",
@@ -49,6 +51,8 @@ const EXPECTED: Record<string, string> = {
   // Found by the compiler, reported in ASL terms: the state name with its space, the ASL field.
   'retry-jitter-strategy.json': "Workflow 'wf', node 'Charge card', field 'Retry[0].JitterStrategy': 'SAMPLE' is not 'FULL' or 'NONE'",
   'wait-too-long.json': "Workflow 'wf', node 'Pause a bit', field 'Seconds': 40000000 is not a whole number of seconds from 1 to 31536000 (one year)",
+  'callback-heartbeat-too-long.json': "Workflow 'wf', node 'Ask partner', field 'HeartbeatSeconds': 600 s is not shorter than the timeout (600 s)",
+  'callback-timeout-too-long.json': "Workflow 'wf', node 'Ask', field 'TimeoutSeconds': 40000000 is not a whole number of seconds from 1 to 31536000 (one year)",
   'catch-loops-back.json': "Workflow 'wf', node 'Do work', field 'Catch[0].Next': the catch handler 'Do work' leads back to an earlier state; route the loop through a Choice so that each iteration is a new invocation",
 };
 

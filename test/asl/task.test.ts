@@ -110,3 +110,21 @@ describe('arn:aws:states:::lambda:invoke', () => {
     expect(ir.io).toEqual({ resultSelector: { 'body.$': '$.body', code: 200, 'both.$': 'States.Array($.a, $[0])' } });
   });
 });
+
+describe('arn:aws:states:::lambda:invoke.waitForTaskToken', () => {
+  const callback = (extra: Record<string, unknown>) => one({ Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Parameters: { FunctionName: 'Ask', Payload: { 'token.$': '$$.Task.Token', 'order.$': '$.order' } }, ...extra });
+
+  test('a callback Task: the Payload template (with $$.Task.Token) is its parameters, its result is not wrapped, TimeoutSeconds and HeartbeatSeconds bound the wait', () => {
+    const ir = irOf(callback({ TimeoutSeconds: 86_400, HeartbeatSeconds: 3600, ResultPath: '$.approval', ResultSelector: { 'by.$': '$.by' } }), 'T');
+    expect(ir.handler).toEqual({ kind: 'user', export: 'Ask' });
+    expect(ir.io).toEqual({ parameters: { 'token.$': '$$.Task.Token', 'order.$': '$.order' }, resultSelector: { 'by.$': '$.by' }, resultPath: '$.approval' });
+    expect(ir.callback).toEqual({ timeoutSeconds: 86_400, heartbeatSeconds: 3600 });
+    // The handler keeps its settings' timeout: TimeoutSeconds is the wait's, up to a year.
+    expect(ir.settings.timeoutSeconds).toBe(30);
+  });
+
+  test('without TimeoutSeconds it waits at most a year; a plain lambda:invoke has no callback', () => {
+    expect(irOf(callback({}), 'T').callback).toEqual({ timeoutSeconds: 31_536_000 });
+    expect(irOf(one({ Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'Fn', 'Payload.$': '$' } }), 'T').callback).toBeUndefined();
+  });
+});

@@ -1,5 +1,9 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { UnumWorkflow } from '../../lib/construct';
 import type { UnumWorkflowProps } from '../../lib/construct';
 
@@ -26,4 +30,21 @@ export function lambdaArn(functionName: string): unknown {
       ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:function:${functionName}`],
     ],
   };
+}
+
+/** The cdk-nag AwsSolutions findings of the app (error findings make its synth throw; warnings are only in the report). */
+export function nagFindings(app: App): unknown[] {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const assembly = app.synth();
+  const report = JSON.parse(fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as {
+    pluginReports: Array<{ violations: unknown[] }>;
+  };
+  return report.pluginReports.flatMap((r) => r.violations);
+}
+
+/** Runs cfn-lint on every template of the app (W3005 is a usual CDK false positive); throws on a finding. */
+export function cfnLint(app: App): void {
+  const assembly = app.synth();
+  const templates = assembly.stacks.map((s) => path.join(assembly.directory, s.templateFile));
+  execFileSync('cfn-lint', ['--ignore-checks', 'W3005', '--', ...templates], { encoding: 'utf8' });
 }

@@ -1,4 +1,5 @@
 import { createFailureRecorder, type FailureRecord, identify } from '../../runtime/failure-recorder';
+import { encodeTaskToken } from '../../runtime/task-token';
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {
@@ -40,6 +41,14 @@ test('a malformed start request or another workflow\'s envelope names no run, as
   expect(identify(record({ workflowId: 'victim', input: 1, traceId: 't' }), 'W')).toEqual({ node: 'Entry' });
   expect(identify(record({ workflowId: 'victim' }), 'W')).toEqual({ node: 'Entry' });
   expect(identify(record({ unum: { workflow: 'Other', workflowId: 'victim', node: 'B' } }), 'W')).toEqual({ node: 'B' });
+});
+
+test('a callback Task\'s failed timeout check names the run and Task of its token; a token of another workflow or a bad one names no run', () => {
+  process.env.UNUM_ENTRY_NODE = 'Entry';
+  const token = (workflow: string): string => encodeTaskToken({ workflow, workflowId: 'run-7', node: 'Approve', invocation: 'i'.repeat(43), secret: 's'.repeat(43) });
+  expect(identify(record({ unumTask: { token: token('W'), timeout: 'States.Timeout' } }), 'W')).toEqual({ workflowId: 'run-7', node: 'Approve' });
+  expect(identify(record({ unumTask: { token: token('Other'), timeout: 'States.Timeout' } }), 'W')).toEqual({ node: 'Entry' });
+  expect(identify(record({ unumTask: { token: 'forged', timeout: 'States.Timeout' } }), 'W')).toEqual({ node: 'Entry' });
 });
 
 test('sets the run FAILED with node, error and cause, only if it is still running', async () => {

@@ -11,6 +11,14 @@ import { parsePath, type Step } from '../../../runtime/paths';
 import { documentFiles, DOCUMENTS } from './corpus';
 import { corpusPaths, corpusStrings, covers, readmeRequirements, rowRequirements, templateNames, TOP_LEVEL } from './coverage';
 
+/**
+ * Supported fields that aws-local-stepfunctions does not implement, so the
+ * differential corpus cannot hold them, and where they are tested instead.
+ */
+const NOT_IN_PEER: Readonly<Record<string, string>> = {
+  'Task: HeartbeatSeconds': 'task tokens (callback Tasks): test/local/callbacks.test.ts, test/asl/task.test.ts',
+};
+
 const README = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 const docs = documentFiles().map((f) => JSON.parse(fs.readFileSync(path.join(DOCUMENTS, f), 'utf8')) as { [k: string]: Json });
 
@@ -52,9 +60,9 @@ describe('the corpus covers the README', () => {
     expect(required.length).toBeGreaterThan(80);
   });
 
-  test('every supported field of the table', () => {
+  test('every supported field of the table, but those the peer interpreter cannot run (tested elsewhere, named here)', () => {
     const missing = required.filter((r) => !covers(docs, r)).map((r) => `${r.state}: ${r.parent ? `${r.parent}.` : ''}${r.field}${r.values ? ` = ${r.values.join(', ')}` : ''}`);
-    expect(missing).toEqual([]);
+    expect(missing).toEqual(Object.keys(NOT_IN_PEER));
   });
 
   test('every intrinsic function and context path of the payload templates', () => {

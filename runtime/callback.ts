@@ -1,0 +1,98 @@
+/**
+ * Callback Tasks (`WAIT_FOR_TASK_TOKEN`, docs/architecture.md "Callbacks"):
+ * the handler hands out a task token and the run pauses with no function
+ * running; a completion later commits the task's checkpoint, the one
+ * decision (first completion wins), and goes on like any committed step.
+ */
+import { createHash } from 'node:crypto';
+import { contextObject } from './context';
+import { boundedError, runtimeError } from './errors';
+import type { FanOutFrame, Json, TaskOutcome, TaskResponseEvent } from './ir';
+import { applyResultPath, processInput, processOutput } from './io';
+import { itemTtl, leaseThroughWait } from './lease';
+import { assertStorable } from './payload';
+import { findCatch } from './retry';
+import { TASK_FAILED, type TaskWait } from './table';
+import { encodeTaskToken, newTaskSecret } from './task-token';
+import { TaskWaits } from './task-waits';
+import type { Exec, LambdaContext, Runtime, TaskCompletion } from './types';
+import { callUser, compute } from './user-code';
+
+/** What a completion needs of the waiting invocation's envelope, kept in its waiting record. */
+export interface WaitContext {
+  readonly iteration: number;
+  readonly fanOut: readonly FanOutFrame[];
+  readonly lease: number;
+  readonly parent?: string;
+}
+
+/** The waiting records, in the workflow's table: a callback Task needs its store on DynamoDB. */
+export function taskWaits(rt: Runtime): TaskWaits {
+  if (!rt.store.dynamoDb) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its store on DynamoDB`);
+  return new TaskWaits(rt.store.dynamoDb);
+}
+
+/** A one-time schedule's name: per invocation, kind and time, so creating it again is harmless. */
+const scheduleName = (invocation: string, kind: string, at: number): string => createHash('sha256').update(JSON.stringify([invocation, kind, at])).digest('base64url');
+
+/**
+ * Delivers `outcome` (a timeout or a heartbeat check) of `token` to this
+ * function at `at` (epoch ms) by a one-time schedule (one due already fires
+ * at once). Scheduler never delivers early, so the receiver compares no times.
+ */
+export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation: string, token: string, outcome: Extract<TaskOutcome, { timeout: unknown }>, at: number): Promise<void> {
+  const functionName = ctx.functionName ?? rt.ir.functionNames[rt.ir.node];
+  if (!functionName) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its own function name`);
+  const event: TaskResponseEvent = { unumTask: { token, ...outcome } };
+  if (!rt.scheduler) throw runtimeError(`node ${rt.ir.node}: a callback Task with a timeout needs a scheduler, and this runtime has none`);
+  const kind = 'beats' in outcome ? `${outcome.timeout}:${outcome.beats}` : outcome.timeout;
+  await rt.scheduler.schedule({ name: scheduleName(invocation, kind, at), functionName, event, at, maxDeliverySeconds: rt.ir.settings.handoffSeconds });
+}
+
+/**
+ * The handler's part of a callback Task. Before the handler runs, the run's
+ * items are kept past the timeout (nothing runs while the task waits) and
+ * the waiting record is put once: a completion may arrive before the handler
+ * returns, and a later execution of this invocation (a Lambda retry) hands
+ * out the same token. A handler error goes through the Retry and Catch rules
+ * as usual; after a return the task waits: nothing is committed, and its
+ * timeout and first heartbeat check are scheduled.
+ */
+export async function handOutToken(x: Exec, input: Json): Promise<{ value: Json; catchIndex?: number } | 'waiting'> {
+  const { ir } = x.rt;
+  const spec = ir.callback!;
+  const now = Date.now();
+  await leaseThroughWait(x, Math.ceil(now / 1000) + spec.timeoutSeconds);
+  const context: WaitContext = { iteration: x.invocation.iteration, fanOut: x.invocation.frames, lease: x.lease, ...(x.invocation.parent ? { parent: x.invocation.parent } : {}) };
+  const fresh: TaskWait = { secret: newTaskSecret(), input: JSON.stringify(input), context: JSON.stringify(context), startedAt: now, beats: 0 };
+  assertStorable(x, fresh.input + fresh.context);
+  const wait = (await taskWaits(x.rt).put(x.name, fresh, itemTtl(x))) ?? fresh;
+  const token = encodeTaskToken({ ...x.run, node: ir.node, invocation: x.name, secret: wait.secret });
+  x.taskToken = token;
+  const templates = contextObject(x, { Task: { Token: token } });
+  const output = await compute(x, input, async () => {
+    await callUser(x, [processInput(ir.io, input, templates)], x.ctx);
+    return null;
+  });
+  if (output.catchIndex !== undefined) return output;
+  await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.Timeout' }, wait.startedAt + spec.timeoutSeconds * 1000);
+  if (spec.heartbeatSeconds !== undefined) {
+    await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.HeartbeatTimeout', beats: 0 }, wait.startedAt + spec.heartbeatSeconds * 1000);
+  }
+  return 'waiting';
+}
+
+/**
+ * The task's output from a completion, as a Task's from its handler: a
+ * result through ResultSelector, ResultPath and OutputPath; an error to the
+ * first Catch rule that matches it (Retry rules do not apply: the handler
+ * that handed out the token is not run again), else `TASK_FAILED`.
+ */
+export function completionOutput(x: Exec, c: TaskCompletion): { value: Json; catchIndex?: number } {
+  const { ir } = x.rt;
+  if ('value' in c.result) return { value: processOutput(ir.io, c.stateInput, c.result.value, contextObject(x)) };
+  const { error, cause } = boundedError(c.result);
+  const index = findCatch(ir.catch, error);
+  if (index < 0) return { value: { Error: error, Cause: cause }, catchIndex: TASK_FAILED };
+  return { value: applyResultPath(ir.catch![index].resultPath, c.stateInput, { Error: error, Cause: cause }), catchIndex: index };
+}

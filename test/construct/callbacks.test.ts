@@ -1,0 +1,102 @@
+/**
+ * A workflow with a callback Task (WAIT_FOR_TASK_TOKEN): a task-response
+ * function that may invoke only the callback Tasks' functions and reads no
+ * table; `grantTaskResponse` lets a principal invoke that function and
+ * nothing else; the callback Task's function may schedule its timeouts, and
+ * the Scheduler role may invoke it. cdk-nag and cfn-lint find nothing.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { UnumWorkflow } from '../../lib/construct';
+import { Definition, IntegrationPattern, Task } from '../../lib/definition';
+import { ENV } from '../../runtime/ir';
+import { HANDLERS } from './fixtures/workflows';
+import { cfnLint, lambdaArn, nagFindings, normaliseHashes, STACK_NAME } from './helpers';
+
+/** A -> Approve (callback, 1 day, heartbeat 1 hour) -> B. */
+function approving(): Definition {
+  const task = (id: string): Task => new Task(id, { entry: HANDLERS, handler: 'first' });
+  const approve = new Task('Approve', { entry: HANDLERS, handler: 'first', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, timeout: Duration.days(1), heartbeat: Duration.hours(1) });
+  return Definition.from(task('A').next(approve).next(task('B')));
+}
+
+function synth(outdir?: string): { app: App; template: Template; workflow: UnumWorkflow } {
+  const app = new App(outdir ? { outdir } : {});
+  const stack = new Stack(app, STACK_NAME);
+  const workflow = new UnumWorkflow(stack, 'Flow', { definition: approving() });
+  workflow.grantTaskResponse(new iam.Role(stack, 'Partner', { assumedBy: new iam.AccountRootPrincipal() }));
+  return { app, template: Template.fromStack(stack), workflow };
+}
+
+const RESPONDER = `${STACK_NAME}-Flow-unum-task-response`;
+
+/** The statements of the policies attached to roles whose logical id starts with `prefix`. */
+function statementsOf(template: Template, prefix: string): Array<Record<string, unknown>> {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.values(policies)
+    .filter((p) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref.startsWith(prefix)))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+}
+
+describe('a workflow with a callback Task', () => {
+  const { template, workflow } = synth();
+
+  test('template snapshot (asset hashes normalised)', () => {
+    expect(normaliseHashes(template.toJSON())).toMatchSnapshot();
+  });
+
+  test('the task-response function: invokes the callback Task\'s function only, no table access, knows its workflow and the Task', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: RESPONDER,
+      Environment: { Variables: Match.objectLike({ [ENV.workflow]: 'Flow', [ENV.taskFunctions]: JSON.stringify({ Approve: `${STACK_NAME}-Flow-Approve` }) }) },
+    });
+    const statements = statementsOf(template, 'FlowTaskResponseRole');
+    expect(statements.filter((s) => s.Action === 'lambda:InvokeFunction')).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: lambdaArn(`${STACK_NAME}-Flow-Approve`) }]);
+    expect(statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))).toEqual([]);
+    expect(workflow.taskResponseFunction?.functionName).toBeDefined();
+  });
+
+  test('grantTaskResponse: the principal may invoke the task-response function and nothing else', () => {
+    const statements = statementsOf(template, 'Partner');
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Action: 'lambda:InvokeFunction', Effect: 'Allow' });
+    // The function and its versions (grantInvoke), nothing of the workflow's own functions.
+    const resources = (statements[0].Resource as unknown[]).map((r) => JSON.stringify(r));
+    expect(resources).toHaveLength(2);
+    for (const r of resources) expect(r).toMatch(/"FlowTaskResponseFunction[0-9A-F]+"/);
+  });
+
+  test('the callback Task may schedule its timeouts, and the Scheduler role may invoke its function only', () => {
+    const create = statementsOf(template, 'FlowNodesApproveRole').find((s) => s.Action === 'scheduler:CreateSchedule');
+    expect(JSON.stringify(create?.Resource)).toContain(`:schedule/${STACK_NAME}-Flow-waits/*`);
+    for (const node of ['A', 'B']) expect(statementsOf(template, `FlowNodes${node}Role`).filter((s) => String(s.Action).startsWith('scheduler:'))).toEqual([]);
+    expect(statementsOf(template, 'FlowWaitsRole')).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: lambdaArn(`${STACK_NAME}-Flow-Approve`) }]);
+  });
+
+  test('a stack output names the task-response function', () => {
+    template.hasOutput('FlowTaskResponseFunctionName', { Value: { Ref: Match.stringLikeRegexp('^FlowTaskResponseFunction') } });
+  });
+
+  test('grantTaskResponse on a workflow without callback Tasks is an error naming the workflow', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Plain');
+    const plain = new UnumWorkflow(stack, 'Flow', { definition: Definition.from(new Task('A', { entry: HANDLERS, handler: 'first' })) });
+    expect(() => plain.grantTaskResponse(new iam.Role(stack, 'R', { assumedBy: new iam.AccountRootPrincipal() }))).toThrow(/Flow.*grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN/);
+    expect(plain.taskResponseFunction).toBeUndefined();
+    Template.fromStack(stack).resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+  });
+
+  test('cdk-nag AwsSolutionsChecks: no findings', () => {
+    const { app } = synth(fs.mkdtempSync(path.join(os.tmpdir(), 'unum-nag-')));
+    expect(nagFindings(app)).toEqual([]);
+  });
+
+  test('cfn-lint passes', () => {
+    const { app } = synth(fs.mkdtempSync(path.join(os.tmpdir(), 'unum-lint-')));
+    expect(() => cfnLint(app)).not.toThrow();
+  });
+});
