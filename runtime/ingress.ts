@@ -48,14 +48,22 @@ export function decidedAttemptKey(x: Exec): string | undefined {
  */
 const PREDICTED_TAILS = 90;
 
-/** The tail keys a fan-in's join reads with its shards: each branch's first-pass output at the one tail. */
+/**
+ * The tail keys a fan-in's join reads with its shards: each branch's
+ * first-pass output at its one tail (a Map's item processor has one tail; a
+ * Parallel's branches are listed in `branchTails`).
+ */
 function predictedTails(x: Exec, f: FanInRef): string[] {
-  const tails = x.rt.ir.join?.tails;
-  if (tails?.length !== 1) return [];
+  const join = x.rt.ir.join;
+  if (!join) return [];
   const count = x.rt.ir.handler.kind === 'fold' ? Math.min(f.size, 1) : f.size;
   if (count > PREDICTED_TAILS) return [];
+  const tailOf = (index: number): number => join.branchTails?.[index] ?? (join.tails.length === 1 ? 0 : -1);
   const { iteration, frames } = x.invocation;
-  return Array.from({ length: count }, (_, index) => tailKey(x.run, tails, frames, iteration, { index, tail: 0, iteration: 0 }));
+  return Array.from({ length: count }, (_, index) => index).flatMap((index) => {
+    const tail = tailOf(index);
+    return tail < 0 ? [] : [tailKey(x.run, join.tails, frames, iteration, { index, tail, iteration: 0 })];
+  });
 }
 
 /** The checkpoints and shards this invocation reads first, besides its own checkpoint: all known from the envelope. */

@@ -321,6 +321,13 @@ export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' |
   /** Tail nodes that may arrive at this join; an arrival records the tail's position in this list. */
   readonly tails: readonly string[];
   /**
+   * A Parallel's join: per branch, the position in `tails` of the one tail
+   * the branch ends at, or -1 when it may end at several. The join reads
+   * those branches' first-pass outputs with its shards (one read round trip).
+   * @default none (a Map's join: every item ends at its one tail when `tails` has one)
+   */
+  readonly branchTails?: readonly number[];
+  /**
    * The Parallel's / Map's Retry rules: when a branch fails the state and a
    * rule matches, the join runs `fanOut` again from the state input, one
    * iteration later (docs/architecture.md "Retry and Catch on Parallel and

@@ -34,7 +34,7 @@ interface NodeBuilder {
 }
 
 /** A join's output processing (the Parallel's / Map's ResultSelector, ResultPath, OutputPath). */
-type JoinOutput = Omit<JoinSpec, 'tails'>;
+type JoinOutput = Omit<JoinSpec, 'tails' | 'branchTails'>;
 
 /** A fan-in invoke whose `tail` is patched once all tails of its join are known. */
 type PendingFanIn = { -readonly [K in keyof FanInInvoke]: FanInInvoke[K] };
@@ -65,12 +65,12 @@ export class Emitter {
   private readonly nodes = new Map<string, NodeBuilder>();
   private readonly queue: (() => void)[] = [];
   private readonly entryOf = new Map<State, string>();
-  private readonly joinOf = new Map<State, string>();
+  private readonly joinOf = new Map<Parallel | MapState, string>();
   /** The output processing of the containers whose joins are implicit nodes, by join node. */
   private readonly joinOutputs = new Map<string, JoinOutput>();
   /** The Retry rules of the containers that have them, by join node. */
   private readonly joinRetries = new Map<string, StateRetry>();
-  private readonly arrivals = new Map<string, { readonly from: string; readonly invoke: PendingFanIn }[]>();
+  private readonly arrivals = new Map<string, { readonly from: string; readonly branch: number; readonly invoke: PendingFanIn }[]>();
   /** Per state: how many same-scope edges lead to it, and from which state (the last one seen). */
   private readonly incoming = new Map<State, { count: number; from: AnyState }>();
 
@@ -358,7 +358,7 @@ export class Emitter {
     const pending: PendingFanIn = { kind: 'fanIn', target: join, size: container.kind === 'parallel' ? container.branches.length : 'frame', tail: -1, ...this.itemLaunch(container) };
     let list = this.arrivals.get(join);
     if (!list) this.arrivals.set(join, (list = []));
-    list.push({ from, invoke: pending });
+    list.push({ from, branch: scope.branch, invoke: pending });
     return [invoke(pending)];
   }
 
@@ -369,15 +369,20 @@ export class Emitter {
     return { launch: { target: this.entryNodeFor(container.processorState as State), maxConcurrency } };
   }
 
-  /** Each join lists its possible tails sorted by name; each fan-in records its tail's position. */
+  /**
+   * Each join lists its possible tails sorted by name; each fan-in records its
+   * tail's position. A Parallel's join also learns each branch's tail when the
+   * branch has only one, so it can read the branch outputs with its shards.
+   */
   private assignTails(): void {
-    for (const join of this.joinOf.values()) {
+    for (const [container, join] of this.joinOf) {
       const list = this.arrivals.get(join) ?? [];
       const tails = [...new Set(list.map((a) => a.from))].sort();
       const index = new Map(tails.map((t, i) => [t, i]));
       for (const a of list) a.invoke.tail = index.get(a.from) as number;
       const retry = this.joinRetries.get(join);
-      (this.nodes.get(join) as NodeBuilder).join = { tails, ...this.joinOutputs.get(join), ...(retry ? { retry } : {}) };
+      const branchTails = container.kind === 'parallel' ? { branchTails: container.branches.map((_, branch) => soleTail(list, branch, index)) } : {};
+      (this.nodes.get(join) as NodeBuilder).join = { tails, ...branchTails, ...this.joinOutputs.get(join), ...(retry ? { retry } : {}) };
     }
   }
 
@@ -501,4 +506,10 @@ function passInstruction(pass: Pass): Instruction {
 
 function invoke(inv: Invoke): Instruction {
   return { op: 'invoke', invoke: inv };
+}
+
+/** The position of the one tail branch `branch` can end at, or -1 when it has several (a Choice, a Fail, a catch). */
+function soleTail(arrivals: readonly { readonly from: string; readonly branch: number }[], branch: number, index: ReadonlyMap<string, number>): number {
+  const from = new Set(arrivals.filter((a) => a.branch === branch).map((a) => a.from));
+  return from.size === 1 ? (index.get([...from][0]) as number) : -1;
 }

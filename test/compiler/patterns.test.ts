@@ -63,7 +63,7 @@ describe('parallel (fan-out and fan-in)', () => {
     expect(instructions(compiled, 'B1')).toEqual([fanIn('Join', 2, 0)]);
     expect(instructions(compiled, 'B2')).toEqual([scalar('B3')]);
     expect(instructions(compiled, 'B3')).toEqual([fanIn('Join', 2, 1)]);
-    expect(ir(compiled, 'Join').join).toEqual({ tails: ['B1', 'B3'] });
+    expect(ir(compiled, 'Join').join).toEqual({ tails: ['B1', 'B3'], branchTails: [0, 1] });
     expect(instructions(compiled, 'Join')).toEqual([SUCCEED]);
     expect(compiled.nodes.B3.successors).toEqual(['Join']);
   });
@@ -75,7 +75,7 @@ describe('parallel (fan-out and fan-in)', () => {
     expect(c.nodes['P.Origin']).toMatchObject({ implicit: true, ir: { entry: true, handler: { kind: 'pass' } } });
     expect(instructions(c, 'P.Origin')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['B1', 'B2'], join: 'P.Join' } }]);
     expect(c.nodes['P.Join'].implicit).toBe(true);
-    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B1', 'B2'] });
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B1', 'B2'], branchTails: [0, 1] });
     expect(instructions(c, 'P.Join')).toEqual([SUCCEED]);
     expect(c.nodes['P.Join'].fn).toEqual({ memorySize: 256, timeoutSeconds: 30, environment: {} });
   });
@@ -83,7 +83,7 @@ describe('parallel (fan-out and fan-in)', () => {
   it('a branch ending in a Choice has one tail per arm end, indexed in the sorted list', () => {
     const choice = new Choice('C').when(Condition.booleanEquals('$.x', true), task('Yes')).otherwise(task('No'));
     const c = compile(task('S').next(new Parallel('P').branch(task('Z').next(choice), task('A'))).next(task('J')));
-    expect(ir(c, 'J').join).toEqual({ tails: ['A', 'No', 'Yes'] });
+    expect(ir(c, 'J').join).toEqual({ tails: ['A', 'No', 'Yes'], branchTails: [-1, 0] });
     expect(instructions(c, 'Yes')).toEqual([fanIn('J', 2, 2)]);
     expect(instructions(c, 'No')).toEqual([fanIn('J', 2, 1)]);
     expect(instructions(c, 'A')).toEqual([fanIn('J', 2, 0)]);
@@ -93,7 +93,7 @@ describe('parallel (fan-out and fan-in)', () => {
     const choice = new Choice('C').when(Condition.isPresent('$.x'), new Succeed('Ok')).otherwise(new Fail('Bad', { error: 'E', cause: 'why' }));
     const c = compile(task('S').next(new Parallel('P').branch(task('B').next(choice))).next(task('J')));
     expect(instructions(c, 'B')).toEqual([{ op: 'choice', state: 'C', rules: [{ when: { kind: 'test', test: 'present', path: '$.x', expected: true }, then: [fanIn('J', 1, 0)] }], otherwise: [{ op: 'fail', state: 'Bad', error: 'E', cause: 'why' }] }]);
-    expect(ir(c, 'J').join).toEqual({ tails: ['B'] });
+    expect(ir(c, 'J').join).toEqual({ tails: ['B'], branchTails: [0] });
   });
 
   it('a branch starting with a Choice gets an implicit node to evaluate it', () => {
@@ -112,16 +112,16 @@ describe('parallel (fan-out and fan-in)', () => {
     // The branch start rebuilds an input sent by reference to the origin.
     expect(ir(c, 'B').branchInput).toEqual(input);
     expect(ir(c, 'P.Join').io).toBeUndefined();
-    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B'], resultSelector: { 'first.$': '$[0]' }, resultPath: '$.r', outputPath: '$.r.first' });
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B'], branchTails: [0], resultSelector: { 'first.$': '$[0]' }, resultPath: '$.r', outputPath: '$.r.first' });
     expect(instructions(c, 'P.Join')).toEqual([scalar('J')]);
     expect(c.nodes.S.successors).toEqual(['B']);
   });
 
   it('resultPath null and resultPath $: null is output processing (an implicit join), $ is none', () => {
     const discard = compile(task('S').next(new Parallel('P', { resultPath: null }).branch(task('B'))).next(task('J')));
-    expect(ir(discard, 'P.Join').join).toEqual({ tails: ['B'], resultPath: null });
+    expect(ir(discard, 'P.Join').join).toEqual({ tails: ['B'], branchTails: [0], resultPath: null });
     const replace = compile(task('S').next(new Parallel('P', { resultPath: '$' }).branch(task('B'))).next(task('J')));
-    expect(ir(replace, 'J').join).toEqual({ tails: ['B'] });
+    expect(ir(replace, 'J').join).toEqual({ tails: ['B'], branchTails: [0] });
     expect(replace.nodes['P.Join']).toBeUndefined();
   });
 
@@ -222,7 +222,7 @@ describe('map', () => {
     expect(instructions(c, 'S')).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['M.Origin', 'B'], join: 'J' } }]);
     expect(instructions(c, 'I')).toEqual([fanIn('M.Join', 'frame', 0)]);
     expect(instructions(c, 'M.Join')).toEqual([fanIn('J', 2, 1)]);
-    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'M.Join'] });
+    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'M.Join'], branchTails: [1, 0] });
   });
 });
 
@@ -385,7 +385,7 @@ describe('retry and catch', () => {
   it('a catch handler inside a branch is another tail of the join', () => {
     const b = task('B').addCatch(task('Fallback'));
     const c = compile(task('S').next(new Parallel('P').branch(b, task('C'))).next(task('J')));
-    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'C', 'Fallback'] });
+    expect(ir(c, 'J').join).toEqual({ tails: ['B', 'C', 'Fallback'], branchTails: [-1, 1] });
     expect(instructions(c, 'Fallback')).toEqual([fanIn('J', 2, 2)]);
     expect(instructions(c, 'B')).toEqual([fanIn('J', 2, 0)]);
   });
@@ -471,7 +471,7 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
   it('a Pass as a branch tail folds: its predecessor is the tail in the join and in the fan-in position', () => {
     const c = compile(task('S').next(new Parallel('P').branch(task('B1').next(new Pass('Wrap', { resultPath: '$.w', result: 1 })), task('A2'))).next(task('Join')));
     expect(Object.keys(c.nodes)).toEqual(['S', 'B1', 'A2', 'Join']);
-    expect(ir(c, 'Join').join).toEqual({ tails: ['A2', 'B1'] });
+    expect(ir(c, 'Join').join).toEqual({ tails: ['A2', 'B1'], branchTails: [1, 0] });
     expect(instructions(c, 'B1')).toEqual([pass({ result: 1, io: { resultPath: '$.w' } }), fanIn('Join', 2, 1)]);
     expect(instructions(c, 'A2')).toEqual([fanIn('Join', 2, 0)]);
   });
@@ -480,7 +480,7 @@ describe('Pass folding (no function for a Pass reached by one function state)', 
     const c = compile(task('S').next(new Parallel('P').branch(new Pass('B0').next(new Pass('B0b')), task('B1'))).next(new MapState('M').itemProcessor(new Pass('Item'))).next(task('J')));
     expect(Object.keys(c.nodes).sort()).toEqual(['B0', 'B1', 'Item', 'J', 'P.Join', 'S']);
     expect(instructions(c, 'B0')).toEqual([pass(), fanIn('P.Join', 2, 0)]);
-    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B0', 'B1'] });
+    expect(ir(c, 'P.Join').join).toEqual({ tails: ['B0', 'B1'], branchTails: [0, 1] });
   });
 
   it('a Pass after a join folds into the join (an implicit join, a Fold, a Pass that is the join)', () => {
@@ -569,7 +569,7 @@ describe('Retry and Catch on a Parallel / Map', () => {
     expect([ir(c, 'X').stateErrors, ir(c, 'AJ').stateErrors, ir(c, 'B').stateErrors]).toEqual([true, true, true]);
     // Each fails the innermost state around it: X its Inner (whose join is AJ, the next state), A the Outer.
     expect([c.nodes.X.successors, c.nodes.A.successors]).toEqual([['AJ'], ['X', 'Y', 'Outer.Join']]);
-    expect(ir(c, 'AJ').join).toEqual({ tails: ['X', 'Y'] });
+    expect(ir(c, 'AJ').join).toEqual({ tails: ['X', 'Y'], branchTails: [0, 1] });
   });
 
   it('rules on a Map/Parallel followed by a Fold, or invalid rules, are definition errors naming the field', () => {
