@@ -86,7 +86,7 @@ describe('corpus shapes in the IR', () => {
   test('text-processing: branches of unequal length fan in to CreatePost, which continues to Publish', () => {
     const { nodes } = compileAsl(read('text-processing.asl.json'));
     expect(nodes['Parallel.Origin'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['UserMention', 'FindUrl'], join: 'CreatePost' } }]);
-    expect(nodes.CreatePost.ir.join).toEqual({ tails: ['ShortenUrl', 'UserMention'] });
+    expect(nodes.CreatePost.ir.join).toEqual({ tails: ['ShortenUrl', 'UserMention'], branchTails: [1, 0] });
     expect(nodes.UserMention.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'CreatePost', size: 2, tail: 1 } }]);
     expect(nodes.Publish.ir.instructions).toEqual([{ op: 'succeed' }]);
   });

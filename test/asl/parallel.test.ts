@@ -13,7 +13,7 @@ describe('Parallel', () => {
     const { nodes } = compileAsl(doc);
     expect(nodes.Prepare.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Left', 'Right'], join: 'Merge' } }]);
     expect(nodes.Left.ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'fanIn', target: 'Merge', size: 2, tail: 0 } }]);
-    expect(nodes.Merge.ir.join).toEqual({ tails: ['Left', 'Right'] });
+    expect(nodes.Merge.ir.join).toEqual({ tails: ['Left', 'Right'], branchTails: [0, 1] });
   });
 
   test('InputPath and Parameters apply in the fan-out (the origin checkpoints the state input); ResultSelector and OutputPath in the join', () => {
@@ -35,7 +35,7 @@ describe('Parallel', () => {
     const input = { state: 'Both', inputPath: '$.job', parameters: { 'id.$': '$.id' } };
     expect(nodes['Both.Origin'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'parallel', targets: ['Left', 'Right'], join: 'Both.Join', input } }]);
     expect(nodes.Left.ir.branchInput).toEqual(input);
-    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], resultSelector: { 'left.$': '$[0]', 'right.$': '$[1]' }, outputPath: '$.left' });
+    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], branchTails: [0, 1], resultSelector: { 'left.$': '$[0]', 'right.$': '$[1]' }, outputPath: '$.left' });
     expect(nodes['Both.Join'].ir.instructions).toEqual([{ op: 'succeed' }]);
   });
 
@@ -64,7 +64,7 @@ describe('ResultPath on a Parallel (applied by its join to the state input)', ()
     const { nodes, entry } = compileAsl(doc);
     expect(entry).toBe('Both.Origin');
     expect(Object.keys(nodes).sort()).toEqual(['Both.Join', 'Both.Origin', 'Left', 'Right']);
-    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], resultSelector: { 'left.$': '$[0]' }, resultPath: "$['both results']" });
+    expect(nodes['Both.Join'].ir.join).toEqual({ tails: ['Left', 'Right'], branchTails: [0, 1], resultSelector: { 'left.$': '$[0]' }, resultPath: "$['both results']" });
   });
 });
 
