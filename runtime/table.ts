@@ -442,7 +442,7 @@ export const runStartedAt = (item: Item | undefined): string | undefined => (ite
  * written only when a table write adds, changes or deletes an item's indexed
  * key attributes or projected attributes (Amazon DynamoDB Developer Guide,
  * "Using Global Secondary Indexes in DynamoDB", write capacity consumption:
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Writes).
  * The error is cut to `ERROR_BOUNDS`, so the update always fits in an item.
  */
 /** The placeholder of an inline result in `runFinish`, which `runResultWritten` reads back. */
