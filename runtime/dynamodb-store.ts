@@ -36,8 +36,11 @@ import {
   type RenewalClaim,
   type RunEnd,
   type WrittenRunError,
+  runDeadline,
   runEnded,
   runFinish,
+  type RunInterruption,
+  runInterruption,
   runKey,
   runRejection,
   type RunRef,
@@ -166,6 +169,7 @@ export class DynamoDbStore implements CheckpointStore {
         return f ? [[join, f] as const] : [];
       })),
       runEnded: runRecord !== undefined && runEnded(items.get(runRecord)),
+      ...(runRecord === undefined ? {} : { runDeadline: runDeadline(items.get(runRecord)) }),
     };
   }
 
@@ -201,15 +205,19 @@ export class DynamoDbStore implements CheckpointStore {
     await this.update(stateRetries(join, retries));
   }
 
-  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {
+  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ created: boolean; startedAt?: string }> {
     return conditional(
-      this.put(runStart(run, startedAt, ttl), 'ALL_OLD').then(() => ({ created: true })),
+      this.put(runStart(run, startedAt, ttl, deadline), 'ALL_OLD').then(() => ({ created: true })),
       (e) => ({ created: false, startedAt: runStartedAt(e.Item) }),
     );
   }
 
   async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
     return wrote(this.update(runFinish(run, end, finishedAt, ttl)));
+  }
+
+  async interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean> {
+    return wrote(this.update(runInterruption(run, end, finishedAt)));
   }
 
   async rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean> {

@@ -5,9 +5,9 @@
  * Default client config (AWS_ENDPOINT_URL_SCHEDULER works).
  */
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { ENV, type Envelope, type TaskResponseEvent } from './ir';
+import { ENV } from './ir';
 import { loadModule } from './load-module';
-import type { OneTimeSchedule, Scheduler } from './scheduler';
+import type { OneTimeSchedule, ScheduledEvent, Scheduler } from './scheduler';
 
 /** Scheduler's retry window bounds (`MaximumEventAgeInSeconds`). */
 const DELIVERY_SECONDS = { min: 60, max: 86_400 };
@@ -28,7 +28,7 @@ export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms 
 export class EventBridgeScheduler implements Scheduler {
   private client?: SchedulerClient;
 
-  async schedule(s: OneTimeSchedule<Envelope | TaskResponseEvent>): Promise<void> {
+  async schedule(s: OneTimeSchedule<ScheduledEvent>): Promise<void> {
     // Loaded on the first Wait: every function bundles this, few schedule anything.
     const { CreateScheduleCommand, SchedulerClient } = await loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
     this.client ??= new SchedulerClient({});

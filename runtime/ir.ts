@@ -128,6 +128,11 @@ export interface TaskResponseEvent {
   readonly unumTask: { readonly token: string } & TaskOutcome;
 }
 
+/** The event a run's timeout schedule delivers to the failure recorder at the run's deadline. */
+export interface RunTimeoutEvent {
+  readonly unumRunTimeout: { readonly workflowId: string; readonly timeoutSeconds: number };
+}
+
 /** What a callback Task's function answers to a `TaskResponseEvent`. */
 export interface TaskResponseAnswer {
   /** `completed`: this response committed the task; `alreadyCompleted`: another did first, nothing changed; `invalid`: no such waiting task, nothing written. */
@@ -383,6 +388,12 @@ export interface NodeSettings {
    * (docs/architecture.md "Launch tree"). Absent = `DEFAULT_LAUNCH_WIDTH`.
    */
   readonly launchWidth?: number;
+  /**
+   * The workflow's `timeout` (ASL `TimeoutSeconds`): a run still running this
+   * long after its start is TIMED_OUT (docs/architecture.md "Stop and run
+   * timeout"). Absent = none.
+   */
+  readonly runTimeoutSeconds?: number;
 }
 
 /**
@@ -613,6 +624,8 @@ export const ENV = {
   functionArnPrefix: 'UNUM_FUNCTION_ARN_PREFIX',
   /** The task-response function: the functions of the workflow's callback Tasks, by node (JSON). */
   taskFunctions: 'UNUM_TASK_FUNCTIONS',
+  /** The entry of a workflow with a `timeout`: the function its run-timeout schedules invoke (the failure recorder). */
+  runTimeoutFunction: 'UNUM_RUN_TIMEOUT_FUNCTION',
 } as const;
 
 /** The IR file name inside each function's asset. */

@@ -24,3 +24,6 @@ export function invocationName(
   const parts = [run.workflow, run.workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
+
+/** The name of a run's timeout schedule: one per run, so the entry's retries create it once. */
+export const runTimeoutName = (run: RunRef): string => createHash('sha256').update(JSON.stringify([run.workflow, run.workflowId, 'timeout'])).digest('base64url');

@@ -1,11 +1,13 @@
 /**
  * The run record `run#<workflow>#<workflowId>`: written once RUNNING by the
- * entry, and given exactly one final status, by the terminal transition's
- * commit itself when its result is small (`commitRunResult`).
+ * entry (with its deadline, run-timeout.ts), and given exactly one final
+ * status: by the terminal transition's commit itself when its result is small
+ * (`commitRunResult`), a failure, a stop request or the deadline.
  */
 import { stateOf } from './context';
 import { appendTransition } from './history';
 import { byteLength, ttlIn } from './payload';
+import { runDeadline, scheduleRunTimeout } from './run-timeout';
 import type { RunEnd } from './table';
 import type { Committed, Exec } from './types';
 
@@ -21,10 +23,13 @@ const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.sto
  * may have expired, and it must not run the workflow again.
  */
 export async function startRun(x: Exec): Promise<boolean> {
-  const r = await x.rt.store.startRun(x.run, now(), runTtl(x));
-  if (r.created) return true;
-  const started = Date.parse(r.startedAt ?? '');
-  return started >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
+  const startedAt = now();
+  const r = await x.rt.store.startRun(x.run, startedAt, runTtl(x), runDeadline(x, startedAt));
+  const recent = r.created || Date.parse(r.startedAt ?? '') >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
+  // Again on a retried start: the entry may have crashed between the record and the schedule.
+  const deadline = recent ? runDeadline(x, r.created ? startedAt : (r.startedAt as string)) : undefined;
+  if (deadline !== undefined) await scheduleRunTimeout(x, deadline);
+  return recent;
 }
 
 /** A result this small is held in the run record itself (cheap status polls). */

@@ -1,11 +1,14 @@
 /** How the runtime delays an invocation until a Wait ends (docs/architecture.md "Waits"). */
-import type { Envelope, TaskResponseEvent } from './ir';
+import type { Envelope, RunTimeoutEvent, TaskResponseEvent } from './ir';
+
+/** What a one-time schedule delivers. */
+export type ScheduledEvent = Envelope | TaskResponseEvent | RunTimeoutEvent;
 
 export interface OneTimeSchedule<E = Envelope> {
   /** Unique per invocation it delivers: creating it again is a no-op. */
   readonly name: string;
   readonly functionName: string;
-  /** An envelope after a Wait; a timeout or heartbeat check of a callback Task. */
+  /** An envelope after a Wait; a timeout or heartbeat check of a callback Task; a run's timeout. */
   readonly event: E;
   /** Epoch milliseconds; delivered no earlier (EventBridge Scheduler: within the two minutes after it, see `atExpression`). */
   readonly at: number;
@@ -15,5 +18,5 @@ export interface OneTimeSchedule<E = Envelope> {
 
 export interface Scheduler {
   /** Creates the schedule, or leaves the one of that name in place. */
-  schedule(s: OneTimeSchedule<Envelope | TaskResponseEvent>): Promise<void>;
+  schedule(s: OneTimeSchedule<ScheduledEvent>): Promise<void>;
 }

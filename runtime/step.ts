@@ -10,7 +10,8 @@ import { appendCommit } from './history';
 import { inputKeys } from './ingress';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
-import { endsRun, mayEndRun } from './run-end';
+import { endsRun } from './run-end';
+import { endedByDeadline } from './run-timeout';
 import { commitRunResult, resultFitsInline } from './run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from './ir';
@@ -59,10 +60,11 @@ async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplic
 
 /**
  * Runs one step. The own checkpoint is read with the inputs named by the
- * envelope (consistently), or alone, eventually consistent: a stale miss only
- * computes again, and the conditional put returns the stored value. A node
- * that may end the run reads the run record in the same round trip: once the
- * run has ended nothing is owed ('ended'). `plan` returns the step's work,
+ * envelope (consistently), or with the run record alone, eventually
+ * consistent: a stale miss only computes again, and the conditional put
+ * returns the stored value. The run record comes in the same round trip:
+ * once the run has ended (finished, stopped, past its deadline) nothing is
+ * owed ('ended'). `plan` returns the step's work,
  * 'stale' when an input is missing already, or 'abandoned' when the state
  * attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
  */
@@ -70,9 +72,8 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
   const inputs = inputKeys(x);
   const attempts = stateAttemptJoins(x);
   const consistent = inputs.checkpoints.length + inputs.shards.length + attempts.length > 0;
-  const run = mayEndRun(x.rt.ir.instructions) ? x.run : undefined;
-  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run });
-  if (x.read.runEnded) {
+  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
+  if (x.read.runEnded || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
     return 'ended';
   }

@@ -4,7 +4,7 @@
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunRef, StateFailure, WrittenRunError } from './table';
+import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunInterruption, RunRef, StateFailure, WrittenRunError } from './table';
 
 /** What one read round trip found, by key: checkpoints, and fan-in shards' arrivals; absent items are missing. */
 export interface ReadSet {
@@ -14,6 +14,8 @@ export interface ReadSet {
   readonly stateFailures: ReadonlyMap<string, StateFailure>;
   /** The run record asked for has a final status: nothing of the run is owed any more. */
   readonly runEnded: boolean;
+  /** The run's deadline (epoch ms) on the record asked for, when its workflow has a timeout. */
+  readonly runDeadline?: number;
 }
 
 /** How a read round trip reads, and what it reads besides checkpoints and shards. */
@@ -67,10 +69,12 @@ export interface CheckpointStore {
   getStateFailure(join: string): Promise<StateFailure | undefined>;
   /** Record the retries a state used so far in its attempt's failure. */
   setStateRetries(join: string, retries: readonly number[]): Promise<void>;
-  /** Create the run record (RUNNING) unless it exists; when it exists, its `startedAt`. */
-  startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
+  /** Create the run record (RUNNING, with its deadline if any) unless it exists; when it exists, its `startedAt`. */
+  startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
   /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
+  /** End a RUNNING run from outside it (stopped: ABORTED; past its deadline: TIMED_OUT); true when this call ended it. */
+  interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */
   rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean>;
   /** Run history counter: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */

@@ -361,10 +361,14 @@ export function decodeTaskWait(item: Item | undefined): TaskWait | undefined {
 
 // ---------------------------------------------------------------- run record `run#<workflow>#<workflowId>`
 
-export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+/**
+ * RUNNING, then exactly one final status: SUCCEEDED or FAILED by the run
+ * itself, ABORTED by a stop request, TIMED_OUT at the run's deadline.
+ */
+export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | 'TIMED_OUT';
 
 /** Every status a run record may have. */
-export const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies RunRecordStatus[];
+export const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT'] satisfies RunRecordStatus[];
 
 /** Why a run failed, as the runtime or the failure recorder wrote it. */
 export interface RunError {
@@ -387,15 +391,24 @@ export type WrittenRunError = RunError & { readonly cause: string };
 /** How a run ended: the final status `finishRun` sets, with the result (inline JSON or a checkpoint key) or the error. */
 export type RunEnd =
   | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
-  | { readonly status: 'FAILED'; readonly error: WrittenRunError };
+  | { readonly status: 'FAILED'; readonly error: WrittenRunError }
+  | RunInterruption;
+
+/** How a run ends from outside it: a stop request, or its deadline. */
+export interface RunInterruption {
+  readonly status: 'ABORTED' | 'TIMED_OUT';
+  readonly error: WrittenRunError;
+}
 
 /** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
 export interface RunRecord {
   readonly status: RunRecordStatus;
   /** ISO-8601 time the entry function wrote the record. */
   readonly startedAt?: string;
-  /** ISO-8601 time the run reached SUCCEEDED or FAILED. */
+  /** ISO-8601 time the run reached its final status. */
   readonly finishedAt?: string;
+  /** Epoch milliseconds after which the run is TIMED_OUT (the workflow's `timeout` from its start). */
+  readonly deadline?: number;
   readonly result?: string;
   readonly resultRef?: string;
   readonly error?: RunError;
@@ -410,9 +423,18 @@ export interface RunRecord {
  */
 export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [RUNS]: S(run.workflow), [RUNS_SK]: S(`${startedAt}#${run.workflowId}`) });
 
-/** The entry's RUNNING record: the first start wins. */
-export const runStart = (run: RunRef, startedAt: string, ttl: number): PutRequest =>
-  put({ ...newItem(runKey(run), ttl), ...runIndexAttributes(run, startedAt), status: S('RUNNING'), startedAt: S(startedAt) }, ABSENT);
+/** The run's deadline (epoch ms), on the record of a workflow with a `timeout`. */
+const DEADLINE = 'dl';
+
+/** The entry's RUNNING record, with the run's deadline when the workflow has a timeout: the first start wins. */
+export const runStart = (run: RunRef, startedAt: string, ttl: number, deadline?: number): PutRequest =>
+  put({
+    ...newItem(runKey(run), ttl),
+    ...runIndexAttributes(run, startedAt),
+    status: S('RUNNING'),
+    startedAt: S(startedAt),
+    ...(deadline === undefined ? {} : { [DEADLINE]: N(deadline) }),
+  }, ABSENT);
 
 /** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
 function errorAttribute(e: WrittenRunError): AttributeValue {
@@ -459,7 +481,7 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   set('#s', S(end.status));
   set('finishedAt', S(finishedAt));
   set('#ttl', N(ttl));
-  if (end.status === 'FAILED') set('#e', errorAttribute(end.error));
+  if (end.status !== 'SUCCEEDED') set('#e', errorAttribute(end.error));
   else if (end.result !== undefined) {
     sets.push(`#r = ${RESULT}`);
     values[RESULT] = S(end.result);
@@ -470,6 +492,17 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   values[':rk'] = index[RUNS_SK];
   sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
   return update(runKey(run), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
+}
+
+/**
+ * Ends a run from outside it (a stop request: ABORTED; its deadline:
+ * TIMED_OUT): only a RUNNING record, so a finished run stays finished and a
+ * run id that names no run creates nothing. The TTL stays: the record already
+ * lives for the run retention and the run's lease.
+ */
+export function runInterruption(run: RunRef, end: RunInterruption, finishedAt: string): UpdateRequest {
+  const values: Item = { ':running': S('RUNNING'), ':s': S(end.status), ':f': S(finishedAt), ':e': errorAttribute(end.error) };
+  return update(runKey(run), 'SET #s = :s, finishedAt = :f, #e = :e', values, '#s = :running');
 }
 
 /** The result JSON a `runFinish` request writes inline (a terminal transition's commit), if it writes one. */
@@ -511,6 +544,9 @@ export const runEnded = (item: Item | undefined): boolean => {
   return status !== undefined && status !== 'RUNNING';
 };
 
+/** The run's deadline (epoch ms) on its record `item`, if the workflow has a timeout. */
+export const runDeadline = (item: Item | undefined): number | undefined => (item ? num(item, DEADLINE) : undefined);
+
 /** Reads a run record item; throws on a status the layout does not have. */
 export function decodeRunRecord(item: Item): RunRecord {
   const status = runStatusOf(item);
@@ -522,10 +558,12 @@ export function decodeRunRecord(item: Item): RunRecord {
   const result = str(item, 'result');
   const resultRef = str(item, 'resultRef');
   const error = runError(item);
+  const deadline = runDeadline(item);
   return {
     status: status as RunRecordStatus,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
+    ...(deadline !== undefined ? { deadline } : {}),
     ...(result !== undefined ? { result } : {}),
     ...(resultRef !== undefined ? { resultRef } : {}),
     ...(error ? { error } : {}),

@@ -156,20 +156,22 @@ export class UnumClient {
 
   /**
    * The result of a SUCCEEDED run, read from the run record or from the
-   * checkpoint it references. Throws `UnumRunFailedError` for a FAILED run and
-   * `UnumRunNotFinishedError` for a RUNNING or unknown one.
+   * checkpoint it references. Throws `UnumRunFailedError` for a FAILED,
+   * ABORTED or TIMED_OUT run and `UnumRunNotFinishedError` for a RUNNING or
+   * unknown one.
    */
   async result(workflowId: string): Promise<Json> {
     const run = await readRun(this.table, this.run(workflowId));
-    if (run.status === 'FAILED') throw new UnumRunFailedError(workflowId, run.error);
-    if (run.status !== 'SUCCEEDED') throw new UnumRunNotFinishedError(workflowId, run.status);
+    if (run.status === 'RUNNING' || run.status === 'NOT_FOUND') throw new UnumRunNotFinishedError(workflowId, run.status);
+    if (run.status !== 'SUCCEEDED') throw new UnumRunFailedError(workflowId, run.error, run.status);
     return run.result as Json;
   }
 
   /**
-   * Polls the run record until the run is SUCCEEDED or FAILED and returns that
-   * status (a FAILED run does not throw here). A NOT_FOUND run is waited for:
-   * Lambda may hold the start event in its queue for a while.
+   * Polls the run record until the run has its final status (SUCCEEDED,
+   * FAILED, ABORTED, TIMED_OUT) and returns it (an unsuccessful run does not
+   * throw here). A NOT_FOUND run is waited for: Lambda may hold the start
+   * event in its queue for a while.
    */
   async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
     return pollUntilFinished(workflowId, () => this.status(workflowId), options);
@@ -178,8 +180,7 @@ export class UnumClient {
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */
   async startAndWait(input: Json, options: StartAndWaitOptions = {}): Promise<RunOutcome> {
     const workflowId = await this.start(input, options);
-    const status = await this.wait(workflowId, options);
-    if (status.status === 'FAILED') throw new UnumRunFailedError(workflowId, status.error);
+    await this.wait(workflowId, options);
     return { workflowId, result: await this.result(workflowId) };
   }
 

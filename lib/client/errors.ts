@@ -5,14 +5,19 @@ import type { RunError, RunState } from './types';
 /** Base class of every error the client throws on purpose (not SDK or network errors). */
 export class UnumClientError extends UnumError {}
 
-/** The run ended FAILED: `result()` and `startAndWait()` throw this with the recorded error (`runError.cause` in full). */
+/** How each final status other than SUCCEEDED reads in an error message. */
+const ENDED = { FAILED: 'failed', ABORTED: 'was stopped', TIMED_OUT: 'timed out' } as const;
+
+/**
+ * The run ended without a result: FAILED, ABORTED (stopped) or TIMED_OUT.
+ * `result()` and `startAndWait()` throw this with the status and the recorded
+ * error (`runError.cause` in full).
+ */
 export class UnumRunFailedError extends UnumClientError {
-  constructor(readonly workflowId: string, readonly runError: RunError | undefined) {
-    super(
-      runError
-        ? `run ${workflowId} failed at node ${runError.node}: ${runError.error}${runError.cause ? ` (${causeSummary(runError.cause)})` : ''}`
-        : `run ${workflowId} failed (no error recorded)`,
-    );
+  constructor(readonly workflowId: string, readonly runError: RunError | undefined, readonly status: keyof typeof ENDED = 'FAILED') {
+    const at = runError?.node ? ` at node ${runError.node}` : '';
+    const what = runError && (runError.error || runError.cause) ? `: ${runError.error}${runError.cause ? ` (${causeSummary(runError.cause)})` : ''}` : '';
+    super(runError || status !== 'FAILED' ? `run ${workflowId} ${ENDED[status]}${at}${what}` : `run ${workflowId} failed (no error recorded)`);
   }
 }
 

@@ -27,13 +27,16 @@ export interface WorkflowLocation {
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
 export type RunState = RunRecordStatus | 'NOT_FOUND';
 
+/** The run has its final status: SUCCEEDED, FAILED, ABORTED (stopped) or TIMED_OUT. */
+export const isFinished = (state: RunState): boolean => state !== 'RUNNING' && state !== 'NOT_FOUND';
+
 /** The run record, without the result value. */
 export interface RunStatus {
   readonly workflowId: string;
   readonly status: RunState;
   /** ISO-8601 time the entry function wrote the run record. */
   readonly startedAt?: string;
-  /** ISO-8601 time the run reached SUCCEEDED or FAILED. */
+  /** ISO-8601 time the run reached its final status. */
   readonly finishedAt?: string;
   readonly error?: RunError;
 }

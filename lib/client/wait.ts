@@ -1,6 +1,6 @@
 import { UnumWaitTimeoutError } from './errors';
 import { sleep } from './sleep';
-import type { RunStatus, WaitOptions } from './types';
+import { isFinished, type RunStatus, type WaitOptions } from './types';
 
 /** `WaitOptions` for a poll whose reads return `T`. */
 export interface PollOptions<T extends RunStatus> extends Omit<WaitOptions, 'onProgress'> {
@@ -8,7 +8,7 @@ export interface PollOptions<T extends RunStatus> extends Omit<WaitOptions, 'onP
 }
 
 /**
- * Reads the run with `read` until it is SUCCEEDED or FAILED and returns that
+ * Reads the run with `read` until it has its final status and returns that
  * read, the delay between reads growing by half up to the maximum
  * (`UnumClient.wait`, and the local engine's wait with its shorter delays).
  */
@@ -22,7 +22,7 @@ export async function pollUntilFinished<T extends RunStatus>(workflowId: string,
     const status = await read();
     const elapsed = Date.now() - began;
     options.onProgress?.(status, elapsed);
-    if (status.status === 'SUCCEEDED' || status.status === 'FAILED') return status;
+    if (isFinished(status.status)) return status;
     const remaining = timeoutMs - elapsed;
     if (remaining <= 0) throw new UnumWaitTimeoutError(workflowId, timeoutMs, status.status);
     await sleep(Math.min(interval, remaining), options.signal);

@@ -6,6 +6,7 @@
  * docs/architecture.md).
  */
 import type { Json } from '../../runtime/ir';
+import type { RunState } from '../client/types';
 import type { LocalEngine } from './engine';
 import { checkedRun } from './fault-run';
 import { paramsForSeed, RandomPlan, type RandomFaultParams } from './schedule';
@@ -33,7 +34,7 @@ export interface LocalRunOptions {
 export interface LocalRunOutcome {
   readonly workflowId: string;
   /** RUNNING only for a faulted run that did not finish (see `faults.violations`). */
-  readonly status: 'SUCCEEDED' | 'FAILED' | 'RUNNING' | 'NOT_FOUND';
+  readonly status: RunState;
   /** The result of a SUCCEEDED run. */
   readonly result?: Json;
   /** Why a FAILED run failed: the node, the state where the run ended (a Fail state, say), the error name and its cause. */

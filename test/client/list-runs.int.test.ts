@@ -33,12 +33,13 @@ async function allPages(client: UnumClient, options: Parameters<UnumClient['list
   return { runs, pages };
 }
 
-async function startRuns(store: DynamoDbStore, workflow: string, ends: readonly ('RUNNING' | 'SUCCEEDED' | 'FAILED')[]): Promise<void> {
+async function startRuns(store: DynamoDbStore, workflow: string, ends: readonly RunRecordStatus[]): Promise<void> {
   for (const [i, end] of ends.entries()) {
     const run = { workflow, workflowId: `run-${i}` };
     await store.startRun(run, at(i), TTL);
     if (end === 'SUCCEEDED') await store.finishRun(run, { status: 'SUCCEEDED', result: String(i) }, at(i + 1), TTL);
     if (end === 'FAILED') await store.finishRun(run, { status: 'FAILED', error: failure }, at(i + 1), TTL);
+    if (end === 'ABORTED' || end === 'TIMED_OUT') await store.interruptRun(run, { status: end, error: failure }, at(i + 1));
   }
 }
 
@@ -111,7 +112,7 @@ test('time bounds exclude runs started at exactly the bound; a filtered listing 
 
 test('pages of any size, any filter, together list each matching run once, newest first (property)', async () => {
   const { name, store } = await db.table();
-  const ends: RunRecordStatus[] = Array.from({ length: 23 }, (_, i) => (['SUCCEEDED', 'FAILED', 'RUNNING'] as const)[(i * 7) % 3]);
+  const ends: RunRecordStatus[] = Array.from({ length: 23 }, (_, i) => (['SUCCEEDED', 'FAILED', 'RUNNING', 'ABORTED'] as const)[(i * 7) % 4]);
   await startRuns(store, 'Orders', ends);
   const client = clientOf(name);
   const all = (await client.listRuns({ limit: 1000 })).runs;
@@ -121,7 +122,7 @@ test('pages of any size, any filter, together list each matching run once, newes
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 1, max: 9 }),
-      fc.option(fc.constantFrom<RunRecordStatus>('SUCCEEDED', 'FAILED', 'RUNNING'), { nil: undefined }),
+      fc.option(fc.constantFrom<RunRecordStatus>('SUCCEEDED', 'FAILED', 'RUNNING', 'ABORTED'), { nil: undefined }),
       fc.option(fc.integer({ min: 0, max: 23 }), { nil: undefined }),
       async (limit, status, after) => {
         const options = { limit, ...(status ? { status } : {}), ...(after !== undefined ? { startedAfter: at(after) } : {}) };

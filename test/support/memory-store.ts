@@ -4,7 +4,7 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunRecord, runKey, type RunRef } from '../../runtime/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -70,8 +70,10 @@ export class MemoryStore implements CheckpointStore {
   /** One round trip; always consistent here (`consistent` is counted: `read` or `eventualRead`). */
   async read(checkpoints: readonly string[], shards: readonly string[], { consistent, stateAttempts = [], run }: ReadOptions): Promise<ReadSet> {
     this.count(consistent ? 'read' : 'eventualRead');
-    const status = run && this.runs.get(runKey(run))?.status;
+    const record = run && this.runs.get(runKey(run));
+    const status = record?.status;
     const out = {
+      ...(record?.deadline === undefined ? {} : { runDeadline: record.deadline }),
       checkpoints: new Map<string, Checkpoint>(),
       shards: new Map<string, readonly number[]>(),
       stateFailures: new Map<string, StateFailure>(),
@@ -125,11 +127,11 @@ export class MemoryStore implements CheckpointStore {
     return { renewed: true, arrivals: [...s.a] };
   }
 
-  async startRun(run: RunRef, startedAt: string, ttl: number): Promise<{ created: boolean; startedAt?: string }> {
+  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ created: boolean; startedAt?: string }> {
     this.count('startRun', true);
     const existing = this.runs.get(runKey(run));
     if (existing) return { created: false, startedAt: existing.startedAt };
-    this.runs.set(runKey(run), { status: 'RUNNING', startedAt });
+    this.runs.set(runKey(run), { status: 'RUNNING', startedAt, ...(deadline === undefined ? {} : { deadline }) });
     this.ttls.set(runKey(run), ttl);
     return { created: true };
   }
@@ -140,6 +142,14 @@ export class MemoryStore implements CheckpointStore {
     if (r && r.status !== 'RUNNING') return false;
     this.runs.set(runKey(run), { ...r, ...end, finishedAt });
     this.ttls.set(runKey(run), ttl);
+    return true;
+  }
+
+  async interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean> {
+    this.count('interruptRun', true);
+    const r = this.runs.get(runKey(run));
+    if (r?.status !== 'RUNNING') return false;
+    this.runs.set(runKey(run), { ...r, ...end, finishedAt });
     return true;
   }
 
