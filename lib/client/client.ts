@@ -10,7 +10,8 @@ import { parseRunRecord, readRun } from './records';
 import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
 import { TableReader } from './table';
 import { listRuns } from './runs';
-import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+import { stopRun } from './stop';
+import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
 import { pollUntilFinished } from './wait';
 import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
@@ -111,6 +112,7 @@ export class UnumClient {
   readonly taskResponseFunction?: string;
   private readonly lambda: LambdaClient;
   private readonly table: TableReader;
+  private readonly dynamodb: DynamoDBClient;
   private sqsClient?: SQSClient;
 
   private constructor(props: UnumClientProps) {
@@ -120,7 +122,8 @@ export class UnumClient {
     this.deadLetterQueue = props.deadLetterQueue;
     this.taskResponseFunction = props.taskResponseFunction;
     this.lambda = props.lambda ?? new LambdaClient({});
-    this.table = new TableReader(props.dynamodb ?? new DynamoDBClient({}), props.table);
+    this.dynamodb = props.dynamodb ?? new DynamoDBClient({});
+    this.table = new TableReader(this.dynamodb, props.table);
     this.sqsClient = props.sqs;
   }
 
@@ -175,6 +178,17 @@ export class UnumClient {
    */
   async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
     return pollUntilFinished(workflowId, () => this.status(workflowId), options);
+  }
+
+  /**
+   * Stops a RUNNING run: its record becomes ABORTED (with `error` and
+   * `cause`), and its executions stop at their next transition, before user
+   * code; pending waits and callbacks end when they fire or complete. A run
+   * that has finished stays as it is. Returns the run's status after the
+   * request (ABORTED, or the final status it had). Needs `grantStop`.
+   */
+  async stop(workflowId: string, options: StopOptions = {}): Promise<RunStatus> {
+    return stopRun(this.dynamodb, this.table, this.run(workflowId), options);
   }
 
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */
