@@ -36,6 +36,12 @@ export class ExamplesStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     });
+    const others = [
+      new UnumWorkflow(this, 'TextPipeline', { ...common, definition: textPipeline() }),
+      new UnumWorkflow(this, 'WordCount', { ...common, definition: wordCount() }),
+      new UnumWorkflow(this, 'Collatz', { ...common, definition: collatz() }),
+      new UnumWorkflow(this, 'Orders', { ...common, definition: orders(ledger) }),
+    ];
     // The approvals inbox of the Approval example: the callback Task puts each claim's task token here for the approver.
     const inbox = new dynamodb.Table(this, 'ApprovalInbox', {
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
@@ -51,13 +57,7 @@ export class ExamplesStack extends Stack {
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.stackName}-Approval-waits/*]`,
       reason: 'scheduler:CreateSchedule in the workflow\'s own schedule group only: schedule names are per invocation, so not known at deploy time',
     });
-    this.workflows = [
-      new UnumWorkflow(this, 'TextPipeline', { ...common, definition: textPipeline() }),
-      new UnumWorkflow(this, 'WordCount', { ...common, definition: wordCount() }),
-      new UnumWorkflow(this, 'Collatz', { ...common, definition: collatz() }),
-      new UnumWorkflow(this, 'Orders', { ...common, definition: orders(ledger) }),
-      approvals,
-    ];
+    this.workflows = [...others, approvals];
   }
 }
 
