@@ -19,6 +19,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Duration } from 'aws-cdk-lib';
 import type { Json, NodeIR } from '../runtime/ir';
 import { renderSvg, findDot } from '../lib/graph/graphviz';
 import { toDot, toMermaid, workflowGraph } from '../lib/graph/mermaid';
@@ -35,11 +36,12 @@ import { type OrdersDatabase, startOrdersDatabase } from '../test/support/orders
 import { postgresMissing } from '../test/support/postgres';
 import { APPROVAL_WORKFLOW, localApprover } from './approval/approver';
 import type { ExpenseClaim } from './approval/handlers';
+import { ANSWER_WITHIN, HOLD } from './approval/workflow';
 import { exampleInput } from './inputs';
 import { WORKFLOWS_WITH_DATABASE } from './orders/database';
 
 const MAX_RESULT_LINES = 25;
-/** Engine time per real time: the Approval example's 1-day wait (and its approver's day) take 8.6 s each. */
+/** Engine time per real time: the Approval example's day of waiting (and its approver's day) take 8.6 s each. */
 const DEMO_TIME_SCALE = 0.0001;
 
 export async function main(argv: string[]): Promise<number> {
@@ -122,7 +124,7 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   const record = await engine.waitForRun(workflowId, { timeoutMs: 60_000 });
   const ended = Date.now() - t;
   if (wf.name === APPROVAL_WORKFLOW) {
-    out(`the approval's 1-day timeout still fires (${scaledDay()} here) and finds the task completed: it changes nothing;`);
+    out(`the approval's ${ANSWER_WITHIN.toHumanString()} timeout still fires (${scaled(ANSWER_WITHIN)} here) and finds the task completed: it changes nothing;`);
     out('AskApprover runs three times below: its handler (hands out the token), the approver\'s completion, the timeout');
   }
   await engine.idle(workflowId);
@@ -146,7 +148,8 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   return ok;
 }
 
-const scaledDay = (): string => `${((86_400_000 * DEMO_TIME_SCALE) / 1000).toFixed(1)} s`;
+/** How long `d` takes on the demo's engine. */
+const scaled = (d: Duration): string => `${((d.toMilliseconds() * DEMO_TIME_SCALE) / 1000).toFixed(1)} s`;
 
 /**
  * The demo as the Approval example's approver: once the run has waited its
@@ -154,7 +157,7 @@ const scaledDay = (): string => `${((86_400_000 * DEMO_TIME_SCALE) / 1000).toFix
  * inbox and approve it through the task-response function.
  */
 async function approve(engine: LocalEngine, workflowId: string, claim: ExpenseClaim, out: (s?: string) => void): Promise<void> {
-  out(`HoldOneDay waits 1 day (scaled x${DEMO_TIME_SCALE} on the local engine: ${scaledDay()} here), then AskApprover hands its task token to the approvals inbox ...`);
+  out(`HoldOneDay waits ${HOLD.toHumanString()} (scaled x${DEMO_TIME_SCALE} on the local engine: ${scaled(HOLD)} here), then AskApprover hands its task token to the approvals inbox ...`);
   const approver = localApprover(engine);
   try {
     const request = await approver.pending(claim.claimId);

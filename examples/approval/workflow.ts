@@ -8,6 +8,9 @@ const entry = path.join(__dirname, 'handlers.ts');
 
 /** The callback Task: its function is the one that needs to write the approvals inbox. */
 export const ASK_APPROVER = 'AskApprover';
+/** How long a claim is held before it goes to the approver, and how long the approver has to answer. */
+export const HOLD = Duration.days(1);
+export const ANSWER_WITHIN = Duration.days(1);
 
 /**
  * check -> hold a day (Wait) -> ask the approver (callback Task: the token goes to
@@ -18,14 +21,14 @@ export const ASK_APPROVER = 'AskApprover';
 export function approval(inbox: dynamodb.ITable): Definition<h.ExpenseClaim> {
   const check = new Task<h.ExpenseClaim, h.ExpenseClaim>('Check', { entry, handler: 'check' });
   // The submitter may still withdraw or amend the claim during the hold.
-  const hold = new Wait<h.ExpenseClaim>('HoldOneDay', { time: WaitTime.duration(Duration.days(1)) });
+  const hold = new Wait<h.ExpenseClaim>('HoldOneDay', { time: WaitTime.duration(HOLD) });
   const ask = new Task<h.ExpenseClaim, h.ApprovedClaim>(ASK_APPROVER, {
     entry,
     handler: 'requestApproval',
     integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN,
     parameters: { 'token.$': '$$.Task.Token', 'claim.$': '$' },
     resultPath: '$.approval',
-    timeout: Duration.days(1),
+    timeout: ANSWER_WITHIN,
     environment: { APPROVAL_INBOX: inbox.tableName },
   }).addCatch(new Fail('NoAnswer', { error: 'ApprovalTimedOut', cause: 'the approver did not answer within a day' }), { errors: ['States.Timeout'] });
   const pay = new Task<h.ApprovedClaim, h.Payment>('Pay', { entry, handler: 'pay' });
