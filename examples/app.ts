@@ -4,7 +4,7 @@
  * stack, `UnumExamples`. Environment-agnostic, so it synthesizes offline with
  * no credentials. The stack class is exported for the tests.
  */
-import { App, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { UnumWorkflow } from '../lib/construct';
@@ -51,12 +51,6 @@ export class ExamplesStack extends Stack {
     });
     const approvals = new UnumWorkflow(this, 'Approval', { ...common, definition: approval(inbox) });
     inbox.grantWriteData(approvals.functions[ASK_APPROVER]);
-    // The functions that schedule (Check, before the Wait; AskApprover, its timeout) may create any schedule
-    // of the workflow's own group: the names are invocation names, known only at run time.
-    Validations.of(approvals).acknowledge({
-      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.stackName}-Approval-waits/*]`,
-      reason: 'scheduler:CreateSchedule in the workflow\'s own schedule group only: schedule names are per invocation, so not known at deploy time',
-    });
     this.workflows = [...others, approvals];
   }
 }
