@@ -58,8 +58,8 @@ async function plainRun(engine: LocalEngine): Promise<{ ms: number; steps: numbe
 }
 
 const SEGMENT_ROWS: Record<keyof UnumStepSegments, string> = {
-  handoff: 'hand-off: predecessor\'s Invoke received -> GetItem received (delivery, sandbox wake-up, event parse, building the read)',
-  read: 'GetItem of the own checkpoint, at DynamoDB Local (proxy received -> answered)',
+  handoff: 'hand-off: predecessor\'s Invoke received -> read received (delivery, sandbox wake-up, event parse, building the read)',
+  read: 'BatchGetItem of the own checkpoint and the run record, at DynamoDB Local (proxy received -> answered)',
   readToCommit: 'in the sandbox: read answer back, user code, building and sending the conditional PutItem',
   commit: 'conditional PutItem of the checkpoint, at DynamoDB Local',
   commitToInvoke: 'in the sandbox: commit answer back, building and sending the successor\'s Invoke',
@@ -93,7 +93,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const putRt = await medianCommitRoundTripMs(probe, table, samples, JSON.stringify(INPUT));
   probe.destroy();
   const inWorker = await workerRoundTripsMs(engine.environment, table, samples, JSON.stringify(INPUT));
-  // The unit the target counts in: a round trip of the calls a step makes (one GetItem, one conditional PutItem).
+  // The unit the target counts in: a round trip of the calls a step makes (one BatchGetItem, one conditional PutItem).
   const roundTrip = (getRt + putRt) / 2;
   const rt = (ms: number): string => fmt(ms / roundTrip, 2);
   const added = (u - p) / STEPS;
@@ -107,7 +107,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => UNUM_SEGMENTS.reduce((sum, k) => sum + st[k], 0)))))
     - median(plainRuns.map((x) => x.ms - innerSum(x.steps)));
   const sandboxMs = segments.handoff - plainStep + segments.readToCommit + segments.commitToInvoke;
-  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (GetItem ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: read ${fmtMs(segments.read)}, commit ${fmtMs(segments.commit)}, sandbox ${fmtMs(sandboxMs)}`);
+  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: read ${fmtMs(segments.read)}, commit ${fmtMs(segments.commit)}, sandbox ${fmtMs(sandboxMs)}`);
   return {
     tables: [{
       caption: `A ${STEPS}-step chain, end to end on the local engine (median of ${reps} runs of each, alternating)`,
@@ -118,11 +118,11 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         ['ratio unum / plain (of the medians)', `${fmt(u / p, 2)}x`, '', '', ''],
         ['ratio, median of per-pair ratios', `${fmt(median(ratios), 2)}x`, '', '', ''],
         ['added per step by unum', fmtMs(added), '', '', ''],
-        ['round trip: GetItem of a checkpoint through the engine\'s proxy (median, same run)', fmtMs(getRt), '', '', ''],
+        ['round trip: BatchGetItem of a checkpoint and a run record through the engine\'s proxy (median, same run)', fmtMs(getRt), '', '', ''],
         ['round trip: conditional PutItem of a new checkpoint through the proxy (median, same run)', fmtMs(putRt), '', '', ''],
         ['added per step, in round trips of the step\'s calls (mean of the two above)', rt(added), '', '', ''],
-        ['added per step, in GetItem round trips', fmt(added / getRt, 2), '', '', ''],
-        ['round trip from a worker thread as a sandbox makes it (same proxy): GetItem (median)', fmtMs(inWorker.read), '', '', ''],
+        ['added per step, in read round trips', fmt(added / getRt, 2), '', '', ''],
+        ['round trip from a worker thread as a sandbox makes it (same proxy): BatchGetItem (median)', fmtMs(inWorker.read), '', '', ''],
         ['round trip from a worker thread: conditional PutItem (median)', fmtMs(inWorker.commit), '', '', ''],
         ['added per step, in those round trips (mean of the two)', fmt(added / ((inWorker.read + inWorker.commit) / 2), 2), '', '', ''],
       ],
@@ -141,12 +141,12 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       ],
     }],
     targets: [
-      { name: `added time per step <= ${TARGET_ROUND_TRIPS} DynamoDB round trips over the bare invoke chain`, met: added / roundTrip <= TARGET_ROUND_TRIPS, detail: `${fmtMs(added)} per step = ${rt(added)} round trips of ${fmtMs(roundTrip)} (mean of GetItem ${fmtMs(getRt)} and conditional PutItem ${fmtMs(putRt)}); ${fmt(added / getRt, 2)} GetItem round trips` },
+      { name: `added time per step <= ${TARGET_ROUND_TRIPS} DynamoDB round trips over the bare invoke chain`, met: added / roundTrip <= TARGET_ROUND_TRIPS, detail: `${fmtMs(added)} per step = ${rt(added)} round trips of ${fmtMs(roundTrip)} (mean of the read ${fmtMs(getRt)} and conditional PutItem ${fmtMs(putRt)}); ${fmt(added / getRt, 2)} read round trips` },
     ],
     method: [
       `bench/apps/chain-app.ts is synthesized with the pinned CDK CLI: a ${STEPS}-Task UnumWorkflow and ${STEPS} plain functions (same step code, bench/fixtures/plain-chain.ts) that invoke the next with InvocationType Event. Both run on one local engine (lib/local), each function in its own worker-thread sandbox, DynamoDB Local behind the engine's proxy.`,
       'End to end = last execution end - first execution start in the emulator\'s timeline; sandboxes are warmed first (2 runs of each), and runs alternate so both see the same machine state.',
-      `A round trip is the median time of one call from the bench process's main thread (AWS SDK client included) through the same proxy the functions use to DynamoDB Local and back, measured after the runs, ${samples} samples each: a GetItem of a checkpoint key (eventually consistent, as a step's read) and a conditional PutItem of a new checkpoint of the step's size (as a step's commit). The target counts in their mean, since a step makes one of each. The same two calls from a worker thread (a function sandbox's position: the answer crosses threads) are shown beside them.`,
+      `A round trip is the median time of one call from the bench process's main thread (AWS SDK client included) through the same proxy the functions use to DynamoDB Local and back, measured after the runs, ${samples} samples each: a BatchGetItem of a checkpoint key and a run record key (eventually consistent, as a step's read) and a conditional PutItem of a new checkpoint of the step's size (as a step's commit). The target counts in their mean, since a step makes one of each. The same two calls from a worker thread (a function sandbox's position: the answer crosses threads) are shown beside them.`,
       'Added per step = (unum - plain) / steps: the per-transition cost of the checkpoint read and conditional write before the invoke and the run record at both ends, on DynamoDB Local through the engine\'s proxy.',
       `The breakdown times each inner step (not the first and last, which also write the run record) from the proxy's clock: when it had read a call's request and when the service's answer was ready. At DynamoDB Local = that span (the proxy's own work in it, reading the request and forwarding it, is a small part: it does no I/O but the forward); in the sandbox = from one call's answer to the next call's arrival (the answer's way back into the worker thread, the AWS SDK's parsing, the runtime and user code, building and signing the next request, its way to the proxy). Medians of segments do not add up exactly to the median step.`,
     ],

@@ -9,11 +9,11 @@ import type { CallRecord } from '../lib/local/traffic';
 
 /** The segments of one inner unum step, in ms; together they run from the predecessor's invoke to this step's. */
 export interface UnumStepSegments {
-  /** Predecessor's Invoke received -> this step's GetItem received: delivery, sandbox wake-up, event parse, building the read. */
+  /** Predecessor's Invoke received -> this step's read received: delivery, sandbox wake-up, event parse, building the read. */
   readonly handoff: number;
-  /** GetItem of the own checkpoint at DynamoDB Local (proxy received -> answered). */
+  /** The read (BatchGetItem of the own checkpoint and the run record) at DynamoDB Local (proxy received -> answered). */
   readonly read: number;
-  /** GetItem answered -> PutItem received: the answer back into the sandbox, user code, building and sending the commit. */
+  /** Read answered -> PutItem received: the answer back into the sandbox, user code, building and sending the commit. */
   readonly readToCommit: number;
   /** Conditional PutItem of the checkpoint at DynamoDB Local. */
   readonly commit: number;
@@ -46,9 +46,9 @@ export function unumStepSegments(calls: readonly CallRecord[]): UnumStepSegments
   const steps = callsByStep(calls);
   return steps.slice(1, -1).map((mine, k) => {
     const step = k + 1;
-    if (mine.length !== 3) throw new Error(`chain step ${step}: ${mine.length} calls (${mine.map((c) => c.call.label).join(', ')}), expected GetItem, PutItem, Invoke`);
+    if (mine.length !== 3) throw new Error(`chain step ${step}: ${mine.length} calls (${mine.map((c) => c.call.label).join(', ')}), expected BatchGetItem, PutItem, Invoke`);
     const previous = only(steps[step - 1], 'Invoke', step - 1);
-    const [get, put, invoke] = [only(mine, 'GetItem', step), only(mine, 'PutItem', step), only(mine, 'Invoke', step)];
+    const [get, put, invoke] = [only(mine, 'BatchGetItem', step), only(mine, 'PutItem', step), only(mine, 'Invoke', step)];
     return {
       handoff: get.receivedMs - previous.receivedMs,
       read: get.answeredMs - get.receivedMs,

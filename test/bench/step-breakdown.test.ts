@@ -15,10 +15,10 @@ const call = (step: number, operation: string, label: string, received: number, 
 
 /** A 4-step unum chain: the ends write the run record, every step reads, commits and (but the last) invokes. */
 const unumChain: CallRecord[] = [
-  call(0, 'PutItem', 'PutItem(run)', 0, 2), call(0, 'GetItem', 'GetItem(ckpt)', 3, 1), call(0, 'PutItem', 'PutItem(ckpt)', 5, 2), call(0, 'Invoke', 'Invoke(S1@0[])', 8, 0.1),
-  call(1, 'GetItem', 'GetItem(ckpt)', 11, 1.5), call(1, 'PutItem', 'PutItem(ckpt)', 14, 2.5), call(1, 'Invoke', 'Invoke(S2@0[])', 18, 0.1),
-  call(2, 'GetItem', 'GetItem(ckpt)', 20, 1), call(2, 'PutItem', 'PutItem(ckpt)', 22, 3), call(2, 'Invoke', 'Invoke(S3@0[])', 26, 0.1),
-  call(3, 'GetItem', 'GetItem(ckpt)', 29, 1), call(3, 'PutItem', 'PutItem(ckpt)', 31, 2), call(3, 'UpdateItem', 'UpdateItem(run)', 34, 6),
+  call(0, 'PutItem', 'PutItem(run)', 0, 2), call(0, 'BatchGetItem', 'BatchGetItem(ckpt,run)', 3, 1), call(0, 'PutItem', 'PutItem(ckpt)', 5, 2), call(0, 'Invoke', 'Invoke(S1@0[])', 8, 0.1),
+  call(1, 'BatchGetItem', 'BatchGetItem(ckpt,run)', 11, 1.5), call(1, 'PutItem', 'PutItem(ckpt)', 14, 2.5), call(1, 'Invoke', 'Invoke(S2@0[])', 18, 0.1),
+  call(2, 'BatchGetItem', 'BatchGetItem(ckpt,run)', 20, 1), call(2, 'PutItem', 'PutItem(ckpt)', 22, 3), call(2, 'Invoke', 'Invoke(S3@0[])', 26, 0.1),
+  call(3, 'BatchGetItem', 'BatchGetItem(ckpt,run)', 29, 1), call(3, 'PutItem', 'PutItem(ckpt)', 31, 2), call(3, 'UpdateItem', 'UpdateItem(run)', 34, 6),
 ];
 
 test('an inner unum step splits into hand-off, read, sandbox, commit, sandbox; the ends are left out', () => {
@@ -32,7 +32,7 @@ test('an inner unum step splits into hand-off, read, sandbox, commit, sandbox; t
 
 test('a unum step that makes other calls than a read, a commit and an invoke is an error naming them', () => {
   const extra = [...unumChain, call(1, 'UpdateItem', 'UpdateItem(run)', 16, 1)];
-  expect(() => unumStepSegments(extra)).toThrow(/chain step 1: 4 calls \(GetItem\(ckpt\), PutItem\(ckpt\), UpdateItem\(run\), Invoke\(S2@0\[\]\)\)/);
+  expect(() => unumStepSegments(extra)).toThrow(/chain step 1: 4 calls \(BatchGetItem\(ckpt,run\), PutItem\(ckpt\), UpdateItem\(run\), Invoke\(S2@0\[\]\)\)/);
 });
 
 test('a plain step runs from its predecessor\'s invoke to its own; the run record is the ends\' service time', () => {

@@ -55,7 +55,8 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
   const plan = new ScriptedPlan(functionOf, [
     { node: 'A', label: 'PutItem(run)', occurrences: [0], fault: 'throughput' },
     { node: 'A', label: 'PutItem(ckpt)', occurrences: [0], fault: 'error-after' },
-    { node: 'B', label: 'GetItem(ckpt)', occurrences: [0], fault: 'throttling' },
+    // B's first read: its own checkpoint with the run record, one BatchGetItem.
+    { node: 'B', label: 'BatchGetItem(ckpt,run)', occurrences: [0], fault: 'throttling' },
     { node: 'B', label: 'PutItem(ckpt)', occurrences: [0], fault: 'error-before' },
     { node: 'B', label: 'Invoke(', occurrences: [0], fault: 'throttling' },
     // C ends the run: its commit is the run record's final write.
@@ -68,7 +69,7 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     expect(run.serviceFaults).toBe(plan.fired.length);
     expect(run.callFaults).toBe(0);
     expect(plan.fired.map((f) => `${f.step.node} ${f.call.label.replace(/\(.*/, '')}#${f.call.occurrence} ${f.step.fault}`)).toEqual(expect.arrayContaining([
-      'A PutItem#0 throughput', 'A PutItem#0 error-after', 'B GetItem#0 throttling', 'B PutItem#0 error-before', 'B Invoke#0 throttling',
+      'A PutItem#0 throughput', 'A PutItem#0 error-after', 'B BatchGetItem#0 throttling', 'B PutItem#0 error-before', 'B Invoke#0 throttling',
       'C UpdateItem#0 unreachable', 'C UpdateItem#1 unreachable', 'C UpdateItem#2 unreachable',
     ]));
     const calls = engine.traffic.of(run.workflowId);
