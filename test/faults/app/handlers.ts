@@ -101,3 +101,6 @@ export async function incWith(input: { value: number; none: number[] }): Promise
   return { inc: input.value + 1, none: input.none };
 }
 export async function same<T>(input: T): Promise<T> { return input; }
+
+/** CallbackRace's callback Task: hands out nothing (the campaign finds the token in the engine's traffic). */
+export async function ask(): Promise<{ requested: true }> { return { requested: true }; }

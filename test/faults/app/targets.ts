@@ -10,6 +10,9 @@ import type { Committed, Expectation } from '../../../lib/local/checker';
 import type { Target } from '../../../lib/local/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';
 import type { RunIntervention } from '../../../lib/local/fault-run';
+import { answerTasks } from '../../../lib/local/task-tokens';
+import { UnumClient, UnumTaskAlreadyCompletedError } from '../../../lib/client';
+import { localClients } from '../../../lib/client/stack';
 import { exampleInput } from '../../../examples/inputs';
 import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
 import type { Order } from '../../../examples/orders/handlers';
@@ -82,11 +85,62 @@ const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) =
   return ended ? 1 : 0;
 };
 
+/** A client of `workflow` on the engine, as `UnumClient.fromCloudAssembly(..., { localEngine })` makes one. */
+function clientOn(engine: LocalEngine, workflow: string): UnumClient {
+  const wf = engine.workflow(workflow);
+  const taskResponseFunction = [...engine.app.functions.keys()].find((name) => name.endsWith(`-${wf.name}-unum-task-response`));
+  return UnumClient.forWorkflow({
+    entryFunction: wf.entryFunction, table: wf.tableName, workflow: wf.name, ...(taskResponseFunction ? { taskResponseFunction } : {}), ...localClients(engine.environment, {}),
+  });
+}
+
+/** Whether a response completed the task (true) or found it completed already (false). */
+async function completes(respond: Promise<void>): Promise<boolean> {
+  try {
+    await respond;
+    return true;
+  } catch (e) {
+    if (e instanceof UnumTaskAlreadyCompletedError) return false;
+    throw e;
+  }
+}
+
+/**
+ * Completes each token the run hands out twice at once, after a delay drawn
+ * from the run id (0-150 ms: before or after its one-minute timeout, 30-60 ms
+ * on the campaign's time scale), and once more after the run ended. Throws
+ * (the run is then reported as a violation) unless exactly the responses
+ * that made the result completed the task: one when the run took the
+ * approval, none when the timeout won.
+ */
+const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflowId) => {
+  const client = clientOn(engine, workflow);
+  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 150;
+  const ended = engine.waitForRun(workflow, workflowId, { timeoutMs: 120_000 });
+  const completed: boolean[] = [];
+  const tokens: string[] = [];
+  await answerTasks(engine, workflowId, ended, async (token) => {
+    tokens.push(token);
+    await new Promise((r) => setTimeout(r, delay));
+    completed.push(...(await Promise.all([0, 1].map(() => completes(client.sendTaskSuccess(token, { ok: true }))))));
+  });
+  const record = await ended;
+  for (const token of tokens) completed.push(await completes(client.sendTaskSuccess(token, { late: true })));
+  const wins = completed.filter(Boolean).length;
+  const approved = record.status === 'SUCCEEDED' && JSON.stringify(record.result) === JSON.stringify({ x: 1 });
+  if (tokens.length !== 1 || wins !== (approved ? 1 : 0)) {
+    throw new Error(`callback: ${tokens.length} tokens handed out, ${wins} of ${completed.length} responses completed the task, run ${record.status} ${JSON.stringify(record.result ?? record.error)}`);
+  }
+  return 0;
+};
+
 /**
  * Issue 18's run control, in the default campaign (figure 9's set): a stop
  * racing the run's end (either the run's result or ABORTED, one final write
- * either way), and a run that outlives its timeout (TIMED_OUT by the
- * recorder's schedule or by the execution that finds the deadline passed).
+ * either way), a run that outlives its timeout (TIMED_OUT by the recorder's
+ * schedule or by the execution that finds the deadline passed), and a
+ * callback completed twice at once and once late, racing its timeout (the
+ * task completes once).
  */
 export const RUN_CONTROL_TARGETS: readonly Target[] = [
   {
@@ -96,6 +150,13 @@ export const RUN_CONTROL_TARGETS: readonly Target[] = [
     during: stopRacingTheEnd,
   },
   { workflow: 'TimesOut', input: { x: 1 }, expect: () => ({ kind: 'ended', status: 'TIMED_OUT', error: 'States.Timeout' }) },
+  {
+    workflow: 'CallbackRace',
+    input: { x: 1 },
+    // The approval's result (through AfterAsk), or the Catch handler's, which ends the run.
+    expect: (): Expectation => ({ kind: 'oneOf', expectations: [{ kind: 'result', result: { x: 1 } }, { kind: 'result', result: { timedOut: true } }] }),
+    during: answerRacingTheTimeout,
+  },
 ];
 
 export const FAULT_APP_DIR = __dirname;

@@ -4,7 +4,8 @@
  * and a loop; and a run that fails (Lambda's retries, then the failure recorder).
  */
 import * as path from 'path';
-import { Choice, Condition, Definition, type EffectsTable, Fold, Map, Parallel, Task, Wait, WaitTime } from '../../../lib/definition';
+import { Duration } from 'aws-cdk-lib';
+import { Choice, Condition, Definition, type EffectsTable, Fold, IntegrationPattern, Map, Parallel, Pass, Task, Wait, WaitTime } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const task = (id: string, handler: string): Task => new Task(id, { entry, handler });
@@ -145,4 +146,14 @@ export function stopRace(): Definition {
 /** Run control (issue 18): an hour's wait in a run whose timeout is ten minutes (set in app.ts): it ends TIMED_OUT. */
 export function timesOut(): Definition {
   return Definition.from(task('Early', 'start').next(new Wait('LongWait', { time: WaitTime.duration(3600) })).next(task('Late', 'start')));
+}
+
+/**
+ * Run control (issue 18): a callback Task whose token is completed twice at
+ * once and once late, racing its one-minute timeout, which a Catch turns into
+ * the run's result (`RUN_CONTROL_TARGETS`).
+ */
+export function callbackRace(): Definition {
+  const ask = new Task('AskRace', { entry, handler: 'ask', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, timeout: Duration.minutes(1), resultPath: '$.approval' });
+  return Definition.from(ask.addCatch(new Pass('NoAnswer', { result: { timedOut: true } }), { errors: ['States.Timeout'] }).next(task('AfterAsk', 'start')));
 }
