@@ -7,11 +7,11 @@
  * forged token writes nothing.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { UnumClient, UnumTaskAlreadyCompletedError, UnumTaskTokenError } from '../../lib/client';
+import { UnumTaskAlreadyCompletedError, UnumTaskTokenError } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
-import { LocalEngine } from '../../lib/local/engine';
+import type { LocalEngine } from '../../lib/local/engine';
+import { useCallbackEngine } from '../support/callback-engine';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, runResultWritten } from '../../runtime/table';
 import { decodeTaskToken, encodeTaskToken } from '../../runtime/task-token';
@@ -19,24 +19,15 @@ import { decodeTaskToken, encodeTaskToken } from '../../runtime/task-token';
 jest.setTimeout(300_000);
 
 const APP = path.join(__dirname, 'callback-app');
-/** A 1-minute timeout (Scheduler asks for the next whole minute: 1-2 min) fires after 0.6-1.2 s, a 1-hour one after 36 s. */
+/** A 1-minute timeout (Scheduler asks for the next whole minute: 1-2 min) fires after 0.6-1.2 s; the others are a day (864 s), far beyond any test on a loaded machine. */
 const TIME_SCALE = 0.01;
 const RUN_WAIT = { timeoutMs: 120_000 };
 
+const { engine: startedEngine, outDir, tokens, client } = useCallbackEngine(APP, 'callbacks', TIME_SCALE);
 let engine: LocalEngine;
-const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-callbacks-'));
-const tokens = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-callback-tokens-'));
-
-beforeAll(async () => {
-  engine = await LocalEngine.fromApp(APP, { outDir, timeScale: TIME_SCALE, functionEnvironment: { CALLBACK_TOKENS: tokens } });
+beforeAll(() => {
+  engine = startedEngine();
 });
-afterAll(async () => {
-  await engine?.stop();
-  fs.rmSync(outDir, { recursive: true, force: true });
-  fs.rmSync(tokens, { recursive: true, force: true });
-});
-
-const client = (workflow: string): UnumClient => UnumClient.fromCloudAssembly(outDir, workflow, { localEngine: engine.environment });
 
 interface Handed {
   readonly payloadToken?: string;

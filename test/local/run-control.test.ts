@@ -7,11 +7,11 @@
  * TIMED_OUT from the entry's schedule, and its later executions stop.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { UnumClient, UnumClientError, UnumTaskAlreadyCompletedError } from '../../lib/client';
+import { UnumClientError, UnumTaskAlreadyCompletedError } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
-import { LocalEngine } from '../../lib/local/engine';
+import type { LocalEngine } from '../../lib/local/engine';
+import { useCallbackEngine } from '../support/callback-engine';
 import type { CallRecord } from '../../lib/local/traffic';
 
 jest.setTimeout(300_000);
@@ -20,20 +20,11 @@ const APP = path.join(__dirname, 'run-control-app');
 /** A simulated day takes 8.64 s, an hour 0.36 s. */
 const TIME_SCALE = 0.0001;
 
+const { engine: startedEngine, outDir, tokens, client } = useCallbackEngine(APP, 'run-control', TIME_SCALE);
 let engine: LocalEngine;
-const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-run-control-'));
-const tokens = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-run-control-tokens-'));
-
-beforeAll(async () => {
-  engine = await LocalEngine.fromApp(APP, { outDir, timeScale: TIME_SCALE, functionEnvironment: { CALLBACK_TOKENS: tokens } });
+beforeAll(() => {
+  engine = startedEngine();
 });
-afterAll(async () => {
-  await engine?.stop();
-  fs.rmSync(outDir, { recursive: true, force: true });
-  fs.rmSync(tokens, { recursive: true, force: true });
-});
-
-const client = (workflow: string): UnumClient => UnumClient.fromCloudAssembly(outDir, workflow, { localEngine: engine.environment });
 
 async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
   for (let i = 0; i < 2400; i++) {

@@ -22,7 +22,7 @@ const asl = {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
       Parameters: { FunctionName: 'request', Payload: { 'token.$': '$$.Task.Token', 'order.$': '$.order' } },
-      TimeoutSeconds: 3600,
+      TimeoutSeconds: 86400,
       ResultPath: '$.approval',
       Catch: [{ ErrorEquals: ['Rejected'], ResultPath: '$.error', Next: 'Rejected' }],
       Next: 'Ship',
@@ -35,21 +35,21 @@ const asl = {
 const rejected = new Pass('Rejected');
 const timedOut = new Pass('TimedOut', { result: { timedOut: true } });
 const workflows: Record<string, Definition> = {
-  Approval: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.hours(1) }).addCatch(rejected, { errors: ['Rejected'], resultPath: '$.error' }).next(ship())),
+  Approval: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.days(1) }).addCatch(rejected, { errors: ['Rejected'], resultPath: '$.error' }).next(ship())),
   AslApproval: fromAsl(asl, { workflowName: 'AslApproval', defaultTask: (t) => ({ entry, handler: t.functionName }) }),
   ShortTimeout: Definition.from(ask({ timeout: Duration.minutes(1) }).addCatch(timedOut, { errors: ['States.Timeout'] }).next(ship())),
   MapApproval: Definition.from(
     new Map('Each', { itemsPath: '$.items' }).itemProcessor(
-      new Task('AskItem', { entry, handler: 'requestItem', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token', 'id.$': '$.id' }, resultPath: '$.answer', timeout: Duration.hours(1) }),
+      new Task('AskItem', { entry, handler: 'requestItem', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token', 'id.$': '$.id' }, resultPath: '$.answer', timeout: Duration.days(1) }),
     ),
   ),
   ParallelApproval: Definition.from(
     new Parallel('Both')
-      .branch(new Task('AskBranch', { entry, handler: 'request', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token' }, timeout: Duration.hours(1) }))
+      .branch(new Task('AskBranch', { entry, handler: 'request', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, parameters: { 'token.$': '$$.Task.Token' }, timeout: Duration.days(1) }))
       .branch(new Pass('Other'))
       .addCatch(new Pass('BothFailed'), { errors: ['Rejected'], resultPath: '$.error' }),
   ),
-  Heartbeat: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.hours(1), heartbeat: Duration.minutes(10) }).next(ship())),
+  Heartbeat: Definition.from(ask({ resultPath: '$.approval', timeout: Duration.days(1), heartbeat: Duration.minutes(10) }).next(ship())),
 };
 
 const app = new App();
