@@ -138,3 +138,36 @@ test('a run with no record, or RUNNING, is refused and nothing is written', asyn
   await expect(redriveRun(deps, run)).rejects.toThrow(/\(RUNNING\) cannot be redriven/);
   expect(await record()).toEqual(running);
 });
+
+test('a redrive interrupted before its invokes (RUNNING, its set left) is finished by the next call', async () => {
+  const h = handlers(chainFns, { b: 1 }, terminal);
+  const { d, deps, run, record } = await setUp('redrive-interrupted', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  await expect(redriveRun({ ...deps, invoke: async () => { throw new Error('Lambda unreachable'); } }, run)).rejects.toThrow('Lambda unreachable');
+  expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+  expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+  // Finished: the set is gone, so a RUNNING or finished run is refused again.
+  await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+});
+
+test('under duplicate delivery of every event (the failing one, the in-flight branch, the resumed ones) the redriven run ends with the one right result; a late duplicate changes nothing', async () => {
+  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+  const { d, deps, run, record } = await setUp('redrive-duplicates', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+  await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Fast2' });
+  expect((await record()).status).toBe('FAILED');
+  for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
+  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  await d.drain({ deliveries: 2 });
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+  // Committed steps were not run again by the redrive: Start and Fast ran before the failure only.
+  expect(h.calls.a).toBeLessThanOrEqual(2);
+  expect(h.calls.fast).toBeLessThanOrEqual(2);
+  const callsBefore = { ...h.calls };
+  // A late duplicate of a resumed event after the run finished changes nothing.
+  for (const sent of d.invoker.sent.filter((s) => s.functionName === 'fn-Fast2')) await d.deliver(sent.functionName, sent.event);
+  expect(h.calls).toEqual(callsBefore);
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
+});
