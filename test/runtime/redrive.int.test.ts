@@ -159,7 +159,10 @@ test('under duplicate delivery of every event (the failing one, the in-flight br
   await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Fast2' });
   expect((await record()).status).toBe('FAILED');
   for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
-  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  // Fast2 and Bad at least; a duplicate of Fast that found the run FAILED before invoking Fast2 parks too.
+  const redrive = await redriveRun(deps, run);
+  expect(redrive.redriveCount).toBe(1);
+  expect(redrive.resumed).toBeGreaterThanOrEqual(2);
   await d.drain({ deliveries: 2 });
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
   // Committed steps were not run again by the redrive: Start and Fast ran before the failure only.
