@@ -75,8 +75,12 @@ export async function failRun(x: Exec, error: string, cause: string, state = sta
   x.metrics.failures = 1;
   await appendTransition(x, 'failed', { error: { state, error, cause } });
   const end = { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } } as const;
-  if (never !== undefined) await finish(x, { ...end, redrive: { never } }, runTtl(x));
-  else await failParked(x.rt.store, x.run, x.name, parkedOf(x), end, now(), runTtl(x));
+  if (never === undefined) {
+    await failParked(x.rt.store, x.run, x.name, parkedOf(x), end, now(), runTtl(x));
+    return;
+  }
+  // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
+  while (!(await finish(x, { ...end, redrive: { never } }, runTtl(x))) && (await parkInFailedRun(x)) === 'running');
 }
 
 /** Parks this invocation in its FAILED run (runtime/park.ts); 'running' when a redrive made the run RUNNING again. */

@@ -49,16 +49,20 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
   return new Map(names.map((n) => [n, decodeParked(items.get(parkKey(run, n)))]));
 }
 
-/** Invokes the parked invocations `names` of redrive `redrives` and clears its set (unless a later redrive replaced it). */
-async function resume(deps: RedriveDeps, run: RunRef, redrives: number, names: readonly string[]): Promise<RedriveResult> {
-  const parked = [...(await readParked(deps, run, names)).values()].filter((p): p is Parked => p !== undefined);
+/**
+ * Invokes the parked invocations `names` of redrive `redrives` (those not in
+ * `known` read now) and clears its set (unless a later redrive replaced it).
+ */
+async function resume(deps: RedriveDeps, run: RunRef, redrives: number, names: readonly string[], known = new Map<string, Parked | undefined>()): Promise<RedriveResult> {
+  const read = await readParked(deps, run, names.filter((n) => !known.has(n)));
+  const parked = names.map((n) => known.get(n) ?? read.get(n)).filter((p): p is Parked => p !== undefined);
   await Promise.all(parked.map((p) => deps.invoke(p.functionName, p.event)));
   await conditional(update(deps, runRedriveDone(run, redrives)), () => undefined);
   return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length };
 }
 
-/** Why the run `item` holds cannot be redriven now, if it cannot. */
-async function refusal(deps: RedriveDeps, run: RunRef, item: Item): Promise<string | undefined> {
+/** The parked invocations of the run `item` holds, or why it cannot be redriven now. */
+async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Promise<Map<string, Parked | undefined> | string> {
   const record = decodeRunRecord(item);
   const { redo, never } = decodeRedriveState(item);
   if (record.status !== 'FAILED') return `it is ${record.status}, and only a FAILED run is redriven`;
@@ -66,9 +70,9 @@ async function refusal(deps: RedriveDeps, run: RunRef, item: Item): Promise<stri
   if (record.deadline !== undefined && record.deadline <= Date.now()) return 'its timeout passed';
   if (redo.length === 0) return 'no invocation of it is parked to resume';
   const now = Math.floor(Date.now() / 1000);
-  const parked = [...(await readParked(deps, run, redo)).values()];
-  if (parked.some((p) => p === undefined || p.until <= now)) return 'its redrive window passed: what it would read again may have expired (checkpoint retention)';
-  return undefined;
+  const parked = await readParked(deps, run, redo);
+  if ([...parked.values()].some((p) => p === undefined || p.until <= now)) return 'its redrive window passed: what it would read again may have expired (checkpoint retention)';
+  return parked;
 }
 
 /** Redrives run `run` (see the module comment); throws `UnumRunNotRedrivableError` when it cannot. */
@@ -79,13 +83,13 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef): Promise<Redriv
   const status = decodeRunRecord(item).status;
   // A redrive interrupted before it cleared its set: finish it.
   if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, redoing);
-  const why = await refusal(deps, run, item);
-  if (why !== undefined) throw new UnumRunNotRedrivableError(run.workflowId, status, why);
+  const parked = await parkedOrRefusal(deps, run, item);
+  if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
   const updated = await conditional(update(deps, runRedrive(run, redrives, new Date().toISOString())).then((r) => r.Attributes), () => undefined);
   if (!updated) {
     const now = await deps.table.get(runKey(run));
     throw new UnumRunNotRedrivableError(run.workflowId, now ? decodeRunRecord(now).status : 'NOT_FOUND', 'it changed while this redrive read it (another redrive, or a stop)');
   }
   // Parks that came between the read and the write are in the set too.
-  return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing);
+  return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing, parked);
 }

@@ -174,3 +174,17 @@ test('under duplicate delivery of every event (the failing one, the in-flight br
   expect(h.calls).toEqual(callsBefore);
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
 });
+
+test('a Fail state reached after another branch failed the run parks: redriven, it fails the run again, which is then not redrivable', async () => {
+  const h = handlers({ bad: (x: number) => x, f: (x: number) => x, a: (x: number) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Bad', 'bad'), task('F', 'f').next(new Fail('Stop', { error: 'Nope' })));
+  const { d, deps, run, record } = await setUp('redrive-late-fail', task('Start', 'a').next(p), h.module);
+  await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-F' });
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
+  await d.deliver(d.held[0].functionName, d.held[0].event);
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
+  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
+  await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
