@@ -607,6 +607,9 @@ export function decodeParked(item: Item | undefined): Parked | undefined {
   return { functionName, event, until: num(item, 'ru') ?? 0 };
 }
 
+/** Whether an UpdateItem of a run record sets the run's status (a final one, or RUNNING again by a redrive): not a park, not a TTL renewal. */
+export const runStatusWritten = (request: { readonly UpdateExpression?: unknown }): boolean => String(request.UpdateExpression ?? '').includes('#s = ');
+
 /** The result JSON a `runFinish` request writes inline (a terminal transition's commit), if it writes one. */
 export const runResultWritten = (request: { readonly ExpressionAttributeValues?: Item }): string | undefined => request.ExpressionAttributeValues?.[RESULT]?.S;
 
