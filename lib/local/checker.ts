@@ -4,7 +4,8 @@
  * and the table's final state.
  *
  * 1. Exactly one result or one FAILED record: the run record was created once
- *    and finished (SUCCEEDED/FAILED) by exactly one successful write.
+ *    and finished (SUCCEEDED/FAILED) by exactly one successful write (a
+ *    park for a redrive, which adds to a FAILED record, finishes nothing).
  * 2. Every invocation's successors got identical inputs from all its
  *    executions (and so a fan-in target is never invoked with two inputs),
  *    whether invoked or scheduled after a Wait (the schedule's target input).
