@@ -3,13 +3,20 @@
  * Functions Standard and Express and Lambda durable functions, from the cost report (lib/cost): each example
  * runs on the local engine, every execution and DynamoDB call is measured
  * (lib/cost/measure.ts), and one million average runs are priced with the
- * dated price table (lib/cost/prices.ts).
+ * dated price table (lib/cost/prices.ts). The examples that wait run under a
+ * time scale (a day in 8.6 s), their task tokens answered as soon as they are
+ * handed out; what each mechanism (Waits, callbacks, run-record reads) costs
+ * is a table of its own: the hidden costs (schedules, waiting records,
+ * task-response invocations, reads) are in unum's total.
  */
 import { randomUUID } from 'node:crypto';
+import { UnumClient } from '../lib/client';
 import { averageRuns, measureRun, type MeasuredRun } from '../lib/cost/measure';
+import { priceMechanisms } from '../lib/cost/mechanisms';
 import { PRICES } from '../lib/cost/prices';
 import { compareCosts } from '../lib/cost/report';
-import { benchExamples, examplesEngine } from './engine';
+import { answerTasks } from '../lib/local/task-tokens';
+import { BENCH_TIME_SCALE, benchExamples, examplesEngine } from './engine';
 import { fmt, fmtUsd } from './stats';
 import type { BenchContext, FigureOutput } from './types';
 
@@ -23,13 +30,18 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const rows: (string | number)[][] = [];
   const usage: (string | number)[][] = [];
   const orchestration: (string | number)[][] = [];
+  const mechanisms: (string | number)[][] = [];
   const checks: { name: string; standardRatio: number; writeUnits: number; bound: number; perMillionTransitions: number }[] = [];
   const notes: string[] = [];
-  for (const { name, input } of benchExamples(engine, ctx.root)) {
+  for (const { name, input, taskSuccess } of benchExamples(engine, ctx.root, { waiting: true })) {
     const wf = engine.workflow(name);
+    // The approver: every token a run hands out is answered with the example's task-success.json.
+    const client = taskSuccess === undefined ? undefined : UnumClient.fromCloudAssembly(engine.app.dir, name, { localEngine: engine.environment });
     const measured: MeasuredRun[] = [];
     for (let i = 0; i < runs; i++) {
       const id = engine.startRun(wf.name, input, { workflowId: `bench-${randomUUID()}` });
+      if (client && taskSuccess !== undefined) await answerTasks(engine, id, engine.waitForRun(wf.name, id, { timeoutMs: 300_000 }), (token) => client.sendTaskSuccess(token, taskSuccess));
+      // Every schedule the run created fires first (a callback's timeout after its completion too).
       await engine.idle(id);
       const record = await engine.readRun(wf.name, id);
       if (record.status !== 'SUCCEEDED') throw new Error(`${wf.name} run ${id}: ${record.status} ${JSON.stringify(record.error)}`);
@@ -66,6 +78,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       runWrites <= bound ? 'yes' : 'no', fmt(avg.unum.writeUnits / avg.transitions, 2), fmtUsd((orchestrationUsd / (avg.transitions * RUNS)) * 1_000_000)]);
     const share = lines.map((l) => `${l.item} ${fmt((100 * l.usd) / unum, 0)}%`).join(', ');
     notes.push(`${wf.name}: unum's cost is ${share}.${exp < unum ? ` Step Functions Express costs ${fmt(exp / unum, 2)}x unum here.` : ''}`);
+    for (const m of priceMechanisms(avg.mechanisms, RUNS)) mechanisms.push([wf.name, m.mechanism, m.perRun, fmtUsd(m.usd), `${fmt((100 * m.usd) / unum, 0)}%`]);
     rows.push([wf.name, runs, fmtUsd(unum), fmtUsd(std), `${fmt(std / unum, 2)}x`, fmtUsd(exp), `${fmt(exp / unum, 2)}x`, fmtUsd(durable), `${fmt(durable / unum, 2)}x`]);
     usage.push([wf.name, fmt(avg.unum.lambdaRequests, 1), fmt(avg.unum.lambdaGbSeconds, 5), fmt(avg.unum.writeUnits, 1), fmt(avg.unum.readUnits, 1),
       fmt(avg.stepFunctions.stateTransitions, 1), fmt(avg.stepFunctions.taskRequests, 1), Object.entries(avg.byOperation).map(([op, v]) => `${op} ${fmt(v.calls, 1)}`).join(', ')]);
@@ -84,6 +97,11 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         rows: orchestration,
       },
       {
+        caption: `What each mechanism costs, part of unum's total: Waits (their schedules, each a Scheduler invocation, and the Wait nodes' executions), callback Tasks (waiting records, timeout schedules, task-response invocations, the Task's executions on a response or its timeout) and the run record's reads; per ${fmt(RUNS, 0)} runs`,
+        headers: ['Example', 'Mechanism', 'Per run', `Per ${fmt(RUNS, 0)} runs`, 'Share of unum'],
+        rows: mechanisms,
+      },
+      {
         caption: 'Usage per run (means over the measured runs)',
         headers: ['Example', 'unum Lambda requests', 'unum GB-s', 'WRU', 'RRU', 'SFN state transitions', 'SFN task requests', 'DynamoDB calls by operation'],
         rows: usage,
@@ -99,6 +117,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       `Each example runs ${runs} times on the local engine on its examples/<name>/input.json; lib/cost/measure.ts turns each run's executions and observed DynamoDB calls into usage (capacity units by AWS's rules), lib/cost/report.ts \`compareCosts\` prices one million average runs with lib/cost/prices.ts.`,
       `Lambda durations are modelled as user-code time + ${CALL_LATENCY_MS} ms per DynamoDB or Invoke call (the \`unum cost\` default), not this machine's wall times. Step Functions figures assume the same Lambda tasks without unum's runtime; Express duration is the tasks' user-code time.`,
       'Lambda durable functions: one invocation per run runs every state as a step, billed for the tasks\' user-code time, plus one durable operation per state and one for the start; data-written and data-retained charges are left out, so its figure is a lower bound.',
+      `Examples with a Wait or a callback Task run on an engine whose time scale is ${BENCH_TIME_SCALE} (a day passes in 8.6 s); each task token a run hands out is answered at once with the example's task-success.json (sendTaskSuccess through the task-response function), and every schedule the run created fires before it is measured, a callback's timeout after its completion too. The task-response function's invocation is counted with the duration of the Task execution it waits for. DynamoDB calls a handler makes itself (the Approval example's put of the token into its approvals inbox, 1 WRU) are in unum's figures and not in Step Functions'.`,
       'Transitions are the invocations of the workflow\'s nodes a run executed (start nodes and joins included); fan-in arrivals are successful shard updates that add an arrival; orchestration cost is unum\'s Lambda requests + DynamoDB writes + reads, divided by transitions.',
       'Step Functions Express is cheaper than unum wherever its column is below 1x: it bills duration, not transitions. It does not give what unum and Standard give: its executions are at-least-once (a state can run twice and the run has no exactly-once result), a run lasts at most 5 minutes, and it keeps no execution history outside CloudWatch Logs.',
     ],

@@ -9,12 +9,17 @@
  * schedule (crashes, duplicates, reordering) and is checked against its
  * fault-free result.
  *
+ * The Approval example waits a day and then for an approver: the engine runs
+ * with a time scale (a day passes in 8.6 s), and the demo is the approver (it
+ * reads the task token from the approvals inbox and approves the claim).
+ *
  * The Orders example writes PostgreSQL: where PostgreSQL is installed the demo
  * starts a throwaway server for it (test/support/postgres.ts) and stops it at
  * the end; where it is not, Orders is skipped with the reason.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Duration } from 'aws-cdk-lib';
 import type { Json, NodeIR } from '../runtime/ir';
 import { renderSvg, findDot } from '../lib/graph/graphviz';
 import { toDot, toMermaid, workflowGraph } from '../lib/graph/mermaid';
@@ -29,10 +34,15 @@ import { synthesize } from '../lib/local/synth';
 import { parseArgs } from '../lib/cli/argv';
 import { type OrdersDatabase, startOrdersDatabase } from '../test/support/orders-database';
 import { postgresMissing } from '../test/support/postgres';
+import { APPROVAL_WORKFLOW, localApprover } from './approval/approver';
+import type { ExpenseClaim } from './approval/handlers';
+import { ANSWER_WITHIN, HOLD } from './approval/workflow';
 import { exampleInput } from './inputs';
 import { WORKFLOWS_WITH_DATABASE } from './orders/database';
 
 const MAX_RESULT_LINES = 25;
+/** Engine time per real time: the Approval example's day of waiting (and its approver's day) take 8.6 s each. */
+const DEMO_TIME_SCALE = 0.0001;
 
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['faults', 'app'], flags: ['verbose', 'help'] });
@@ -53,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
   const database = await ordersDatabase(assembly);
   process.stdout.write('starting the local engine (DynamoDB Local + Lambda emulator) ...\n');
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
+    timeScale: DEMO_TIME_SCALE,
     ...(verbose ? { onLog: (line: string, fn: string) => process.stderr.write(`[${fn}] ${line}\n`) } : {}),
     ...(database.started ? { functionEnvironment: database.started.environment } : {}),
   }).catch(async (e: unknown) => {
@@ -109,11 +120,17 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   out(`\n${'='.repeat(72)}\n${wf.name}  (${Object.keys(wf.nodes).length} nodes, input ${inputFile})\n${'='.repeat(72)}`);
   const t = Date.now();
   const workflowId = engine.startRun(wf.name, input, { workflowId: `demo-${wf.name}-${Date.now()}` });
+  if (wf.name === APPROVAL_WORKFLOW) await approve(engine, workflowId, input as unknown as ExpenseClaim, out);
   const record = await engine.waitForRun(workflowId, { timeoutMs: 60_000 });
+  const ended = Date.now() - t;
+  if (wf.name === APPROVAL_WORKFLOW) {
+    out(`the approval's ${ANSWER_WITHIN.toHumanString()} timeout still fires (${scaled(ANSWER_WITHIN)} here) and finds the task completed: it changes nothing;`);
+    out('AskApprover runs three times below: its handler (hands out the token), the approver\'s completion, the timeout');
+  }
   await engine.idle(workflowId);
   const entries = engine.emulator.timeline.of(workflowId);
   const s = summarize(entries);
-  out(`run ${workflowId}: ${record.status} in ${Date.now() - t} ms (${s.executions} executions, ${s.retries} retries, ${s.duplicates} duplicates)`);
+  out(`run ${workflowId}: ${record.status} in ${ended} ms (${s.executions} executions, ${s.retries} retries, ${s.duplicates} duplicates)`);
   if (record.status === 'SUCCEEDED') out(`result:\n${indent(truncate(JSON.stringify(record.result, null, 2)))}`);
   else out(`error: ${JSON.stringify(record.error)}`);
   out('timeline:');
@@ -129,6 +146,32 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   if (renderSvg(toDot(graph, wf.name), svg)) out(`diagram (SVG): ${path.relative(process.cwd(), svg)}`);
   else if (!findDot()) out('(install Graphviz `dot` for an SVG diagram)');
   return ok;
+}
+
+/** How long `d` takes on the demo's engine. */
+const scaled = (d: Duration): string => `${((d.toMilliseconds() * DEMO_TIME_SCALE) / 1000).toFixed(1)} s`;
+
+/**
+ * The demo as the Approval example's approver: once the run has waited its
+ * day and handed out its task token, read the request from the approvals
+ * inbox and approve it through the task-response function.
+ */
+async function approve(engine: LocalEngine, workflowId: string, claim: ExpenseClaim, out: (s?: string) => void): Promise<void> {
+  out(`HoldOneDay waits ${HOLD.toHumanString()} (scaled x${DEMO_TIME_SCALE} on the local engine: ${scaled(HOLD)} here), then AskApprover hands its task token to the approvals inbox ...`);
+  const approver = localApprover(engine);
+  try {
+    const request = await approver.pending(claim.claimId);
+    // The wait runs from Check's end (it created the schedule) to the start of the Wait's node.
+    const entries = engine.emulator.timeline.of(workflowId);
+    const checked = entries.find((e) => e.node === 'Check')?.end;
+    const woke = entries.find((e) => e.node === 'HoldOneDay')?.start;
+    const waited = checked !== undefined && woke !== undefined ? ` (the wait took ${((woke - checked) / 1000).toFixed(1)} s)` : '';
+    out(`approval requested${waited}: claim ${request.claim.claimId}, ${(request.claim.amountCents / 100).toFixed(2)} for "${request.claim.description}", token ${request.token.slice(0, 16)}... (${request.token.length} chars); the run waits, nothing runs`);
+    await approver.answer(request, { approved: true, approver: 'demo-approver', note: 'approved by npm run demo' });
+    out('the demo, as approver, sent sendTaskSuccess({ approved: true, approver: "demo-approver" }) through the task-response function');
+  } finally {
+    approver.close();
+  }
 }
 
 async function demoFaults(engine: LocalEngine, wf: LocalWorkflow, input: Json, seed: number, expected: Json): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * The Lambda on-failure destination of every workflow function: when Lambda
  * gives up on an invocation (retries exhausted, event too old), it sets the
- * run record FAILED, so no run hangs silently. Optionally forwards the
+ * run record FAILED, so no run hangs silently. It is also the target of a
+ * run's timeout schedule (TIMED_OUT at the deadline). Optionally forwards the
  * destination record to the user's SQS queue (UNUM_FAILURE_QUEUE_URL) or SNS
  * topic (UNUM_FAILURE_TOPIC_ARN). When the recorder itself cannot write (a
  * DynamoDB outage), it throws: after its own retries Lambda sends the record
@@ -14,7 +15,7 @@ import { DynamoDbStore } from './dynamodb-store';
 import { parseStart } from './envelope';
 import { decodeTaskToken } from './task-token';
 import { appendHistory } from './history';
-import { ENV, RECORDER_FILE_NAME, WORKFLOW_ID_PATTERN, type RecorderSpec } from './ir';
+import { ENV, RECORDER_FILE_NAME, WORKFLOW_ID_PATTERN, type RecorderSpec, type RunTimeoutEvent } from './ir';
 import { boundedError } from './errors';
 import type { Invoker } from './invoker';
 import { LambdaInvoker } from './lambda-invoker';
@@ -23,6 +24,7 @@ import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import { failParked, redriveUntil } from './park';
 import { failEnclosingState } from './recorded-state-failure';
+import { runTimedOut } from './run-timeout';
 import type { CheckpointStore } from './store';
 import { historyItem, type Parked, type RunRef } from './table';
 
@@ -78,6 +80,12 @@ async function sdk(name: string): Promise<Record<string, new (...args: unknown[]
   } catch (e) {
     throw new Error(`unum failure recorder: ${name} is not available to forward the failure record (${String(e)})`, { cause: e });
   }
+}
+
+function storeFromEnvironment(): CheckpointStore {
+  const table = process.env[ENV.table];
+  if (!table) throw new Error(`unum failure recorder: environment variable ${ENV.table} is not set`);
+  return new DynamoDbStore(table);
 }
 
 /** What the recorder knows of the workflow without its IR (the construct sets it in the environment). */
@@ -207,11 +215,7 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
     });
     if (workflowId) {
       if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
-      if (!store) {
-        const table = process.env[ENV.table];
-        if (!table) throw new Error(`unum failure recorder: environment variable ${ENV.table} is not set`);
-        store = new DynamoDbStore(table);
-      }
+      store ??= storeFromEnvironment();
       const { runRetentionSeconds, history } = settings ?? settingsFromEnvironment();
       // Like the runtime's own final write: the record (possibly created here, when the entry never wrote it) expires.
       const ttl = ttlIn(runRetentionSeconds);
@@ -237,4 +241,29 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
   };
 }
 
-export const handler = createFailureRecorder();
+/**
+ * A run's timeout schedule (run-timeout.ts) fires at its deadline: the run, if
+ * still RUNNING, becomes TIMED_OUT. Conditional, so a run that finished, was
+ * stopped, or whose record expired stays as it is.
+ */
+export function createRunTimeoutHandler(store?: CheckpointStore, workflowName?: string): (event: RunTimeoutEvent) => Promise<void> {
+  return async ({ unumRunTimeout: { workflowId, timeoutSeconds } }) => {
+    const workflow = workflowName ?? process.env[ENV.workflow];
+    if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
+    if (typeof workflowId !== 'string' || !WORKFLOW_ID_PATTERN.test(workflowId) || !Number.isSafeInteger(timeoutSeconds)) {
+      writeLogLine({ level: 'WARN', message: 'unum run timeout with an invalid workflow id or timeout', workflowId: String(workflowId) });
+      return;
+    }
+    store ??= storeFromEnvironment();
+    const set = await store.interruptRun({ workflow, workflowId }, runTimedOut(timeoutSeconds), new Date().toISOString());
+    writeLogLine({ level: 'INFO', message: 'unum run timeout', workflowId, timedOut: set });
+  };
+}
+
+const isRunTimeout = (event: unknown): event is RunTimeoutEvent => isObject(event) && isObject(event.unumRunTimeout);
+
+const recordFailure = createFailureRecorder();
+const timeOutRun = createRunTimeoutHandler();
+
+/** The recorder's function takes Lambda's failure records and the workflow's run-timeout schedules. */
+export const handler = (event: FailureRecord | RunTimeoutEvent): Promise<void> => (isRunTimeout(event) ? timeOutRun(event) : recordFailure(event));

@@ -8,11 +8,6 @@
 import { evaluate } from './condition';
 import type { Instruction, Json } from './ir';
 
-/** Some path through `list` reaches `succeed`: the node may end the run. */
-export function mayEndRun(list: readonly Instruction[]): boolean {
-  return list.some((ins) => ins.op === 'succeed' || (ins.op === 'choice' && (ins.rules.some((r) => mayEndRun(r.then)) || mayEndRun(ins.otherwise ?? []))));
-}
-
 /**
  * 'end' when `value` takes `list` to `succeed` before any invoke or failure,
  * 'other' when it takes it elsewhere, undefined when `list` decides nothing.

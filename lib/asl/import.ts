@@ -1,3 +1,4 @@
+import { MAX_WAIT_SECONDS } from '../../runtime/ir';
 import { Definition } from '../definition';
 import { buildScope } from './build';
 import type { BuildContext } from './context';
@@ -18,7 +19,7 @@ export interface ImportedAsl {
 }
 
 /** Top-level fields besides StartAt and States (Comment, Version: informative). */
-const TOP_LEVEL = new Set(['StartAt', 'States', 'Comment', 'Version', 'QueryLanguage']);
+const TOP_LEVEL = new Set(['StartAt', 'States', 'Comment', 'Version', 'QueryLanguage', 'TimeoutSeconds']);
 
 /**
  * Reads, validates and translates an ASL document (see `fromAsl`), without
@@ -32,13 +33,17 @@ export function importAsl(json: string | object, options: FromAslOptions = {}): 
   const doc = readDocument(workflow, json);
   for (const field of Object.keys(doc)) {
     if (!TOP_LEVEL.has(field)) {
-      report.fail(WORKFLOW_LEVEL, field, field === 'TimeoutSeconds' ? 'a run-wide timeout is not supported: set TimeoutSeconds on the Tasks' : `${field} is not supported at the top level`);
+      report.fail(WORKFLOW_LEVEL, field, `${field} is not supported at the top level`);
     }
+  }
+  const timeout = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) >= 1 && (timeout as number) <= MAX_WAIT_SECONDS)) {
+    report.fail(WORKFLOW_LEVEL, 'TimeoutSeconds', `the run's timeout must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS} (one year), got ${JSON.stringify(timeout)}`);
   }
   const names = new NodeNames(stateNames(doc));
   const tasks = new TaskCatalog(report, options);
   const ctx: BuildContext = { report, names, tasks, buildScope: (scope) => buildScope(ctx, scope) };
-  const definition = Definition.from(buildScope(ctx, doc), names.stateNames());
+  const definition = Definition.from(buildScope(ctx, doc), names.stateNames(), timeout as number | undefined);
   tasks.rejectUnmatchedKeys();
   return { workflow, definition, names };
 }

@@ -1,5 +1,5 @@
 /**
- * `unum start|status|result|wait|inspect|recover|redrive|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
+ * `unum start|status|result|wait|inspect|recover|stop|redrive|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
  * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
  * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R]`, or `--outputs file.json`
@@ -19,6 +19,7 @@ const USAGE = `usage:
   unum wait    <id> [--timeout S] [--json] [workflow]
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
   unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
+  unum stop    <id> [--error E] [--cause C] [--json] [workflow]   stop a running run (ABORTED)
   unum redrive <id> [--json] [workflow]            resume a FAILED run from where it failed
   unum runs    [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow]
                                                    the workflow's runs, newest first
@@ -53,6 +54,7 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['wait', { values: ['timeout'], flags: [] }],
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
   ['recover', { values: ['dead-letter-queue'], flags: [] }],
+  ['stop', { values: ['error', 'cause'], flags: [] }],
   ['redrive', { values: [], flags: [] }],
   ['runs', { values: ['status', 'since', 'before', 'limit', 'next-token'], flags: [] }],
   ['task-success', { values: ['output'], flags: [] }],
@@ -200,6 +202,14 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       io.stdout.write(`${json ? JSON.stringify(report) : formatRecoveryReport(report)}\n`);
       // A kept dead letter still needs someone: not a success.
       return report.kept === 0 ? 0 : 1;
+    }
+    case 'stop': {
+      const error = args.values.get('error');
+      const cause = args.values.get('cause');
+      const s = await clientFor(args.values).stop(requireId(args, name), { ...(error === undefined ? {} : { error }), ...(cause === undefined ? {} : { cause }) });
+      if (!json && s.status !== 'ABORTED') io.stderr.write(`run ${s.workflowId} had finished already (${s.status}): nothing was stopped\n`);
+      printStatus(s, args, io);
+      return s.status === 'ABORTED' ? 0 : 1;
     }
     case 'redrive': {
       const r = await clientFor(args.values).redrive(requireId(args, name));

@@ -1,22 +1,36 @@
 /**
- * `unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--json]`:
+ * `unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--json]
+ *   [--task-success <file.json>] [--time-scale X]`:
  * runs the workflow N times on the local engine, measures each run at the
  * engine (executions, durations, every DynamoDB call with its request and
- * response; user-code time from the runtime's log lines), prices one million runs (lib/cost) and prints unum beside Step
- * Functions Standard and Express.
+ * response, the schedules it created; user-code time from the runtime's log
+ * lines), prices one million runs (lib/cost) and prints unum beside Step
+ * Functions Standard and Express, and what each mechanism (Waits, callback
+ * Tasks, run-record reads) costs. With `--task-success`, every task token a
+ * run hands out is completed with that output, as an approver would.
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/ir';
-import { UnumClientError } from '../client';
 import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
+import { formatMechanisms, priceMechanisms } from '../cost/mechanisms';
+import { UnumClient, UnumClientError } from '../client';
 import { LocalEngine } from '../local/engine';
 import { cloudAssemblyOf } from '../local/project';
+import { answerTasks } from '../local/task-tokens';
 import { parseArgs, UsageError } from './argv';
 
 /** The `message` of the runtime's per-transition log line (runtime/log.ts). */
 const USAGE = `usage: unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--timeout S]
-                 [--call-latency-ms 5 | --local-durations] [--json]`;
+                 [--call-latency-ms 5 | --local-durations] [--task-success <output.json>] [--time-scale 0.0001] [--json]
+  --task-success  complete every task token a run's callback Tasks hand out with this output (sendTaskSuccess,
+                  through the task-response function), as soon as the Task waits; without it a run with a callback never ends
+  --time-scale    engine time per real time for Waits, timeouts and heartbeat checks (0.0001: a 1-day wait takes 8.6 s);
+                  every schedule a run creates fires before the run is measured (a callback's timeout after its completion too),
+                  unless it is more than --timeout ahead`;
+
+/** A day's wait takes 8.6 s: quick enough to measure, far longer than a run's own steps on the engine. */
+const DEFAULT_TIME_SCALE = 0.0001;
 
 /**
  * Modelled latency of one DynamoDB or Invoke call from Lambda in the same
@@ -29,8 +43,19 @@ function readInput(file: string): Json {
   return JSON.parse(fs.readFileSync(file === '-' ? 0 : file, 'utf8')) as Json;
 }
 
+/** Whether `work` settles within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms'], flags: ['json', 'help', 'local-durations', 'synth'] });
+  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms', 'task-success', 'time-scale'], flags: ['json', 'help', 'local-durations', 'synth'] });
   const workflow = args.positional[0];
   if (args.flags.has('help') || !workflow) {
     process.stderr.write(`${USAGE}\n`);
@@ -45,23 +70,39 @@ export async function main(argv: string[]): Promise<number> {
   const callLatencyMs = args.flags.has('local-durations') ? undefined : Number(args.values.get('call-latency-ms') ?? DEFAULT_CALL_LATENCY_MS);
   if (callLatencyMs !== undefined && !(callLatencyMs >= 0)) throw new UnumClientError(`--call-latency-ms must be a number >= 0, got '${args.values.get('call-latency-ms')}'`);
 
+  const taskSuccess = args.values.get('task-success');
+  if (taskSuccess === '-' && inputFile === '-') throw new UsageError('--input and --task-success cannot both read stdin');
+  const taskOutput = taskSuccess === undefined ? undefined : readInput(taskSuccess);
+  const timeScale = Number(args.values.get('time-scale') ?? DEFAULT_TIME_SCALE);
+  if (!(timeScale > 0)) throw new UnumClientError(`--time-scale must be a number > 0, got '${args.values.get('time-scale')}'`);
+
   const userCode = new Map<string, number>();
   const log = (line: string): void => { process.stderr.write(`${line}\n`); };
   const assembly = await cloudAssemblyOf(args.values.get('app'), { synth: args.flags.has('synth'), log });
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
+    timeScale,
     onLog: (line, _fn, executionId) => {
       const ms = executionId === undefined ? undefined : userCodeMsOfLogLine(line);
       if (ms !== undefined) userCode.set(executionId!, ms);
     },
   });
   try {
-    engine.workflow(workflow); // fails early, listing the workflows there are
+    const wf = engine.workflow(workflow); // fails early, listing the workflows there are
+    const hasCallbacks = Object.values(wf.nodes).some((fn) => fn.ir?.callback);
+    const client = hasCallbacks ? UnumClient.fromCloudAssembly(assembly, workflow, { localEngine: engine.environment }) : undefined;
+    if (hasCallbacks && taskOutput === undefined) throw new UsageError(`${workflow} has callback Tasks: give --task-success <output.json> to complete their task tokens`);
     const measured: MeasuredRun[] = [];
     for (let i = 0; i < runs; i++) {
       const id = engine.startRun(workflow, input);
-      const record = await engine.waitForRun(workflow, id, { timeoutMs });
-      // GC and late calls follow the final status: count them too.
-      await engine.idle(id);
+      const ended = engine.waitForRun(workflow, id, { timeoutMs });
+      const answered = client && taskOutput !== undefined ? answerTasks(engine, id, ended, (token) => client.sendTaskSuccess(token, taskOutput)) : undefined;
+      const record = await ended;
+      await answered;
+      // GC, late calls and the run's schedules (a callback's timeout) follow the final status: count them too,
+      // unless one is further ahead than --timeout (e.g. a one-year timeout at this time scale).
+      if (!(await settlesWithin(engine.idle(id), timeoutMs))) {
+        process.stderr.write(`run ${id}: work still pending ${timeoutMs / 1000} s after the run ended (a schedule further ahead, such as a callback's timeout?): measured without it; a smaller --time-scale includes it\n`);
+      }
       if (record.status !== 'SUCCEEDED') throw new UnumClientError(`run ${id} of ${workflow} ended ${record.status}: ${JSON.stringify(record.error)}`);
       measured.push(measureRun({
         executions: engine.emulator.timeline.of(id),
@@ -76,8 +117,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     const avg = averageRuns(measured);
     const comparison = compareCosts(avg.unum, avg.stepFunctions);
+    const mechanisms = priceMechanisms(avg.mechanisms, comparison.runs);
     if (args.flags.has('json')) {
-      process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile, perRun: avg, comparison })}\n`);
+      process.stdout.write(`${JSON.stringify({ workflow, runs, input: inputFile, timeScale, perRun: avg, comparison, mechanisms })}\n`);
       return 0;
     }
     const u = avg.unum;
@@ -90,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
       callLatencyMs === undefined
         ? '  Durations: wall times on this machine (worker threads, DynamoDB Local), far slower than Lambda.'
         : `  Durations: user code + ${callLatencyMs} ms per DynamoDB or Invoke call (--local-durations for wall times here).`,
+      ...formatMechanisms(mechanisms, comparison.runs),
       '',
       formatCostComparison(comparison),
       '',

@@ -11,7 +11,8 @@ import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './
 import { redriveRun, type RedriveResult } from './redrive';
 import { TableReader } from './table';
 import { listRuns } from './runs';
-import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+import { stopRun } from './stop';
+import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
 import { pollUntilFinished } from './wait';
 import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
@@ -178,6 +179,17 @@ export class UnumClient {
    */
   async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
     return pollUntilFinished(workflowId, () => this.status(workflowId), options);
+  }
+
+  /**
+   * Stops a RUNNING run: its record becomes ABORTED (with `error` and
+   * `cause`), and its executions stop at their next transition, before user
+   * code; pending waits and callbacks end when they fire or complete. A run
+   * that has finished stays as it is. Returns the run's status after the
+   * request (ABORTED, or the final status it had). Needs `grantStop`.
+   */
+  async stop(workflowId: string, options: StopOptions = {}): Promise<RunStatus> {
+    return stopRun(this.dynamodb, this.table, this.run(workflowId), options);
   }
 
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */

@@ -25,7 +25,9 @@ export function formatStatus(s: RunStatus): string {
   if (s.error) {
     // The state where the run ended (a Fail state, say), then the function that ran it.
     if (s.error.state !== undefined) rows.push(['state', s.error.state]);
-    rows.push(['node', s.error.node], ['error', s.error.error]);
+    // A stopped or timed-out run names no node, and a stop request may give no error.
+    if (s.error.node) rows.push(['node', s.error.node]);
+    if (s.error.error) rows.push(['error', s.error.error]);
     if (s.error.cause) rows.push(['cause', s.error.cause]);
   }
   const width = Math.max(...rows.map(([k]) => k.length));

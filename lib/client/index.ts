@@ -6,7 +6,7 @@
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
-export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, WaitOptions, WorkflowLocation } from './types';
+export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, StopOptions, WaitOptions, WorkflowLocation } from './types';
 export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskAlreadyCompletedError, UnumTaskTokenError, UnumWaitTimeoutError } from './errors';
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';

@@ -61,6 +61,14 @@ export interface StartOptions {
   readonly workflowId?: string;
 }
 
+/** Options of `UnumClient.stop`: what the ABORTED run's record says (Step Functions' StopExecution `error` and `cause`). */
+export interface StopOptions {
+  /** @default '' */
+  readonly error?: string;
+  /** @default '' */
+  readonly cause?: string;
+}
+
 /** Options of `UnumClient.wait`. */
 export interface WaitOptions {
   /**

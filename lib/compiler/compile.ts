@@ -7,7 +7,7 @@ import { buildGraph } from './graph';
 import { nameProblem } from './names';
 import { atLeast, integerIn } from './checks';
 import { validateStates } from './validate';
-import { ENVELOPE_BOUNDS } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS, MAX_WAIT_SECONDS } from '../../runtime/ir';
 
 const DAY = 86400;
 
@@ -20,7 +20,8 @@ const DAY = 86400;
 export function compileWorkflow(workflowName: string, definition: IChainable | Definition, options: CompileOptions = {}): CompiledWorkflow {
   const nameIssue = nameProblem(workflowName);
   if (nameIssue) throw new UnumDefinitionError(String(workflowName), WORKFLOW_LEVEL, 'workflowName', nameIssue);
-  const settings = workflowSettings(workflowName, options);
+  const runTimeoutSeconds = options.runTimeoutSeconds ?? (definition instanceof Definition ? definition.runTimeoutSeconds : undefined);
+  const settings = workflowSettings(workflowName, { ...options, runTimeoutSeconds });
   const start = definition?.startState;
   if (start === undefined) throw new UnumDefinitionError(workflowName, WORKFLOW_LEVEL, 'definition', 'the workflow is empty: it has no states');
   const graph = buildGraph(workflowName, start);
@@ -49,10 +50,13 @@ function workflowSettings(workflow: string, options: CompileOptions): WorkflowSe
   }
   const launchWidth = integerIn(options.mapLaunchWidth, { min: 2, max: ENVELOPE_BOUNDS.fanOutSize });
   if (launchWidth) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, 'options.mapLaunchWidth', launchWidth);
+  const timeout = integerIn(options.runTimeoutSeconds, { min: 1, max: MAX_WAIT_SECONDS });
+  if (timeout) throw new UnumDefinitionError(workflow, WORKFLOW_LEVEL, 'options.runTimeoutSeconds', timeout);
   // Only when set: IR of workflows without them stays byte-identical.
   return {
     ...settings,
     ...(options.history ? { history: true } : {}),
     ...(options.mapLaunchWidth === undefined ? {} : { launchWidth: options.mapLaunchWidth }),
+    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
   };
 }

@@ -93,4 +93,11 @@ export interface CompileOptions {
    * @default 128 (`DEFAULT_LAUNCH_WIDTH`)
    */
   readonly mapLaunchWidth?: number;
+  /**
+   * The run's timeout in seconds (Step Functions' top-level TimeoutSeconds):
+   * a run still running this long after its start is TIMED_OUT. A whole
+   * number from 1 to one year; overrides the definition's (an ASL document's).
+   * @default the definition's, else none
+   */
+  readonly runTimeoutSeconds?: number;
 }

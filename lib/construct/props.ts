@@ -101,6 +101,17 @@ export interface UnumWorkflowProps {
    */
   readonly runRetention?: Duration;
   /**
+   * The longest a run may take (Step Functions' `timeout`, ASL top-level
+   * `TimeoutSeconds`, which this overrides): a run still RUNNING this long
+   * after its start becomes TIMED_OUT (`States.Timeout`) and its executions
+   * stop at their next transition. The entry schedules the deadline with
+   * EventBridge Scheduler (one scheduled invocation of the failure recorder
+   * per run, $1.00 per million) and every execution checks it when it reads
+   * the run record. From 1 second to 1 year.
+   * @default - the definition's (an ASL document's TimeoutSeconds), else none
+   */
+  readonly timeout?: Duration;
+  /**
    * Keep an append-only log of every run's transitions in the table (which
    * node committed, caught or failed, when, what it invoked), read by
    * `UnumClient.inspect` / `unum inspect` and kept as long as the run record

@@ -151,9 +151,13 @@ export class UnumWorkflow extends Construct {
     this.failureRecorder = this.createFailureRecorder(names, common);
 
     const callbacks = nodes.filter(([, n]) => n.ir.callback).map(([node]) => node);
-    // Scheduler also delivers callback Tasks' timeouts and heartbeat checks, to the Task's own function.
+    // Scheduler also delivers callback Tasks' timeouts and heartbeat checks, to the Task's own function,
+    // and a run's timeout to the failure recorder.
     const wakeUps = [...new Set([...nodes.flatMap(([, n]) => n.waitTargets), ...callbacks])].sort();
-    const waits = wakeUps.length > 0 ? new WaitScheduling(this, 'Waits', this.workflowName, wakeUps.map((node) => functionArnFromName(this, names.get(node) as string))) : undefined;
+    const runTimeout = this.compiled.nodes[this.compiled.entry].ir.settings.runTimeoutSeconds !== undefined;
+    const wakeUpArns = [...wakeUps.map((node) => functionArnFromName(this, names.get(node) as string)), ...(runTimeout ? [this.failureRecorder.functionArn] : [])];
+    const waits = wakeUpArns.length > 0 ? new WaitScheduling(this, 'Waits', this.workflowName, wakeUpArns) : undefined;
+    const schedules = (node: string, n: (typeof nodes)[number][1]): boolean => n.waitTargets.length > 0 || n.ir.callback !== undefined || (runTimeout && node === this.compiled.entry);
     const nodesScope = new Construct(this, 'Nodes');
     const functions: Record<string, lambda.Function> = {};
     for (const [node, compiledNode] of nodes) {
@@ -172,7 +176,11 @@ export class UnumWorkflow extends Construct {
         code: this.nodeCode(node, compiledNode, names, bundling),
         memorySize: compiledNode.fn.memorySize,
         timeoutSeconds,
-        environment: { ...compiledNode.fn.environment, ...(waits && (compiledNode.waitTargets.length > 0 || compiledNode.ir.callback) ? waits.allowScheduling(role) : {}) },
+        environment: {
+          ...compiledNode.fn.environment,
+          ...(waits && schedules(node, compiledNode) ? waits.allowScheduling(role) : {}),
+          ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: names.get(FAILURE_RECORDER_NAME) as string } : {}),
+        },
         loop: this.compiled.loops,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
@@ -211,7 +219,24 @@ export class UnumWorkflow extends Construct {
    */
   grantTaskResponse(grantee: iam.IGrantable): iam.Grant {
     if (!this.taskResponseFunction) this.fail(undefined, 'grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN, so no task token to complete');
-    return this.taskResponseFunction.grantInvoke(grantee);
+    // The function itself, not `<arn>:*` as grantInvoke gives: the client invokes the unqualified function.
+    return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: [this.taskResponseFunction.functionArn] });
+  }
+
+  /**
+   * Allow `grantee` to stop runs (`UnumClient.stop`, `unum stop`): UpdateItem
+   * and GetItem of this workflow's run records (`run#<workflow>#*`), nothing
+   * else but the table's key when it has one.
+   */
+  grantStop(grantee: iam.IGrantable): iam.Grant {
+    const records = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow: this.workflowName, workflowId: '*' })] } },
+    });
+    const key = this.table.encryptionKey?.grantEncryptDecrypt(grantee);
+    return key ? records.combine(key) : records;
   }
 
   /** Allow `grantee` to read run status and results (read access to the table). */
@@ -337,6 +362,7 @@ export class UnumWorkflow extends Construct {
         inlineLimitBytes: props.inlineLimitBytes,
         invokeConcurrency: props.invokeConcurrency,
         mapLaunchWidth: props.mapLaunchWidth,
+        runTimeoutSeconds: props.timeout?.toSeconds(),
         history: props.history,
         retryAttempts: props.retryAttempts,
         maxEventAgeSeconds: props.maxEventAge?.toSeconds(),

@@ -75,6 +75,9 @@ export class CapacityMeter {
   private readonly items = new Map<string, Shape>();
   readonly totals: CapacityTotals = { readUnits: 0, writeUnits: 0, indexWriteUnits: 0, byOperation: {} };
 
+  /** `onRead` hears of every item read (by its key), with the read units it was billed: the cost report prices some items' reads on their own. */
+  constructor(private readonly onRead?: (table: string, key: WireItem, readUnits: number) => void) {}
+
   record(call: DynamoCall): void {
     const r = call.request;
     const res = call.response ?? {};
@@ -133,7 +136,9 @@ export class CapacityMeter {
     // A projection returns part of the item, but the whole item is billed: prefer the tracked size.
     const known = this.items.get(this.keyOf(table, key));
     const size = known ? total(known) : returned ? itemSize(returned) : 0;
-    this.totals.readUnits += factor * rru(size, consistent);
+    const units = factor * rru(size, consistent);
+    this.totals.readUnits += units;
+    this.onRead?.(table, key, units);
   }
 
   private put(table: string, item: WireItem, applied: boolean, factor: number, old?: WireItem): void {

@@ -9,8 +9,10 @@ import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
 import type { CallRecord } from '../local/traffic';
-import { isShardArrival } from '../../runtime/table';
+import { isShardArrival, parseKey, TABLE } from '../../runtime/table';
 import { CapacityMeter } from './capacity';
+import type { WireItem } from './item-size';
+import { measureMechanisms, type MechanismUsage, type MeteredCall } from './mechanisms';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
 /** The `message` of the runtime's transition log line (runtime/log.ts). */
@@ -61,6 +63,8 @@ export interface MeasuredRun {
   /** The part of `unum.writeUnits` that wrote the runs index (one per run, at its start). */
   readonly indexWriteUnits: number;
   readonly byOperation: Readonly<Record<string, { calls: number; readUnits: number; writeUnits: number }>>;
+  /** What the run's Waits, callback Tasks and run-record reads used (lib/cost/mechanisms.ts). */
+  readonly mechanisms: MechanismUsage;
 }
 
 /** Choice and folded Pass states a node's instructions pass through (top level: the ones a run always evaluates). */
@@ -76,7 +80,13 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   const ir = (fn: string): NodeIR | undefined => run.functions.get(fn)?.ir;
   const ended = run.executions.filter((e) => e.end !== undefined);
 
-  const meter = new CapacityMeter();
+  const runRecord = { reads: 0, readUnits: 0 };
+  const meter = new CapacityMeter((_table, key: WireItem, readUnits) => {
+    if (parseKey((key[TABLE.partitionKey] as { S?: string } | undefined)?.S ?? '')?.kind !== 'run') return;
+    runRecord.reads++;
+    runRecord.readUnits += readUnits;
+  });
+  const metered: MeteredCall[] = [];
   let invokes = 0;
   let arrivals = 0;
   let schedules = 0;
@@ -91,7 +101,9 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     const request = parse(c.request);
     const ok = c.status >= 200 && c.status < 300;
     if (ok && c.call.operation === 'UpdateItem' && isShardArrival(request.UpdateExpression)) arrivals++;
+    const before = { readUnits: meter.totals.readUnits, writeUnits: meter.totals.writeUnits };
     meter.record({ operation: c.call.operation, request, response: parse(c.response), ok });
+    metered.push({ call: c, readUnits: meter.totals.readUnits - before.readUnits, writeUnits: meter.totals.writeUnits - before.writeUnits });
   }
 
   const userMs = (e: TimelineEntry): number => run.userCodeMs.get(e.executionId) ?? (e.end! - e.start);
@@ -118,12 +130,23 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     taskGbSeconds += lambdaGbSeconds(userMs(e), memory(e.functionName));
     taskMs += userMs(e);
   }
+  const mechanisms = measureMechanisms({
+    executions: ended,
+    calls: run.calls,
+    metered,
+    runRecord,
+    functions: run.functions,
+    gbSeconds: (e) => lambdaGbSeconds(duration(e), memory(e.functionName)),
+    // The task-response function waits for the Task's execution: its duration, plus its one invoke call when modelled.
+    responseGbSeconds: (e, memoryMb) => lambdaGbSeconds(duration(e) + (modelled ?? 0), memoryMb),
+  });
   const starts = ended.map((e) => e.start);
   const ends = ended.map((e) => e.end!);
   return {
     unum: {
-      lambdaRequests: run.executions.length,
-      lambdaGbSeconds: ended.reduce((s, e) => s + lambdaGbSeconds(duration(e), memory(e.functionName)), 0),
+      // The task-response function's invocations are no execution of the run (its caller is outside it): added here.
+      lambdaRequests: run.executions.length + mechanisms.callbacks.responses,
+      lambdaGbSeconds: ended.reduce((s, e) => s + lambdaGbSeconds(duration(e), memory(e.functionName)), 0) + mechanisms.callbacks.responseGbSeconds,
       readUnits: meter.totals.readUnits,
       writeUnits: meter.totals.writeUnits,
       scheduledInvocations: schedules,
@@ -139,6 +162,7 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     arrivals,
     indexWriteUnits: meter.totals.indexWriteUnits,
     byOperation: meter.totals.byOperation,
+    mechanisms,
   };
 }
 
@@ -159,6 +183,7 @@ export function averageRuns(runs: readonly MeasuredRun[]): MeasuredRun {
     }
   }
   const meanOf = (pick: (r: MeasuredRun) => number): number => runs.reduce((s, r) => s + pick(r), 0) / n;
+  const mechanisms = Object.fromEntries((Object.keys(runs[0].mechanisms) as (keyof MechanismUsage)[]).map((k) => [k, mean((r) => r.mechanisms[k])])) as unknown as MechanismUsage;
   return {
     unum: mean((r) => r.unum),
     stepFunctions: mean((r) => r.stepFunctions),
@@ -167,5 +192,6 @@ export function averageRuns(runs: readonly MeasuredRun[]): MeasuredRun {
     arrivals: meanOf((r) => r.arrivals),
     indexWriteUnits: meanOf((r) => r.indexWriteUnits),
     byOperation: ops,
+    mechanisms,
   };
 }

@@ -38,7 +38,12 @@ export const PRICES = {
     granularityMs: 100,
   },
   eventBridgeScheduler: {
-    /** Every scheduled invocation (a Wait's wake-up is one); beyond the 14 million a month of the free tier. */
+    /**
+     * Every scheduled invocation (a Wait's wake-up, a callback's timeout or heartbeat check), beyond the 14
+     * million a month of the free tier; creating, reading and deleting schedules is free. "Amazon EventBridge
+     * Pricing", Scheduler section (https://aws.amazon.com/eventbridge/pricing/); the AWS Price List (service
+     * AWSEvents, usage type ScheduledInvocation) gives the same free tier, $1.00 per million in us-east-1.
+     */
     perScheduledInvocation: 1.00 / 1_000_000,
   },
   lambdaDurableFunctions: {

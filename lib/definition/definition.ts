@@ -10,8 +10,8 @@ export class Definition<I = Untyped, O = Untyped> {
    * (@internal, for the ASL importer) gives the name a state has in the
    * source document, by state id, where it differs from the id.
    */
-  static from<I, O>(chainable: IChainable<I, O>, stateNames?: ReadonlyMap<string, string>): Definition<I, O> {
-    return new Definition<I, O>(chainable.startState, stateNames);
+  static from<I, O>(chainable: IChainable<I, O>, stateNames?: ReadonlyMap<string, string>, runTimeoutSeconds?: number): Definition<I, O> {
+    return new Definition<I, O>(chainable.startState, stateNames, runTimeoutSeconds);
   }
 
   private constructor(
@@ -19,5 +19,7 @@ export class Definition<I = Untyped, O = Untyped> {
     readonly startState: State | undefined,
     /** @internal States named otherwise in the source document (state id -> name), e.g. ASL names with spaces. */
     readonly stateNames?: ReadonlyMap<string, string>,
+    /** @internal The source document's run timeout (ASL top-level `TimeoutSeconds`); the construct's `timeout` overrides it. */
+    readonly runTimeoutSeconds?: number,
   ) {}
 }

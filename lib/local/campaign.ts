@@ -10,7 +10,7 @@ import type { RunStatusWithResult } from '../client/records';
 import type { EffectCheck, Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';
 import type { LocalEngine } from './engine';
-import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun } from './fault-run';
+import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun, type RunIntervention } from './fault-run';
 import { CrashPointPlan, describePoint, planForSeed, RANDOM_FAULT_KINDS, SERVICE_FAULT_KINDS, type CrashPoint } from './schedule';
 
 export interface Target {
@@ -20,6 +20,8 @@ export interface Target {
   readonly expect?: (reference: RunStatusWithResult, engine: LocalEngine) => Expectation;
   /** The workflow's effects, whose counters invariant 7 checks after every run. @default none */
   readonly effects?: EffectCheck;
+  /** Done to each run while it runs (e.g. a stop request racing its end). @default nothing */
+  readonly during?: RunIntervention;
 }
 
 export interface Failure {
@@ -133,7 +135,7 @@ export async function randomSchedules(engine: LocalEngine, targets: readonly Tar
   const runs = await withConcurrency(seeds, options.concurrency ?? 6, async (seed) => {
     const target = targetOfSeed(targets, seed);
     const plan = planForSeed(seed, options.serviceFaults);
-    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}`, ...(target.effects ? { effects: target.effects } : {}) });
+    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}`, ...(target.effects ? { effects: target.effects } : {}), ...(target.during ? { during: target.during } : {}) });
     for (const [k, v] of Object.entries(plan.counts())) injected[k] = (injected[k] ?? 0) + v;
     options.onSeed?.(seed, target, run);
     return { what: `seed ${seed} (${target.workflow})`, run };

@@ -3,9 +3,11 @@
  * invariants of docs/architecture.md, from the calls the fault proxy recorded
  * and the table's final state.
  *
- * 1. Exactly one result or one FAILED record: the run record was created once
- *    and finished (SUCCEEDED/FAILED) by exactly one successful write (a
- *    park for a redrive, which adds to a FAILED record, finishes nothing).
+ * 1. Exactly one final status per run: the run record was created once and
+ *    given its final status (SUCCEEDED, FAILED, or ABORTED/TIMED_OUT from
+ *    outside the run: a stop request, the deadline) by exactly one
+ *    successful write, the run's own or a stop request's (`externalEnds`); a park
+ *    for a redrive, which adds to a FAILED record, gives it no status.
  * 2. Every invocation's successors got identical inputs from all its
  *    executions (and so a fan-in target is never invoked with two inputs),
  *    whether invoked or scheduled after a Wait (the schedule's target input).
@@ -48,7 +50,11 @@ export type Expectation =
   | { readonly kind: 'result'; readonly result: Json }
   | { readonly kind: 'failed'; readonly error?: string }
   /** Non-deterministic user code: derive the expected result from the committed values. */
-  | { readonly kind: 'derived'; readonly expected: (committed: Committed) => Json };
+  | { readonly kind: 'derived'; readonly expected: (committed: Committed) => Json }
+  /** Ended from outside the run: stopped (ABORTED) or past its deadline (TIMED_OUT). */
+  | { readonly kind: 'ended'; readonly status: 'ABORTED' | 'TIMED_OUT'; readonly error?: string }
+  /** A race (a stop against the run's end): any one of these. */
+  | { readonly kind: 'oneOf'; readonly expectations: readonly Expectation[] };
 
 function parseBody(body: string): Record<string, unknown> {
   try {
@@ -237,6 +243,29 @@ export interface CheckInput {
   readonly maps?: readonly BoundedMap[];
   /** The counters of the workflow's effects after the run, for invariant 7. */
   readonly effects?: EffectsApplied;
+  /** Final writes made from outside the run's executions (a stop request that ended it), which the traffic does not show. @default 0 */
+  readonly externalEnds?: number;
+}
+
+/** Invariant 3: the record is what `expectation` says (empty: it is). */
+function expectationViolations(record: RunStatusWithResult, expectation: Expectation, calls: readonly CallRecord[]): string[] {
+  switch (expectation.kind) {
+    case 'oneOf': {
+      const each = expectation.expectations.map((e) => expectationViolations(record, e, calls));
+      return each.some((v) => v.length === 0) ? [] : [`invariant 3: none of the expected ends: ${each.flat().join('; ')}`];
+    }
+    case 'failed':
+    case 'ended': {
+      const status = expectation.kind === 'failed' ? 'FAILED' : expectation.status;
+      if (record.status !== status) return [`invariant 3: expected ${status}, got ${record.status} ${JSON.stringify(record.result ?? record.error ?? null)}`];
+      return expectation.error && record.error?.error !== expectation.error ? [`invariant 3: expected error ${expectation.error}, got ${JSON.stringify(record.error)}`] : [];
+    }
+    default: {
+      if (record.status !== 'SUCCEEDED') return [`invariant 1/3: expected SUCCEEDED, got ${record.status} ${JSON.stringify(record.error ?? null)}`];
+      const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
+      return isDeepStrictEqual(record.result, expected) ? [] : [`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`];
+    }
+  }
 }
 
 /** All violations of one finished run (empty: the run is correct). */
@@ -245,17 +274,10 @@ export function checkRun(input: CheckInput): string[] {
   const out: string[] = [];
   const writes = runRecordWrites(calls);
   if (writes.created !== 1) out.push(`invariant 1: run record created ${writes.created} times`);
-  if (writes.finished !== 1) out.push(`invariant 1: run record finished ${writes.finished} times`);
+  const finished = writes.finished + (input.externalEnds ?? 0);
+  if (finished !== 1) out.push(`invariant 1: run record given a final status ${finished} times`);
   out.push(...successorInputViolations(calls));
-  if (expectation.kind === 'failed') {
-    if (record.status !== 'FAILED') out.push(`invariant 3: expected FAILED, got ${record.status} ${JSON.stringify(record.result)}`);
-    else if (expectation.error && record.error?.error !== expectation.error) out.push(`invariant 3: expected error ${expectation.error}, got ${JSON.stringify(record.error)}`);
-  } else if (record.status !== 'SUCCEEDED') {
-    out.push(`invariant 1/3: expected SUCCEEDED, got ${record.status} ${JSON.stringify(record.error ?? null)}`);
-  } else {
-    const expected = expectation.kind === 'result' ? expectation.result : expectation.expected(committedValues(calls));
-    if (!isDeepStrictEqual(record.result, expected)) out.push(`invariant 3: result ${JSON.stringify(record.result)} != expected ${JSON.stringify(expected)}`);
-  }
+  out.push(...expectationViolations(record, expectation, calls));
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls)));

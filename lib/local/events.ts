@@ -13,10 +13,13 @@ export interface EventInfo {
   readonly workflowId?: string;
   /**
    * `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, a launcher of a Map's items
-   * `<first item's>/launch:<end of its range>`, a response to a task token `<function>@task:<kind>`, or `<function>@start`.
+   * `<first item's>/launch:<end of its range>`, a response to a task token `<function>@task:<kind>`, a run's timeout
+   * `<function>@run-timeout`, or `<function>@start`.
    */
   readonly identity: string;
   readonly node?: string;
+  /** A run's timeout (runtime/run-timeout.ts): it fires at the deadline whether or not the run still runs, so a pending one keeps no run busy. */
+  readonly runTimeout?: true;
 }
 
 function parse(payload: string): unknown {
@@ -52,6 +55,10 @@ function describeValue(functionName: string, event: unknown, requestId: string):
     const token = decodeTaskToken(task.token);
     const kind = ['success', 'failure', 'heartbeat', 'timeout'].find((k) => k in task) ?? 'unknown';
     return typeof token === 'string' ? { identity: `${functionName}@task:${kind}` } : { workflowId: token.workflowId, node: token.node, identity: `${functionName}@task:${kind}` };
+  }
+  const timeout = o.unumRunTimeout as Record<string, unknown> | undefined;
+  if (timeout && typeof timeout === 'object') {
+    return { ...(typeof timeout.workflowId === 'string' ? { workflowId: timeout.workflowId } : {}), identity: `${functionName}@run-timeout`, runTimeout: true };
   }
   // A Lambda on-failure destination record: describe the failed event.
   const ctx = o.requestContext as { requestId?: string; functionArn?: string } | undefined;

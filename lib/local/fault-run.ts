@@ -8,6 +8,7 @@ import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
 import type { RunStatusWithResult } from '../client/records';
+import { isFinished } from '../client/types';
 import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from './engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
@@ -45,7 +46,16 @@ export interface CheckedRunOptions {
   readonly keep?: boolean;
   /** The workflow's effects, checked by invariant 7. @default none */
   readonly effects?: EffectCheck;
+  /** Acts on the run while it runs (`Target.during`). @default nothing */
+  readonly during?: RunIntervention;
 }
+
+/**
+ * Something done to a run from outside while it runs, concurrently with it
+ * (a stop request); resolves to the final writes it made itself, which
+ * invariant 1 counts with the run's own.
+ */
+export type RunIntervention = (engine: LocalEngine, workflow: string, workflowId: string) => Promise<number>;
 
 export async function checkedRun(
   engine: LocalEngine,
@@ -58,11 +68,13 @@ export async function checkedRun(
   const workflowId = options.workflowId ?? `chk-${randomUUID()}`;
   if (plan) engine.setFaultPlan(workflowId, plan);
   engine.startRun(workflow, input, { workflowId });
+  const intervention = options.during?.(engine, workflow, workflowId);
   const violations: string[] = [];
   const notes: string[] = [];
   let record: RunStatusWithResult | undefined;
   let lateDuplicates = 0;
   try {
+    const externalEnds = (await intervention) ?? 0;
     record = await finished(engine, workflowId, options.timeoutMs ?? RUN_BOUND_MS);
     lateDuplicates = engine.emulator.deliverLate(workflowId);
     if (lateDuplicates > 0) {
@@ -76,7 +88,7 @@ export async function checkedRun(
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
     const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
     const effects = options.effects ? await effectsApplied(engine, workflow, workflowId, options.effects) : undefined;
-    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, ...(effects ? { effects } : {}) }));
+    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, externalEnds, ...(effects ? { effects } : {}) }));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);
     violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);
@@ -117,7 +129,7 @@ async function finished(engine: LocalEngine, workflowId: string, timeoutMs: numb
     clearTimeout(timer);
   }
   const record = await engine.readRun(workflowId);
-  if (record.status !== 'SUCCEEDED' && record.status !== 'FAILED') throw new Error(`nothing left to run but the run is ${record.status}`);
+  if (!isFinished(record.status)) throw new Error(`nothing left to run but the run is ${record.status}`);
   return record;
 }
 

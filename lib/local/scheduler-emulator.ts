@@ -56,6 +56,8 @@ interface Schedule {
   readonly group: string;
   readonly request: Record<string, unknown>;
   readonly workflowId?: string;
+  /** Counted in the run's pending work. */
+  readonly busy: boolean;
   readonly timer: NodeJS.Timeout;
 }
 
@@ -96,7 +98,7 @@ export class SchedulerEmulator {
     this.stopped = true;
     for (const s of this.schedules.values()) {
       clearTimeout(s.timer);
-      this.options.pending.done(s.workflowId);
+      if (s.busy) this.options.pending.done(s.workflowId);
     }
     this.schedules.clear();
   }
@@ -118,17 +120,19 @@ export class SchedulerEmulator {
     const scaled = (t: number): number => now + Math.max(0, t - now) * this.options.timeScale;
     const dueMs = scaled(due);
     const plannedMs = scaled(Math.floor(due / 60_000) * 60_000 + Math.floor(fraction(name) * 60_000));
-    const workflowId = describeEvent('', input, '').workflowId;
-    this.options.pending.add(workflowId);
+    const { workflowId, runTimeout } = describeEvent('', input, '');
+    // A pending schedule keeps its run busy (`idle`), unless it is the run's timeout.
+    const busy = !runTimeout;
+    if (busy) this.options.pending.add(workflowId);
     const timer = setTimeout(() => {
       this.schedules.delete(key);
       if (!this.stopped) {
         this.fired.push({ name, ...(workflowId !== undefined ? { workflowId } : {}), dueMs, plannedMs, firedMs: Date.now() });
         this.options.deliver(parseFunctionRef(target.Arn as string).name, input);
       }
-      this.options.pending.done(workflowId);
+      if (busy) this.options.pending.done(workflowId);
     }, plannedMs - now);
-    this.schedules.set(key, { name, group, request, timer, ...(workflowId !== undefined ? { workflowId } : {}) });
+    this.schedules.set(key, { name, group, request, timer, busy, ...(workflowId !== undefined ? { workflowId } : {}) });
     return { ScheduleArn: `arn:aws:scheduler:us-east-1:${LOCAL_ACCOUNT}:schedule/${group}/${name}` };
   }
 

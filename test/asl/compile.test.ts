@@ -29,3 +29,11 @@ test('compileAsl reports what the compiler rejects in ASL terms: the state name 
   expect(compile).toThrow(AslDefinitionError);
   expect(compile).toThrow("Workflow 'wf', node 'Say hi', field 'tasks.memorySize': 64 MB is not an integer in 128-10240 MB");
 });
+
+test('the top-level TimeoutSeconds is the run timeout of every node; the compile options override it', () => {
+  const timed = { ...doc, TimeoutSeconds: 600 };
+  const compiled = compileAsl(timed, { workflowName: 'wf', defaultTask: DEFAULT_TASK });
+  expect(Object.values(compiled.nodes).map((n) => n.ir.settings.runTimeoutSeconds)).toEqual([600, 600]);
+  expect(compileAsl(timed, { workflowName: 'wf', defaultTask: DEFAULT_TASK }, { runTimeoutSeconds: 60 }).nodes.Say_hi.ir.settings.runTimeoutSeconds).toBe(60);
+  expect(compileAsl(doc, { workflowName: 'wf', defaultTask: DEFAULT_TASK }).nodes.Say_hi.ir.settings.runTimeoutSeconds).toBeUndefined();
+});

@@ -42,7 +42,7 @@ const EXPECTED: Record<string, string> = {
   'callback-without-token.json': `Workflow 'wf', node 'Ask', field 'Parameters.Payload': arn:aws:states:::lambda:invoke.waitForTaskToken must hand the task token to the function: put a "$$.Task.Token" path in Payload (e.g. "token.$": "$$.Task.Token")`,
   'task-token-outside-callback.json': "Workflow 'wf', node 'Ask', field 'Parameters.token.$': the context path $$.Task.Token is available only in the parameters of a Task that waits for its token (integrationPattern WAIT_FOR_TASK_TOKEN, ASL .waitForTaskToken)",
   'fail-error-and-error-path.json': "Workflow 'wf', node 'Stop', field '(document)': the document is not valid ASL (asl-validator): [FAIL_ERROR_PROPERTY] State \"Stop\" MUST contain at most one of \"Error\", \"ErrorPath\"",
-  'top-level-timeout.json': "Workflow 'wf', node '(workflow)', field 'TimeoutSeconds': a run-wide timeout is not supported: set TimeoutSeconds on the Tasks",
+  'top-level-timeout.json': "Workflow 'wf', node '(workflow)', field 'TimeoutSeconds': the run's timeout must be a whole number of seconds from 1 to 31536000 (one year), got 40000000",
   'lambda-invoke-dynamic-function.json': "Workflow 'wf', node 'Call', field 'Parameters.FunctionName.$': the function must be known at deploy time: use a fixed FunctionName",
   'lambda-invoke-extra-parameter.json': "Workflow 'wf', node 'Call', field 'Parameters.InvocationType': arn:aws:states:::lambda:invoke supports only FunctionName and Payload (the call is always an asynchronous unum invocation)",
   'catch-unknown-field.json': "Workflow 'wf', node 'Charge', field 'Catch[0].Resultpath': Resultpath is not supported here: it is not one of ErrorEquals, Next, ResultPath, Comment",

@@ -147,7 +147,7 @@ test('bad options and tokens get errors naming the workflow and the field', asyn
   const edited = Buffer.from(Buffer.from(nextToken as string, 'base64url').toString().replace('#run-2"', '#run-1"')).toString('base64url');
   await expect(client.listRuns({ nextToken: edited })).rejects.toThrow(/nextToken is not a token/);
   await expect(client.listRuns({ limit: 0 })).rejects.toThrow(/listRuns of workflow Orders: limit must be a positive integer, got 0/);
-  await expect(client.listRuns({ status: 'DONE' as RunRecordStatus })).rejects.toThrow(/status must be one of RUNNING, SUCCEEDED, FAILED, got 'DONE'/);
+  await expect(client.listRuns({ status: 'DONE' as RunRecordStatus })).rejects.toThrow(/status must be one of RUNNING, SUCCEEDED, FAILED, ABORTED, TIMED_OUT, got 'DONE'/);
   await expect(client.listRuns({ startedAfter: 'yesterday' })).rejects.toThrow(/startedAfter is not a time: 'yesterday'/);
   await expect(client.listRuns({ startedAfter: at(5), startedBefore: at(5) })).rejects.toThrow(/startedAfter \(.*\) must be before startedBefore/);
 });

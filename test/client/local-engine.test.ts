@@ -135,3 +135,26 @@ test('unum cost measures runs on the local engine and prices them', async () => 
   expect(report.perRun.unum.writeUnits).toBeGreaterThanOrEqual(10);
   expect(report.comparison.options.map((o: { name: string }) => o.name)).toEqual(['unum', 'Step Functions Standard', 'Step Functions Express', 'Lambda durable functions']);
 });
+
+test('unum cost of a workflow with a Wait and a callback Task: its tokens answered with --task-success, its cost by mechanism', async () => {
+  const examples = path.join(__dirname, '../../examples/approval');
+  const args = ['Approval', '--runs', '1', '--app', outDir, '--input', path.join(examples, 'input.json')];
+  // Without an answer no run would end.
+  await expect(costMain(args)).rejects.toThrow(/Approval has callback Tasks: give --task-success/);
+  let out = '';
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
+  const progress = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    expect(await costMain([...args, '--task-success', path.join(examples, 'task-success.json'), '--json'])).toBe(0);
+  } finally {
+    write.mockRestore();
+    progress.mockRestore();
+  }
+  const report = JSON.parse(out);
+  expect(report.perRun.mechanisms).toMatchObject({
+    waits: { schedules: 1, executions: 1 },
+    callbacks: { waitingRecords: 1, schedules: 1, responses: 1, completions: 2 },
+  });
+  expect(report.perRun.unum.scheduledInvocations).toBe(2);
+  expect(report.mechanisms.map((m: { mechanism: string }) => m.mechanism)).toEqual(['waits', 'callbacks', 'run record']);
+});

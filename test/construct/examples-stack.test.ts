@@ -31,8 +31,8 @@ describe('example app', () => {
     expect(keys(Template.fromStack(synthExamples().stack))).toEqual(first);
   });
 
-  test('four workflows, the loop one with recursion allowed', () => {
-    expect(stack.workflows.map((w) => w.workflowName)).toEqual(['TextPipeline', 'WordCount', 'Collatz', 'Orders']);
+  test('five workflows, the loop one with recursion allowed', () => {
+    expect(stack.workflows.map((w) => w.workflowName)).toEqual(['TextPipeline', 'WordCount', 'Collatz', 'Orders', 'Approval']);
     const collatz = stack.workflows[2];
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `UnumExamples-${collatz.workflowName}-Step`,
@@ -47,6 +47,17 @@ describe('example app', () => {
       .filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes(`"${ledger}"`))
       .map(([id]) => id);
     expect(writers).toEqual([expect.stringMatching(/^OrdersNodesPlaceOrderRole/)]);
+  });
+
+  test('the Approval example\'s callback Task may write the approvals inbox, and no other function may; it has a task-response function', () => {
+    const inbox = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => id.startsWith('ApprovalInbox'));
+    expect(inbox).toBeDefined();
+    const writers = Object.entries(template.findResources('AWS::IAM::Policy'))
+      .filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes(`"${inbox}"`))
+      .map(([id]) => id);
+    expect(writers).toEqual([expect.stringMatching(/^ApprovalNodesAskApproverRole/)]);
+    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'UnumExamples-Approval-unum-task-response' });
+    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'UnumExamples-Approval-waits' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -32,9 +33,17 @@ export function lambdaArn(functionName: string): unknown {
   };
 }
 
-/** The cdk-nag AwsSolutions findings of the app (error findings make its synth throw; warnings are only in the report). */
-export function nagFindings(app: App): unknown[] {
+/**
+ * The cdk-nag AwsSolutions findings of the app `build` fills (error findings
+ * make its synth throw; warnings are only in the report). The app is made
+ * here, with the checks added before anything is built: an app is
+ * synthesized once (`Template.fromStack` does it too), so checks added
+ * after that would never run.
+ */
+export function nagFindings(build: (app: App) => void): unknown[] {
+  const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'unum-nag-')) });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  build(app);
   const assembly = app.synth();
   const report = JSON.parse(fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as {
     pluginReports: Array<{ violations: unknown[] }>;

@@ -12,7 +12,7 @@ const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
   functionNames: {},
 });
 const fn = (name: string, memoryMb: number, nodeIr?: NodeIR): [string, LocalFunction] =>
-  [name, { functionName: name, memoryMb, ...(nodeIr ? { ir: nodeIr } : {}) } as LocalFunction];
+  [name, { functionName: name, memoryMb, environment: {}, ...(nodeIr ? { ir: nodeIr } : {}) } as LocalFunction];
 const functions = new Map([fn('f-A', 1024, ir('A', 'user', 1)), fn('f-P', 512, ir('P', 'pass')), fn('f-fail', 128)]);
 
 const exec = (id: string, functionName: string, identity: string, start: number, end: number, duplicate = false): TimelineEntry =>
@@ -87,4 +87,47 @@ test('a Wait: each schedule created is one Scheduler invocation; a create refuse
   });
   expect(m.unum).toMatchObject({ scheduledInvocations: 1, readUnits: 1, writeUnits: 1 });
   expect(m.byOperation.CreateSchedule).toBeUndefined();
+});
+
+test('by mechanism: a Wait\'s schedule and the execution it woke; a callback\'s waiting record, timeout schedule, response and completions; run-record reads', () => {
+  const envelope = JSON.stringify({ unum: { workflowId: 'r', node: 'W', iteration: 0, fanOut: [] } });
+  const taskEvent = (kind: string): string => JSON.stringify({ unumTask: { token: 'u1.x', [kind]: kind === 'timeout' ? 'States.Timeout' : {} } });
+  const arn = (name: string): string => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
+  const withMechanisms = new Map([
+    ...functions,
+    fn('f-W', 1024, ir('W', 'pass')),
+    fn('f-T', 1024, ir('T', 'user')),
+    ['f-resp', { functionName: 'f-resp', memoryMb: 256, environment: { UNUM_TASK_FUNCTIONS: JSON.stringify({ T: 'f-T' }) } } as unknown as LocalFunction] as const,
+  ]);
+  const m = measureRun({
+    functions: withMechanisms,
+    executions: [
+      exec('e1', 'f-A', 'A#0', 0, 100),
+      exec('ew', 'f-W', 'f-W@0[]', 200, 210),
+      exec('et', 'f-T', 'f-T@0[]', 300, 310),
+      exec('es', 'f-T', 'f-T@task:success', 400, 420),
+      exec('eo', 'f-T', 'f-T@task:timeout', 500, 505),
+    ],
+    calls: [
+      call('e1', 'scheduler', 'CreateSchedule', { Target: { Arn: arn('f-W'), Input: envelope } }, 200, {}),
+      call('ew', 'dynamodb', 'PutItem', { TableName: 't', Item: { pk: { S: 'ckpt#w' } } }, 200, {}),
+      call('ew', 'dynamodb', 'GetItem', { TableName: 't', Key: { pk: { S: 'run#W#r' } } }, 200, { Item: { pk: { S: 'run#W#r' } } }),
+      call('et', 'dynamodb', 'PutItem', { TableName: 't', Item: { pk: { S: 'task#inv' }, sec: { S: 's' } } }, 200, {}),
+      call('et', 'scheduler', 'CreateSchedule', { Target: { Arn: arn('f-T'), Input: taskEvent('timeout') } }, 200, {}),
+      call('es', 'dynamodb', 'GetItem', { TableName: 't', Key: { pk: { S: 'task#inv' } }, ConsistentRead: true }, 200, { Item: { pk: { S: 'task#inv' } } }),
+      call('es', 'dynamodb', 'PutItem', { TableName: 't', Item: { pk: { S: 'ckpt#t' } } }, 200, {}),
+      call('eo', 'dynamodb', 'GetItem', { TableName: 't', Key: { pk: { S: 'ckpt#t' } }, ConsistentRead: true }, 200, { Item: { pk: { S: 'ckpt#t' } } }),
+    ],
+    userCodeMs: new Map(['e1', 'ew', 'et', 'es', 'eo'].map((id) => [id, 0])),
+    callLatencyMs: 5,
+  });
+  // The Wait node's execution: no user code, 2 calls of 5 ms at 1 GB.
+  expect(m.mechanisms.waits).toEqual({ schedules: 1, executions: 1, gbSeconds: expect.closeTo(0.01, 12), readUnits: 0.5, writeUnits: 1 });
+  expect(m.mechanisms.callbacks).toMatchObject({ waitingRecords: 1, waitingRecordWriteUnits: 1, schedules: 1, responses: 1, completions: 2, completionReadUnits: 2, completionWriteUnits: 1 });
+  // The response waited for the Task's 2-call execution (2 * 5 ms, no user code) and made its one invoke: 15 ms at 256 MB.
+  expect(m.mechanisms.callbacks.responseGbSeconds).toBeCloseTo(0.015 / 4, 12);
+  expect(m.mechanisms.runRecord).toEqual({ reads: 1, readUnits: 0.5 });
+  // The task-response invocation is no execution of the run: added to unum's requests.
+  expect(m.unum).toMatchObject({ lambdaRequests: 6, scheduledInvocations: 2 });
+  expect(averageRuns([m, m]).mechanisms).toEqual(m.mechanisms);
 });

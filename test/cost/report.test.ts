@@ -1,5 +1,6 @@
 import { compareCosts, expressGbSeconds, formatCostComparison, lambdaGbSeconds } from '../../lib/cost/report';
 import { PRICES } from '../../lib/cost/prices';
+import { formatMechanisms, priceMechanisms } from '../../lib/cost/mechanisms';
 
 describe('billing units', () => {
   test('Lambda: duration rounded up to 1 ms, times memory', () => {
@@ -94,4 +95,25 @@ describe('one million runs, priced by hand', () => {
       { stateTransitions: 1, taskRequests: 1, taskGbSeconds: 0, expressDurationMs: 60_000 });
     expect(big.notes.join(' ')).toMatch(/first price tier/);
   });
+});
+
+test('mechanisms: each priced per million runs from its own usage; one not used is left out', () => {
+  const none = { waitingRecords: 0, waitingRecordWriteUnits: 0, schedules: 0, responses: 0, responseGbSeconds: 0, completions: 0, completionGbSeconds: 0, completionReadUnits: 0, completionWriteUnits: 0 };
+  const costs = priceMechanisms({
+    waits: { schedules: 1, executions: 1, gbSeconds: 0, readUnits: 0, writeUnits: 1 },
+    callbacks: none,
+    runRecord: { reads: 2, readUnits: 1 },
+  });
+  expect(costs.map((c) => c.mechanism)).toEqual(['waits', 'run record']);
+  // A scheduled invocation ($1.00/M), a Lambda request ($0.20/M), a write unit ($0.625/M); a read unit ($0.125/M).
+  expect(costs[0]?.usd).toBeCloseTo(1.825, 9);
+  expect(costs[1]?.usd).toBeCloseTo(0.125, 9);
+  const callbacks = priceMechanisms({ waits: { schedules: 0, executions: 0, gbSeconds: 0, readUnits: 0, writeUnits: 0 }, callbacks: { ...none, waitingRecords: 1, waitingRecordWriteUnits: 1, schedules: 1, responses: 1, completions: 2 }, runRecord: { reads: 0, readUnits: 0 } });
+  // One write, one scheduled invocation, three Lambda requests (the response and two Task executions).
+  expect(callbacks).toEqual([expect.objectContaining({ mechanism: 'callbacks', usd: expect.closeTo(0.625 + 1 + 0.6, 9) })]);
+  expect(formatMechanisms(costs, 1_000_000)).toEqual([
+    '  By mechanism (per run; cost of 1,000,000 runs, part of unum\'s total):',
+    '    waits:      1 schedule fired, 1 Wait-node execution (1 WRU, 0 RRU)  $1.825',
+    '    run record: 2 reads by the run\'s executions (1 RRU)  $0.1250',
+  ]);
 });

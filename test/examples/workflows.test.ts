@@ -91,5 +91,5 @@ test('under a fault seed the word count gives the fault-free result, with faults
 });
 
 test('an unknown workflow is an error listing the workflows there are', async () => {
-  await expect(engine.run('Nope', {})).rejects.toThrow(/no workflow 'Nope' .*have: TextPipeline, WordCount, Collatz, Orders/);
+  await expect(engine.run('Nope', {})).rejects.toThrow(/no workflow 'Nope' .*have: TextPipeline, WordCount, Collatz, Orders, Approval\)/);
 });

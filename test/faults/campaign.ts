@@ -2,7 +2,8 @@
  * The long fault campaign behind `npm run test:faults`:
  *
  *   --seeds N          random schedules for seeds 1..N (or --from S .. S+N-1) over every
- *                      example workflow and every fault-test workflow; prints the seed of any failure.
+ *                      example workflow, every fault-test workflow and the run-control targets
+ *                      (a stop racing the run's end, a run timeout); prints the seed of any failure.
  *                      The Orders example writes DynamoDB and PostgreSQL through its effects: the
  *                      campaign starts a throwaway PostgreSQL (test/support/postgres.ts) and stops
  *                      with a clear error where there is none
@@ -35,7 +36,7 @@ import { renderTimeline } from '../../lib/local/report';
 import { planForSeed, ServiceFaultPlan } from '../../lib/local/schedule';
 import { synthesize } from '../../lib/local/synth';
 import { startOrdersDatabase } from '../support/orders-database';
-import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
+import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, RUN_CONTROL_TARGETS, SHAPE_TARGETS } from './app/targets';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -70,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     throw e;
   });
   const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000, functionEnvironment: database.environment });
-  const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : [])];
+  const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : []), ...RUN_CONTROL_TARGETS];
   const targets = [...(await exampleTargets(ROOT, engine, database)), ...faultTargets];
   const replayHint = `npm run test:faults --${campaignModeFlags(mode)} --seed`;
   let failed = 0;

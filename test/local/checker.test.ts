@@ -62,7 +62,7 @@ test('a second result, diverging successor inputs, a wrong result, deletions and
   const untimed = [shard, { pk: { S: 'run#other' }, status: { S: 'FAILED' } }];
   const v = checkRun({ record, calls: bad, items: [...items, shard], untimed, expectation: { kind: 'result', result: { n: 0.9 } } });
   expect(v).toEqual([
-    'invariant 1: run record finished 2 times',
+    'invariant 1: run record given a final status 2 times',
     expect.stringMatching(/^invariant 2: Invoke\(B@0\[\]\) was invoked with 2 different inputs/),
     expect.stringMatching(/^invariant 3: result/),
     'invariant 4: ckpt#a was deleted (garbage collection is by TTL alone)',

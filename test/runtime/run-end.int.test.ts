@@ -6,7 +6,7 @@
  */
 import { createHandler } from '../../runtime/handler';
 import type { Envelope } from '../../runtime/ir';
-import { endsRun, mayEndRun } from '../../runtime/run-end';
+import { endsRun } from '../../runtime/run-end';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
@@ -109,15 +109,13 @@ test('a loop commits every iteration but the one that ends the run; a result ove
   expect(await checkpoints(name)).toBe(4);
 });
 
-test('mayEndRun and endsRun follow choices on the value to commit', () => {
+test('endsRun follows choices on the value to commit', () => {
   const choice = {
     op: 'choice' as const,
     state: 'C',
     rules: [{ when: { kind: 'compare' as const, type: 'number' as const, op: 'lt' as const, path: '$', value: 3 }, then: [seq('A')] }],
     otherwise: [succeed],
   };
-  expect(mayEndRun([choice])).toBe(true);
-  expect(mayEndRun([seq('A')])).toBe(false);
   expect(endsRun([choice], 5)).toBe(true);
   expect(endsRun([choice], 1)).toBe(false);
   expect(endsRun([{ op: 'fail', state: 'F', error: 'E' } as never, succeed], 5)).toBe(false);

@@ -5,9 +5,9 @@
  * on-failure destination), against any CheckpointStore.
  */
 import { randomUUID } from 'node:crypto';
-import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
+import { createFailureRecorder, createRunTimeoutHandler, type FailureRecord } from '../../runtime/failure-recorder';
 import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { Envelope, Instruction, NodeIR, NodeSettings } from '../../runtime/ir';
+import type { Envelope, Instruction, NodeIR, NodeSettings, RunTimeoutEvent } from '../../runtime/ir';
 import type { Invoker } from '../../runtime/invoker';
 import type { OneTimeSchedule, Scheduler } from '../../runtime/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
@@ -127,6 +127,9 @@ export interface DriverOptions {
   hold?: (d: Delivery) => boolean;
 }
 
+/** The failure recorder's function name in the driver: where run-timeout schedules go. */
+export const RECORDER_FUNCTION = 'fn-unum-failure';
+
 export class Driver {
   readonly invoker = new QueueInvoker();
   readonly scheduler = new QueueScheduler(this.invoker);
@@ -149,6 +152,9 @@ export class Driver {
     const names = new Map(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
     const options = { spec: recorderSpec(nodes, names), invoker: this.invoker };
     this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true }, options);
+    // The recorder's function also takes the run-timeout schedules (ENV.runTimeoutFunction names it).
+    const timeOut = createRunTimeoutHandler(store, first?.workflow);
+    this.handlers.set(RECORDER_FUNCTION, (event) => timeOut(event as RunTimeoutEvent));
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */

@@ -79,6 +79,7 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
   'pass-null-result': [pinned({ dropped: true }, peerWrong('Result null replaces the input; the peer ignores it', succeeded(null)))],
   'pass-paths': runs({ a: { b: 1, c: 2 } }),
   'wait-states': runs({ delay: 2, at: '2021-06-01T12:00:00Z', inner: { keep: { x: 1 }, drop: 2 } }),
+  'run-timeout': runs(21),
   'pass-parameters': runs({ user: { name: 'Ann', tags: ['x'] } }),
   'choice-string': runs({ s: 'b' }, { s: 'a' }, { s: 'e' }, { s: 'c' }, { s: 'bb' }, { s: 'cc' }, { s: 'B' }, { s: '' }, { s: 5 }),
   'choice-string-path': [

@@ -1,9 +1,9 @@
 /**
  * CDK app of the fault tests: the crash-point workflows and the shapes
- * the extended campaign adds (issue 14's, and issue 18's Waits), in one stack,
+ * the extended campaign adds (issue 14's, and issue 18's Waits), the run-control targets (issue 18), in one stack,
  * synthesized by the tests and run on the local engine.
  */
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { UnumWorkflow } from '../../../lib/construct';
 import * as w from './workflows';
@@ -15,10 +15,13 @@ const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
   EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(), Waits: w.waits(),
-  StateRules: w.stateRules(), PlainOrders: w.plainOrders(ledger),
+  StateRules: w.stateRules(), PlainOrders: w.plainOrders(ledger), StopRace: w.stopRace(), TimesOut: w.timesOut(),
 };
 /** The smallest launch width, so that a few items need a deep launch tree. */
-const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };
+const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth?: number; timeout?: Duration }>> = {
+  LaunchTree: { mapLaunchWidth: 2 },
+  TimesOut: { timeout: Duration.minutes(10) },
+};
 for (const [name, definition] of Object.entries(workflows)) {
   new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY, ...settings[name as keyof typeof workflows] });
 }

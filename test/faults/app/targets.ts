@@ -2,11 +2,14 @@
  * Inputs and expected results of the fault-test workflows and the examples,
  * shared by the jest suites and `npm run test:faults`.
  */
+import { createHash } from 'crypto';
 import * as fs from 'fs';
+import { DynamoDbStore } from '../../../runtime/dynamodb-store';
 import type { Json } from '../../../runtime/ir';
 import type { Committed, Expectation } from '../../../lib/local/checker';
 import type { Target } from '../../../lib/local/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';
+import type { RunIntervention } from '../../../lib/local/fault-run';
 import { exampleInput } from '../../../examples/inputs';
 import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
 import type { Order } from '../../../examples/orders/handlers';
@@ -64,6 +67,35 @@ export const SHAPE_TARGETS: readonly Target[] = [
  */
 export const STATE_RULE_TARGETS: readonly Target[] = [
   { workflow: 'StateRules', input: { n: 4 }, expect: () => ({ kind: 'result', result: { items: 4, caught: 'OddItem' } }) },
+];
+
+/**
+ * A stop request racing the run to its end, sent after a delay drawn from the
+ * run id (0-400 ms: before, during or after the run's few transitions) as
+ * `UnumClient.stop` sends it; it counts as the run's final write when it ended it.
+ */
+const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) => {
+  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 400;
+  await new Promise((r) => setTimeout(r, delay));
+  const { tableName, name } = engine.workflow(workflow);
+  const ended = await new DynamoDbStore(tableName, engine.dynamo).interruptRun({ workflow: name, workflowId }, { status: 'ABORTED', error: { node: '', error: 'Stopped', cause: 'stop request racing the run' } }, new Date().toISOString());
+  return ended ? 1 : 0;
+};
+
+/**
+ * Issue 18's run control, in the default campaign (figure 9's set): a stop
+ * racing the run's end (either the run's result or ABORTED, one final write
+ * either way), and a run that outlives its timeout (TIMED_OUT by the
+ * recorder's schedule or by the execution that finds the deadline passed).
+ */
+export const RUN_CONTROL_TARGETS: readonly Target[] = [
+  {
+    workflow: 'StopRace',
+    input: { x: 2 },
+    expect: () => ({ kind: 'oneOf', expectations: [{ kind: 'result', result: { sum: 12, parts: [2, 4, 6] } }, { kind: 'ended', status: 'ABORTED', error: 'Stopped' }] }),
+    during: stopRacingTheEnd,
+  },
+  { workflow: 'TimesOut', input: { x: 1 }, expect: () => ({ kind: 'ended', status: 'TIMED_OUT', error: 'States.Timeout' }) },
 ];
 
 export const FAULT_APP_DIR = __dirname;

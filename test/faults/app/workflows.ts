@@ -131,3 +131,18 @@ export function plainOrders(ledger: EffectsTable): Definition {
   const place = new Task('PlaceOrder', { entry: plain, handler: 'placeOrder', environment: { LEDGER_TABLE: ledger.tableName }, effects: { tables: [ledger] } });
   return Definition.from(new Task('Price', { entry: plain, handler: 'price' }).next(place).next(new Task('Confirm', { entry: plain, handler: 'confirm' })));
 }
+
+/**
+ * Run control (issue 18): a stop request races this run to its end
+ * (`RUN_CONTROL_TARGETS`): a parallel between two chain steps, so the stop
+ * may land before, inside or after the fan-out.
+ */
+export function stopRace(): Definition {
+  const fan = new Parallel('RaceFan').branch(task('RaceTimes1', 'times1'), task('RaceTimes2', 'times2'), task('RaceTimes3', 'times3'));
+  return Definition.from(task('RaceStart', 'start').next(fan).next(task('RaceSum', 'sum')));
+}
+
+/** Run control (issue 18): an hour's wait in a run whose timeout is ten minutes (set in app.ts): it ends TIMED_OUT. */
+export function timesOut(): Definition {
+  return Definition.from(task('Early', 'start').next(new Wait('LongWait', { time: WaitTime.duration(3600) })).next(task('Late', 'start')));
+}

@@ -1,0 +1,26 @@
+/**
+ * `UnumClient.stop`: a stop request is one conditional write of the run
+ * record (RUNNING -> ABORTED); the run's executions read the record with their
+ * own checkpoint and stop at their next transition (docs/architecture.md
+ * "Stop and run timeout"). There is nothing else to tell: no orchestrator.
+ */
+import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { runInterruption, runKey, type RunRef } from '../../runtime/table';
+import { UnumClientError } from './errors';
+import { parseRunRecord } from './records';
+import type { TableReader } from './table';
+import type { RunStatus, StopOptions } from './types';
+
+export async function stopRun(db: DynamoDBClient, table: TableReader, run: RunRef, options: StopOptions): Promise<RunStatus> {
+  const error = { node: '', error: options.error ?? '', cause: options.cause ?? '' };
+  const request = runInterruption(run, { status: 'ABORTED', error }, new Date().toISOString());
+  try {
+    await db.send(new UpdateItemCommand({ TableName: table.tableName, ...request }));
+  } catch (e) {
+    // Not RUNNING: it finished (or was stopped) already, or there is no such run; the read below tells which.
+    if ((e as { name?: unknown }).name !== 'ConditionalCheckFailedException') throw e;
+  }
+  const status = parseRunRecord(run.workflowId, await table.get(runKey(run)));
+  if (status.status === 'NOT_FOUND') throw new UnumClientError(`run ${run.workflowId} of ${run.workflow} not found: not started yet, or its record expired; nothing was stopped`);
+  return status;
+}

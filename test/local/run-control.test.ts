@@ -1,0 +1,127 @@
+/**
+ * Stop and run timeout on the local engine (Lambda emulator, Scheduler
+ * emulator, DynamoDB Local) through the real client and CLI: a run stopped
+ * during a 1-day Wait or while a callback waits for its token stays ABORTED
+ * and runs nothing more when the wake-up or the completion arrives; a run
+ * past its timeout (the construct's `timeout`, ASL TimeoutSeconds) becomes
+ * TIMED_OUT from the entry's schedule, and its later executions stop.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { UnumClient, UnumClientError, UnumTaskAlreadyCompletedError } from '../../lib/client';
+import { run as cli, type CliIo } from '../../lib/cli/client';
+import { LocalEngine } from '../../lib/local/engine';
+import type { CallRecord } from '../../lib/local/traffic';
+
+jest.setTimeout(300_000);
+
+const APP = path.join(__dirname, 'run-control-app');
+/** A simulated day takes 8.64 s, an hour 0.36 s. */
+const TIME_SCALE = 0.0001;
+
+let engine: LocalEngine;
+const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-run-control-'));
+const tokens = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-run-control-tokens-'));
+
+beforeAll(async () => {
+  engine = await LocalEngine.fromApp(APP, { outDir, timeScale: TIME_SCALE, functionEnvironment: { CALLBACK_TOKENS: tokens } });
+});
+afterAll(async () => {
+  await engine?.stop();
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.rmSync(tokens, { recursive: true, force: true });
+});
+
+const client = (workflow: string): UnumClient => UnumClient.fromCloudAssembly(outDir, workflow, { localEngine: engine.environment });
+
+async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 2400; i++) {
+    const found = probe();
+    if (found !== undefined) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+const schedulesOf = (id: string): CallRecord[] => engine.traffic.of(id).filter((c) => c.call.operation === 'CreateSchedule' && c.status === 200);
+/** Table writes and invokes by the executions of `node` in run `id`. */
+const effectsOf = (id: string, node: string): CallRecord[] =>
+  engine.traffic.of(id).filter((c) => c.exec.node === node && ['PutItem', 'UpdateItem', 'BatchWriteItem', 'Invoke', 'CreateSchedule'].includes(c.call.operation));
+const nodesRun = (id: string): string[] => engine.emulator.timeline.of(id).map((e) => e.node ?? e.functionName);
+
+/** Runs `unum <argv>` against the engine (its endpoints in the environment, as `unum local start` prints them). */
+async function unum(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint, AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
+    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
+  });
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout: { write: (s: string) => ((out += s), true) } as CliIo['stdout'],
+    stderr: { write: (s: string) => ((err += s), true) } as CliIo['stderr'],
+    readStdin: () => '',
+  };
+  try {
+    return { code: await cli(argv, io), out, err };
+  } finally {
+    process.env = saved;
+  }
+}
+
+test('a run stopped during a 1-day Wait is ABORTED; the wake-up runs no user code and writes nothing; a second stop changes nothing', async () => {
+  const id = engine.startRun('Waiting', { n: 1 } as never);
+  await until('the wake-up schedule', () => schedulesOf(id)[0]);
+  const stopped = await client('Waiting').stop(id, { error: 'Cancelled', cause: 'the customer cancelled' });
+  expect(stopped).toMatchObject({ workflowId: id, status: 'ABORTED', error: { error: 'Cancelled', cause: 'the customer cancelled' } });
+  // The engine is idle once the scheduled wake-up fired and its execution ended.
+  await engine.idle(id);
+  expect(nodesRun(id)).toContain('OneDay');
+  expect(nodesRun(id)).not.toContain('Ship');
+  expect(effectsOf(id, 'OneDay')).toEqual([]);
+  const again = await unum(['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
+  expect(again).toMatchObject({ code: 0, err: '' });
+  expect(JSON.parse(again.out)).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled' } });
+  await expect(client('Waiting').result(id)).rejects.toThrow(`run ${id} was stopped: Cancelled (the customer cancelled)`);
+});
+
+test('a run stopped while a callback waits: the completion is answered already completed and Ship never runs', async () => {
+  const id = engine.startRun('Approval', { order: 7 } as never);
+  const file = path.join(tokens, `${id}.json`);
+  await until('the task token', () => (fs.existsSync(file) ? true : undefined));
+  const { token } = JSON.parse(fs.readFileSync(file, 'utf8')) as { token: string };
+  expect((await client('Approval').stop(id)).status).toBe('ABORTED');
+  await expect(client('Approval').sendTaskSuccess(token, { approved: true })).rejects.toThrow(UnumTaskAlreadyCompletedError);
+  await engine.idle(id);
+  expect(nodesRun(id)).not.toContain('Ship');
+  expect((await client('Approval').status(id)).status).toBe('ABORTED');
+});
+
+test('stopping a run that does not exist is an error that names it, and creates no record', async () => {
+  await expect(client('Waiting').stop('no-such-run')).rejects.toThrow(UnumClientError);
+  await expect(client('Waiting').stop('no-such-run')).rejects.toThrow(/run no-such-run of Waiting not found/);
+  expect((await client('Waiting').status('no-such-run')).status).toBe('NOT_FOUND');
+});
+
+test('the construct\'s timeout: the entry schedules the deadline at the failure recorder once; the run becomes TIMED_OUT; the later wake-up stops', async () => {
+  const id = engine.startRun('Deadline', { n: 2 } as never);
+  const record = await engine.waitForRun(id, { timeoutMs: 120_000 });
+  expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 3600 s' } });
+  await engine.idle(id);
+  const targets = schedulesOf(id).map((c) => (JSON.parse(c.request) as { Target: { Arn: string } }).Target.Arn.split(':').at(-1));
+  expect(targets.sort()).toEqual(['UnumRunControl-Deadline-OneDay', 'UnumRunControl-Deadline-unum-failure']);
+  expect(nodesRun(id)).toContain('OneDay');
+  expect(nodesRun(id)).not.toContain('Ship');
+  expect(effectsOf(id, 'OneDay')).toEqual([]);
+  await expect(client('Deadline').result(id)).rejects.toThrow(`run ${id} timed out: States.Timeout`);
+});
+
+test('ASL top-level TimeoutSeconds: the run past it is TIMED_OUT', async () => {
+  const id = engine.startRun('AslDeadline', { n: 3 } as never);
+  const record = await engine.waitForRun(id, { timeoutMs: 120_000 });
+  expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 600 s' } });
+  await engine.idle(id);
+  expect(nodesRun(id)).not.toContain('Ship');
+});
