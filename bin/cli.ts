@@ -17,6 +17,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   inspect: { summary: 'progress of a run from the table', load: () => require('../lib/cli/client') },
   recover: { summary: 'replay the dead letters of a workflow after an outage', load: () => require('../lib/cli/client') },
   stop: { summary: 'stop a running run (ABORTED)', load: () => require('../lib/cli/client') },
+  redrive: { summary: 'resume a FAILED run from where it failed', load: () => require('../lib/cli/client') },
   runs: { summary: 'list the runs of a workflow, newest first', load: () => require('../lib/cli/client') },
   'task-success': { summary: 'complete a callback Task with its result (task token)', load: () => require('../lib/cli/client') },
   'task-failure': { summary: 'fail a callback Task (task token)', load: () => require('../lib/cli/client') },
@@ -41,7 +42,7 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   const mod = await command.load();
   // Client commands share one module: pass the command name on.
-  return mod.main(['start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'runs', 'task-success', 'task-failure', 'task-heartbeat'].includes(name) ? argv : rest);
+  return mod.main(['start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'task-success', 'task-failure', 'task-heartbeat'].includes(name) ? argv : rest);
 }
 
 dispatch(process.argv.slice(2)).then(

@@ -33,19 +33,24 @@ import {
   keyItem,
   keyOf,
   type PutRequest,
+  type Parked,
+  parkedPut,
   type RenewalClaim,
   type RunEnd,
   type WrittenRunError,
   runDeadline,
   runEnded,
+  runFailed,
   runFinish,
   type RunInterruption,
   runInterruption,
   runKey,
+  runPark,
   runRejection,
   type RunRef,
   runStart,
   runStartedAt,
+  runStatusOf,
   shardArrival,
   shardRenewal,
   type StateFailure,
@@ -169,6 +174,7 @@ export class DynamoDbStore implements CheckpointStore {
         return f ? [[join, f] as const] : [];
       })),
       runEnded: runRecord !== undefined && runEnded(items.get(runRecord)),
+      runFailed: runRecord !== undefined && runFailed(items.get(runRecord)),
       ...(runRecord === undefined ? {} : { runDeadline: runDeadline(items.get(runRecord)) }),
     };
   }
@@ -218,6 +224,17 @@ export class DynamoDbStore implements CheckpointStore {
 
   async interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean> {
     return wrote(this.update(runInterruption(run, end, finishedAt)));
+  }
+
+  async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
+    await this.put(parkedPut(run, invocation, parked, ttl));
+  }
+
+  async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
+    return conditional(
+      this.update(runPark(run, invocation), undefined, 'ALL_OLD').then(() => 'parked' as const),
+      (e) => (e.Item && runStatusOf(e.Item) === 'RUNNING' ? 'running' : 'ended'),
+    );
   }
 
   async rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean> {

@@ -117,7 +117,7 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   } catch (e) {
     if (e instanceof StateFailedError) {
       // Decided already (no rule inside handled it): no Lambda retry changes it.
-      await failRunOrState(x, e.error, e.cause);
+      await failRunOrState(x, e.error, e.cause, undefined, `the failure of state ${x.rt.ir.state ?? x.rt.ir.node}, recorded for its Retry and Catch rules`);
       report('failed', e);
     } else if (!TERMINAL_ERRORS.has(errorName(e))) {
       // Lambda retries the invocation; when its retries are exhausted the failure recorder ends the run.

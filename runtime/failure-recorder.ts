@@ -22,10 +22,11 @@ import { LambdaInvoker } from './lambda-invoker';
 import { writeLogLine } from './log';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
+import { failParked, redriveUntil } from './park';
 import { failEnclosingState } from './recorded-state-failure';
 import { runTimedOut } from './run-timeout';
 import type { CheckpointStore } from './store';
-import { historyItem, type RunRef } from './table';
+import { historyItem, type Parked, type RunRef } from './table';
 
 /** Lambda's destination record for a failed async invocation. */
 export interface FailureRecord {
@@ -109,14 +110,35 @@ function settingsFromEnvironment(): RecorderSettings {
  * first step (no `fold` in its envelope, named with index 0) gets a name of
  * its own here, which only affects the reader's de-duplication.
  */
-async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { state: string; error: string; cause: string }, ttl: number): Promise<void> {
+function failedInvocation(record: FailureRecord, run: RunRef, node: string): { name: string; iteration: number; frames: { iteration: number; index: number }[]; lease?: number } {
   const req = record.requestPayload;
   const u = isObject(req) && isObject(req.unum) ? req.unum : {};
   const iteration = typeof u.iteration === 'number' ? u.iteration : 0;
   const frames = (Array.isArray(u.fanOut) ? u.fanOut.filter(isObject) : []) as { iteration: number; index: number }[];
   const fold = isObject(u.fold) && typeof u.fold.index === 'number' ? u.fold.index : undefined;
-  const inv = invocationName(run, node, iteration, frames, fold);
-  await appendHistory(store, run, historyItem(node, inv, iteration, frames, 'failed', { error }), ttl);
+  return { name: invocationName(run, node, iteration, frames, fold), iteration, frames, ...(typeof u.lease === 'number' ? { lease: u.lease } : {}) };
+}
+
+async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { state: string; error: string; cause: string }, ttl: number): Promise<void> {
+  const { name, iteration, frames } = failedInvocation(record, run, node);
+  await appendHistory(store, run, historyItem(node, name, iteration, frames, 'failed', { error }), ttl);
+}
+
+/**
+ * The failed invocation as parked for a redrive (runtime/park.ts): the event
+ * (a start as a start request naming its run, which a raw start under its
+ * Lambda request id would not) on the function it failed in; or why it is
+ * not parked: a callback Task's timeout check, a spec without the retention.
+ */
+function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked } | string {
+  const req = record.requestPayload;
+  if (isObject(req) && 'unumTask' in req) return 'a callback Task timeout check that Lambda gave up on';
+  if (!spec.retention) return 'a failure recorded by a failure recorder without the retention settings';
+  const failed = failedInvocation(record, run, node);
+  const event = isObject(req) && 'unum' in req ? req : { workflowId: run.workflowId, input: parseStart(req, record.requestContext.requestId).input };
+  const arn = record.requestContext.functionArn;
+  const functionName = arn.endsWith(':$LATEST') ? arn.slice(0, -':$LATEST'.length) : arn;
+  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) } };
 }
 
 async function forward(record: FailureRecord): Promise<void> {
@@ -202,7 +224,12 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
       if (await failEnclosingState(store, invoker, spec, run, node, record.requestPayload, { error, cause }, ttl)) {
         writeLogLine({ level: 'INFO', message: 'unum state failure recorded', workflowId, node, state, error, cause });
       } else {
-        const set = await store.finishRun(run, { status: 'FAILED', error: { node, state, error, cause } }, new Date().toISOString(), ttl);
+        const end = { status: 'FAILED', error: { node, state, error, cause } } as const;
+        const at = new Date().toISOString();
+        const park = parkedFailure(record, run, node, spec);
+        const set = typeof park === 'string'
+          ? await store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl)
+          : await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until));
         writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, state, error, cause, recorded: set });
       }
       // After the record: a malformed envelope must not keep the run (or the state) from being marked FAILED.

@@ -6,6 +6,7 @@
  * arrival and expires by TTL (docs/architecture.md "Garbage collection by TTL").
  */
 import { runtimeError } from './errors';
+import { runOver } from './run-record';
 import { invocationName, type FramePosition } from './naming';
 import type { CheckpointStore, ReadSet } from './store';
 import { type Checkpoint, checkpointKey, type RunRef, shardKey } from './table';
@@ -139,5 +140,5 @@ export async function readJoinState(
 ): Promise<{ joined: boolean; checkpoints: ReadonlyMap<string, Checkpoint> }> {
   const joins = joinKeys(x, join, iteration, frames);
   const read = await x.rt.store.read([...joins, ...others], [], { consistent: true, run: x.run });
-  return { joined: read.runEnded || joins.some((k) => read.checkpoints.has(k)), checkpoints: read.checkpoints };
+  return { joined: joins.some((k) => read.checkpoints.has(k)) || (await runOver(x, read)), checkpoints: read.checkpoints };
 }

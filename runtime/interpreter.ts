@@ -19,7 +19,7 @@ import { launchEach, launchesDirectly, launchRange, type LaunchSpec } from './la
 import { invocationName } from './naming';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
-import { failRun, succeedRun } from './run-record';
+import { failRun, runOver, succeedRun } from './run-record';
 import { send } from './send';
 import type { Committed, Exec } from './types';
 
@@ -69,7 +69,7 @@ export async function unlessCommitted(x: Exec, keys: readonly string[]): Promise
   if (!x.metrics.duplicates) return true;
   // A terminal successor commits into the run record, not a checkpoint: an ended run owes nothing.
   const read = await x.rt.store.read(keys, [], { consistent: true, run: x.run });
-  return !read.runEnded && read.checkpoints.size === 0;
+  return !(await runOver(x, read)) && read.checkpoints.size === 0;
 }
 
 /** One fan-out: its frames' kind, join, size and origin node, and what each launched branch receives. */
@@ -237,7 +237,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
       case 'choice': {
         const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
         if (!next) {
-          await failRunOrState(x, 'States.NoChoiceMatched', `Choice ${ins.state}: no choice rule matched and there is no default`, ins.state);
+          await failRunOrState(x, 'States.NoChoiceMatched', `Choice ${ins.state}: no choice rule matched and there is no default`, ins.state, `Choice state ${ins.state} matched no rule`);
           return 'ended';
         }
         state = await runInstructions(x, ck, next, state, out);
@@ -249,7 +249,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         break;
       case 'fail': {
         const { error, cause } = failure(x, ins, ck.value);
-        await failRunOrState(x, error, cause, ins.state);
+        await failRunOrState(x, error, cause, ins.state, `Fail state ${ins.state}`);
         return 'ended';
       }
     }
@@ -291,9 +291,9 @@ async function failState(x: Exec, error: string, cause: string): Promise<void> {
  * that (or one around it) has rules (IR `stateErrors`), else the run, naming
  * `state` (the Fail or Choice state, by default the node's own).
  */
-export async function failRunOrState(x: Exec, error: string, cause: string, state?: string): Promise<void> {
+export async function failRunOrState(x: Exec, error: string, cause: string, state?: string, never?: string): Promise<void> {
   if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
-  else await failRun(x, error, cause, state);
+  else await failRun(x, error, cause, state, never);
 }
 
 /** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's uncaught failure fails the run or state, anything else runs the instructions. */
@@ -308,7 +308,7 @@ export async function proceed(x: Exec, ck: Committed): Promise<void> {
   }
   if (ck.catchIndex === TASK_FAILED) {
     const { Error: error, Cause: cause } = ck.value as { Error: string; Cause: string };
-    await failRunOrState(x, error, cause);
+    await failRunOrState(x, error, cause, undefined, `callback Task ${x.rt.ir.state ?? x.rt.ir.node} failed`);
     return;
   }
   if (ck.catchIndex === undefined) {

@@ -653,6 +653,8 @@ export interface RecorderNode {
 export interface RecorderSpec {
   readonly nodes: Readonly<Record<string, RecorderNode>>;
   readonly functionNames: Readonly<Record<string, string>>;
+  /** The workflow's retention settings: a failure the recorder records is parked for a redrive until they say (absent: not parked). */
+  readonly retention?: Readonly<Pick<NodeSettings, 'checkpointTtlSeconds' | 'handoffSeconds'>>;
 }
 
 /** CloudWatch EMF namespace and metric names emitted by the runtime. */

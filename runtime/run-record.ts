@@ -6,8 +6,10 @@
  */
 import { stateOf } from './context';
 import { appendTransition } from './history';
+import { failParked, parkedOf } from './park';
 import { byteLength, ttlIn } from './payload';
 import { runDeadline, scheduleRunTimeout } from './run-timeout';
+import type { ReadSet } from './store';
 import type { RunEnd } from './table';
 import type { Committed, Exec } from './types';
 
@@ -51,15 +53,48 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
  * ended: another execution of ours (or a failure) wrote the final status.
  */
 export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
-  const finished = await finish(x, { status: 'SUCCEEDED', result: json }, runTtl(x));
-  if (finished) x.metrics.transitions = 1;
-  else x.metrics.duplicates = 1;
-  return finished;
+  // Lost to a failure elsewhere: parked, the redrive runs this terminal again; redriven meanwhile, it commits now.
+  for (;;) {
+    if (await finish(x, { status: 'SUCCEEDED', result: json }, runTtl(x))) {
+      x.metrics.transitions = 1;
+      return true;
+    }
+    if ((await parkInFailedRun(x)) !== 'running') break;
+  }
+  x.metrics.duplicates = 1;
+  return false;
 }
 
-/** Ends the run FAILED at `state` (a Fail or Choice state; by default the one the node runs). */
-export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x)): Promise<void> {
+/**
+ * Ends the run FAILED at `state` (a Fail or Choice state; by default the one
+ * the node runs). The failing invocation is parked for a redrive, unless
+ * `never` says why a redrive would reach this failure again (a committed
+ * value led to it).
+ */
+export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x), never?: string): Promise<void> {
   x.metrics.failures = 1;
   await appendTransition(x, 'failed', { error: { state, error, cause } });
-  await finish(x, { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } }, runTtl(x));
+  const end = { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } } as const;
+  if (never === undefined) {
+    await failParked(x.rt.store, x.run, x.name, parkedOf(x), end, now(), runTtl(x));
+    return;
+  }
+  // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
+  while (!(await finish(x, { ...end, redrive: { never } }, runTtl(x))) && (await parkInFailedRun(x)) === 'running');
+}
+
+/** Parks this invocation in its FAILED run (runtime/park.ts); 'running' when a redrive made the run RUNNING again. */
+async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
+  await x.rt.store.putParked(x.run, x.name, parkedOf(x), runTtl(x));
+  return x.rt.store.parkInRun(x.run, x.name);
+}
+
+/**
+ * The run record in `read` says nothing more is owed to this invocation: the
+ * run has its final status. A FAILED run gets the invocation parked for its
+ * redrive first, and one redriven meanwhile is RUNNING again: the invocation goes on.
+ */
+export async function runOver(x: Exec, read: ReadSet): Promise<boolean> {
+  if (!read.runEnded) return false;
+  return !read.runFailed || (await parkInFailedRun(x)) !== 'running';
 }

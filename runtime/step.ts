@@ -12,7 +12,7 @@ import { leadingPasses } from './interpreter';
 import { expired } from './lease';
 import { endsRun } from './run-end';
 import { endedByDeadline } from './run-timeout';
-import { commitRunResult, resultFitsInline } from './run-record';
+import { commitRunResult, resultFitsInline, runOver } from './run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from './ir';
 import type { Committed, Exec } from './types';
@@ -73,7 +73,7 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
   const attempts = stateAttemptJoins(x);
   const consistent = inputs.checkpoints.length + inputs.shards.length + attempts.length > 0;
   x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
-  if (x.read.runEnded || (await endedByDeadline(x))) {
+  if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
     return 'ended';
   }

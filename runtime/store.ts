@@ -4,7 +4,7 @@
  * DynamoDB (dynamodb-store.ts); tests may use fakes.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Checkpoint, HistoryItem, RenewalClaim, RunEnd, RunInterruption, RunRef, StateFailure, WrittenRunError } from './table';
+import type { Checkpoint, HistoryItem, Parked, RenewalClaim, RunEnd, RunInterruption, RunRef, StateFailure, WrittenRunError } from './table';
 
 /** What one read round trip found, by key: checkpoints, and fan-in shards' arrivals; absent items are missing. */
 export interface ReadSet {
@@ -14,6 +14,8 @@ export interface ReadSet {
   readonly stateFailures: ReadonlyMap<string, StateFailure>;
   /** The run record asked for has a final status: nothing of the run is owed any more. */
   readonly runEnded: boolean;
+  /** The run record asked for is FAILED: the invocation parks for a redrive (runtime/park.ts). */
+  readonly runFailed: boolean;
   /** The run's deadline (epoch ms) on the record asked for, when its workflow has a timeout. */
   readonly runDeadline?: number;
 }
@@ -75,6 +77,10 @@ export interface CheckpointStore {
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** End a RUNNING run from outside it (stopped: ABORTED; past its deadline: TIMED_OUT); true when this call ended it. */
   interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean>;
+  /** Write the parked item of `invocation` (unconditional: duplicates write the same). */
+  putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void>;
+  /** Add `invocation` to a FAILED run's parked set: 'running' when the run is RUNNING (redriven), 'ended' when it has another status or cannot be redriven. */
+  parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */
   rejectRun(run: RunRef, error: WrittenRunError, at: string, ttl: number): Promise<boolean>;
   /** Run history counter: `ADD n 1` (TTL set if absent); returns the new `n`, the next entry's `seq`. */

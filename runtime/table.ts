@@ -75,6 +75,9 @@ export const taskWaitKey = (invocation: string): string => `task#${invocation}`;
 /** An effect record of an invocation (`unum-cdk/effects`): `operation` is the effect's kind, name and occurrence. */
 export const effectKey = (invocation: string, operation: string): string => `effect#${invocation}#${operation}`;
 
+/** An invocation of a FAILED run parked for a redrive (docs/architecture.md "Redrive"). */
+export const parkKey = (run: RunRef, invocation: string): string => `park#${run.workflow}#${run.workflowId}#${invocation}`;
+
 /** An invocation name (runtime/naming.ts): 43 base64url characters, the SHA-256 digest. */
 export const isInvocationName = (name: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(name);
 
@@ -88,7 +91,8 @@ export type TableKey =
   | ({ readonly kind: 'run' } & RunRef)
   | ({ readonly kind: 'history'; readonly seq?: number } & RunRef)
   | { readonly kind: 'effect'; readonly invocation: string; readonly operation: string }
-  | { readonly kind: 'taskWait'; readonly invocation: string };
+  | { readonly kind: 'taskWait'; readonly invocation: string }
+  | ({ readonly kind: 'park'; readonly invocation: string } & RunRef);
 
 /** The key's parts; undefined for a key of no item of this layout. */
 export function parseKey(key: string): TableKey | undefined {
@@ -112,6 +116,10 @@ export function parseKey(key: string): TableKey | undefined {
     case 'effect': {
       const cut = rest.indexOf('#');
       return cut < 0 ? undefined : { kind: 'effect', invocation: rest.slice(0, cut), operation: rest.slice(cut + 1) };
+    }
+    case 'park': {
+      const [workflow, workflowId, invocation] = rest.split('#');
+      return invocation === undefined ? undefined : { kind: 'park', workflow, workflowId, invocation };
     }
     case 'hist': {
       const [workflow, workflowId, seq] = rest.split('#');
@@ -391,8 +399,17 @@ export type WrittenRunError = RunError & { readonly cause: string };
 /** How a run ended: the final status `finishRun` sets, with the result (inline JSON or a checkpoint key) or the error. */
 export type RunEnd =
   | { readonly status: 'SUCCEEDED'; readonly result?: string; readonly resultRef?: string }
-  | { readonly status: 'FAILED'; readonly error: WrittenRunError }
+  | { readonly status: 'FAILED'; readonly error: WrittenRunError; readonly redrive?: FailureRedrive }
   | RunInterruption;
+
+/**
+ * What a redrive of a FAILED run does about the failing invocation
+ * (docs/architecture.md "Redrive"): `redo` names the invocation parked for
+ * it (its item written first, `parkedPut`); `never` says why a redrive would
+ * reach the same failure again (a committed value led there), and no
+ * invocation is parked for this run until then.
+ */
+export type FailureRedrive = { readonly redo: string } | { readonly never: string };
 
 /** How a run ends from outside it: a stop request, or its deadline. */
 export interface RunInterruption {
@@ -412,6 +429,10 @@ export interface RunRecord {
   readonly result?: string;
   readonly resultRef?: string;
   readonly error?: RunError;
+  /** How many times the run was redriven (`redrive`), when it was. */
+  readonly redriveCount?: number;
+  /** ISO-8601 time of the last redrive. */
+  readonly redrivenAt?: string;
 }
 
 /**
@@ -425,6 +446,15 @@ export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [
 
 /** The run's deadline (epoch ms), on the record of a workflow with a `timeout`. */
 const DEADLINE = 'dl';
+/** A FAILED run's parked invocations (string set), which its next redrive resumes. */
+const REDO = 'rd';
+/** The invocations the last redrive resumes (moved from `rd` by it; removed once it invoked them all). */
+const REDOING = 'rdg';
+/** How many times the run was redriven, and when last. */
+const REDRIVES = 'rc';
+const REDRIVEN_AT = 'rda';
+/** Why a redrive of this FAILED run would fail it again (`FailureRedrive` `never`). */
+const NEVER = 'nr';
 
 /** The entry's RUNNING record, with the run's deadline when the workflow has a timeout: the first start wins. */
 export const runStart = (run: RunRef, startedAt: string, ttl: number, deadline?: number): PutRequest =>
@@ -481,6 +511,14 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   set('#s', S(end.status));
   set('finishedAt', S(finishedAt));
   set('#ttl', N(ttl));
+  let add = '';
+  if (end.status === 'FAILED' && end.redrive) {
+    if ('never' in end.redrive) set(NEVER, S(end.redrive.never));
+    else {
+      add = ` ADD ${REDO} :redo`;
+      values[':redo'] = { SS: [end.redrive.redo] };
+    }
+  }
   if (end.status !== 'SUCCEEDED') set('#e', errorAttribute(end.error));
   else if (end.result !== undefined) {
     sets.push(`#r = ${RESULT}`);
@@ -491,7 +529,7 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   values[':ri'] = index[RUNS];
   values[':rk'] = index[RUNS_SK];
   sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
-  return update(runKey(run), `SET ${sets.join(', ')}`, values, `${ABSENT} OR #s = :running`);
+  return update(runKey(run), `SET ${sets.join(', ')}${add}`, values, `${ABSENT} OR #s = :running`);
 }
 
 /**
@@ -504,6 +542,73 @@ export function runInterruption(run: RunRef, end: RunInterruption, finishedAt: s
   const values: Item = { ':running': S('RUNNING'), ':s': S(end.status), ':f': S(finishedAt), ':e': errorAttribute(end.error) };
   return update(runKey(run), 'SET #s = :s, finishedAt = :f, #e = :e', values, '#s = :running');
 }
+
+/**
+ * Parks `invocation` in a FAILED run, for its next redrive: unless the run
+ * cannot be redriven (`nr`). A run that is no longer FAILED (redriven, so
+ * RUNNING again) fails the condition: the invocation goes on instead.
+ */
+export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
+  update(runKey(run), `ADD ${REDO} :i`, { ':i': { SS: [invocation] }, ':failed': S('FAILED') }, `#s = :failed AND attribute_not_exists(${NEVER})`);
+
+/**
+ * A redrive (lib/client/redrive.ts): the FAILED run that was redriven
+ * `redrives` times so far is RUNNING again, its parked invocations move to
+ * `rdg` in the same write (a park after it finds the run RUNNING), its
+ * final-status attributes go. The TTL stays: the record lives at least as
+ * long as the run's lease, which the resumed invocations renew.
+ */
+export function runRedrive(run: RunRef, redrives: number, at: string): UpdateRequest {
+  const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at) };
+  if (redrives > 0) values[':rc'] = N(redrives);
+  const count = redrives > 0 ? `${REDRIVES} = :rc` : `attribute_not_exists(${REDRIVES})`;
+  return update(
+    runKey(run),
+    `SET #s = :running, ${REDRIVES} = :next, ${REDRIVEN_AT} = :at, ${REDOING} = ${REDO} REMOVE ${REDO}, finishedAt, #e`,
+    values,
+    `#s = :failed AND ${count} AND attribute_exists(${REDO}) AND attribute_not_exists(${NEVER})`,
+  );
+}
+
+/** The redrive `redrives` invoked every invocation it resumes. */
+export const runRedriveDone = (run: RunRef, redrives: number): UpdateRequest =>
+  update(runKey(run), `REMOVE ${REDOING}`, { ':rc': N(redrives) }, `${REDRIVES} = :rc`);
+
+/** What a redrive reads on a run record: the parked invocations, those of a redrive under way, the count, why it cannot be redriven. */
+export interface RedriveState {
+  readonly redo: readonly string[];
+  readonly redoing: readonly string[];
+  readonly redrives: number;
+  readonly never?: string;
+}
+
+export function decodeRedriveState(item: Item): RedriveState {
+  const never = str(item, NEVER);
+  return { redo: item[REDO]?.SS ?? [], redoing: item[REDOING]?.SS ?? [], redrives: num(item, REDRIVES) ?? 0, ...(never === undefined ? {} : { never }) };
+}
+
+// ---------------------------------------------------------------- parked invocation `park#<workflow>#<workflowId>#<invocation>`
+
+/** An invocation parked for a redrive: the function to invoke, its event (JSON), and until when (epoch s) its inputs are kept. */
+export interface Parked {
+  readonly functionName: string;
+  readonly event: string;
+  readonly until: number;
+}
+
+/** Unconditional: every execution of one invocation parks the same event (a later one's lease may be later: either is fine). */
+export const parkedPut = (run: RunRef, invocation: string, p: Parked, ttl: number): PutRequest =>
+  put({ ...newItem(parkKey(run, invocation), ttl), fn: S(p.functionName), ev: S(p.event), ru: N(p.until) });
+
+export function decodeParked(item: Item | undefined): Parked | undefined {
+  const functionName = item && str(item, 'fn');
+  const event = item && str(item, 'ev');
+  if (!item || functionName === undefined || event === undefined) return undefined;
+  return { functionName, event, until: num(item, 'ru') ?? 0 };
+}
+
+/** Whether an UpdateItem of a run record sets the run's status (a final one, or RUNNING again by a redrive): not a park, not a TTL renewal. */
+export const runStatusWritten = (request: { readonly UpdateExpression?: unknown }): boolean => String(request.UpdateExpression ?? '').includes('#s = ');
 
 /** The result JSON a `runFinish` request writes inline (a terminal transition's commit), if it writes one. */
 export const runResultWritten = (request: { readonly ExpressionAttributeValues?: Item }): string | undefined => request.ExpressionAttributeValues?.[RESULT]?.S;
@@ -544,6 +649,9 @@ export const runEnded = (item: Item | undefined): boolean => {
   return status !== undefined && status !== 'RUNNING';
 };
 
+/** The run record `item` is FAILED: an invocation that reads it parks for a redrive. */
+export const runFailed = (item: Item | undefined): boolean => item !== undefined && runStatusOf(item) === 'FAILED';
+
 /** The run's deadline (epoch ms) on its record `item`, if the workflow has a timeout. */
 export const runDeadline = (item: Item | undefined): number | undefined => (item ? num(item, DEADLINE) : undefined);
 
@@ -559,8 +667,12 @@ export function decodeRunRecord(item: Item): RunRecord {
   const resultRef = str(item, 'resultRef');
   const error = runError(item);
   const deadline = runDeadline(item);
+  const redriveCount = num(item, REDRIVES);
+  const redrivenAt = str(item, REDRIVEN_AT);
   return {
     status: status as RunRecordStatus,
+    ...(redriveCount !== undefined ? { redriveCount } : {}),
+    ...(redrivenAt !== undefined ? { redrivenAt } : {}),
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
     ...(deadline !== undefined ? { deadline } : {}),

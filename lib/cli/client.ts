@@ -1,5 +1,5 @@
 /**
- * `unum start|status|result|wait|inspect|recover|stop|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
+ * `unum start|status|result|wait|inspect|recover|stop|redrive|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
  * the command line. argv starts with the command name (bin/cli.ts passes it on).
  *
  * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R]`, or `--outputs file.json`
@@ -20,6 +20,7 @@ const USAGE = `usage:
   unum inspect <id> [--scan | --no-scan] [--json] [workflow]
   unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
   unum stop    <id> [--error E] [--cause C] [--json] [workflow]   stop a running run (ABORTED)
+  unum redrive <id> [--json] [workflow]            resume a FAILED run from where it failed
   unum runs    [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow]
                                                    the workflow's runs, newest first
   unum task-success   <token> --output file.json|- [workflow]   complete a callback Task with its result
@@ -54,6 +55,7 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
   ['recover', { values: ['dead-letter-queue'], flags: [] }],
   ['stop', { values: ['error', 'cause'], flags: [] }],
+  ['redrive', { values: [], flags: [] }],
   ['runs', { values: ['status', 'since', 'before', 'limit', 'next-token'], flags: [] }],
   ['task-success', { values: ['output'], flags: [] }],
   ['task-failure', { values: ['error', 'cause'], flags: [] }],
@@ -208,6 +210,11 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       if (!json && s.status !== 'ABORTED') io.stderr.write(`run ${s.workflowId} had finished already (${s.status}): nothing was stopped\n`);
       printStatus(s, args, io);
       return s.status === 'ABORTED' ? 0 : 1;
+    }
+    case 'redrive': {
+      const r = await clientFor(args.values).redrive(requireId(args, name));
+      io.stdout.write(json ? `${JSON.stringify(r)}\n` : `redrove ${r.workflowId} (redrive ${r.redriveCount}): ${r.resumed} invocation${r.resumed === 1 ? '' : 's'} resumed\n`);
+      return 0;
     }
     case 'runs': {
       const list = await clientFor(args.values).listRuns(listOptions(args));

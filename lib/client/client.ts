@@ -8,6 +8,7 @@ import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './
 import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from './records';
 import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
+import { redriveRun, type RedriveResult } from './redrive';
 import { TableReader } from './table';
 import { listRuns } from './runs';
 import { stopRun } from './stop';
@@ -233,6 +234,29 @@ export class UnumClient {
   /** Tells the callback Task waiting for `token` that its work goes on: its heartbeat timeout starts again. */
   async sendTaskHeartbeat(token: string): Promise<void> {
     await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, heartbeat: true });
+  }
+
+  /**
+   * Redrives a FAILED run (Step Functions' redrive): it goes on from the
+   * invocations that failed or were in flight when it failed, with the inputs
+   * they read, and every committed step is reused (docs/architecture.md
+   * "Redrive"). Possible within the redrive window (about the checkpoint
+   * retention from the run's last lease renewal, less two handoffs), unless the
+   * run failed at a Fail state, an unmatched Choice, a failed callback Task
+   * or a Parallel/Map state's recorded failure: a redrive would fail there
+   * again. Throws `UnumRunNotRedrivableError` for a run that is not FAILED
+   * (a RUNNING run whose last redrive was interrupted is finished instead).
+   * Needs `grantRedrive`.
+   */
+  async redrive(workflowId: string): Promise<RedriveResult> {
+    const invoke = async (functionName: string, event: string): Promise<void> => {
+      try {
+        await this.lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(event) }));
+      } catch (err) {
+        throw new UnumClientError(`redriving run ${workflowId}: invoking ${functionName} failed (call redrive again to finish): ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
+    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke }, this.run(workflowId));
   }
 
   private run(workflowId: string): RunRef {

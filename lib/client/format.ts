@@ -21,6 +21,7 @@ export function formatStatus(s: RunStatus): string {
   if (s.startedAt) rows.push(['started', s.startedAt]);
   if (s.finishedAt) rows.push(['finished', s.finishedAt]);
   if (s.startedAt) rows.push(['duration', duration(s.startedAt, s.finishedAt)]);
+  if (s.redriveCount !== undefined) rows.push(['redrives', `${s.redriveCount}${s.redrivenAt ? ` (last ${s.redrivenAt})` : ''}`]);
   if (s.error) {
     // The state where the run ended (a Fail state, say), then the function that ran it.
     if (s.error.state !== undefined) rows.push(['state', s.error.state]);

@@ -11,6 +11,8 @@ export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskA
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';
 export type { DeadLetterOutcome, RecoveredDeadLetter, RecoverOptions, RecoveryReport } from './recover';
+export { UnumRunNotRedrivableError } from './redrive';
+export type { RedriveResult } from './redrive';
 export { WORKFLOW_ID_PATTERN } from '../../runtime/ir';
 export type { Json } from '../../runtime/ir';
 export { UnumError } from '../../runtime/errors';

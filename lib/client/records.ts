@@ -12,13 +12,15 @@ export interface RunStatusWithResult extends RunStatus {
 
 function runStatus(workflowId: string, record: RunRecord | undefined): RunStatus {
   if (!record) return { workflowId, status: 'NOT_FOUND' };
-  const { status, startedAt, finishedAt, error } = record;
+  const { status, startedAt, finishedAt, error, redriveCount, redrivenAt } = record;
   return {
     workflowId,
     status,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
     ...(error ? { error } : {}),
+    ...(redriveCount !== undefined ? { redriveCount } : {}),
+    ...(redrivenAt !== undefined ? { redrivenAt } : {}),
   };
 }
 

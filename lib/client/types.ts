@@ -39,6 +39,10 @@ export interface RunStatus {
   /** ISO-8601 time the run reached its final status. */
   readonly finishedAt?: string;
   readonly error?: RunError;
+  /** How many times the run was redriven (`redrive`), when it was. */
+  readonly redriveCount?: number;
+  /** ISO-8601 time of the run's last redrive. */
+  readonly redrivenAt?: string;
 }
 
 /** A run that finished with a result. */

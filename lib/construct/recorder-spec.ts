@@ -4,7 +4,8 @@ import type { NodeIR, RecorderNode, RecorderSpec } from '../../runtime/ir';
  * The failure recorder's spec (runtime/ir.ts `RecorderSpec`) from the compiled
  * nodes: each node's state where it differs from its name, and for nodes
  * with `stateErrors` the join of their innermost Parallel/Map, with the
- * function names of those joins (the recorder invokes them).
+ * function names of those joins (the recorder invokes them), and the
+ * retention settings, which bound how long a failure it records can be redriven.
  */
 export function recorderSpec(nodes: Readonly<Record<string, { readonly ir: NodeIR }>>, names: ReadonlyMap<string, string>): RecorderSpec {
   const specNodes: Record<string, RecorderNode> = {};
@@ -15,5 +16,7 @@ export function recorderSpec(nodes: Readonly<Record<string, { readonly ir: NodeI
     if (ir.state === undefined && stateJoin === undefined) continue;
     specNodes[node] = { ...(ir.state === undefined ? {} : { state: ir.state }), ...(stateJoin === undefined ? {} : { stateJoin }) };
   }
-  return { nodes: specNodes, functionNames };
+  const settings = Object.values(nodes)[0]?.ir.settings;
+  const retention = settings && { checkpointTtlSeconds: settings.checkpointTtlSeconds, handoffSeconds: settings.handoffSeconds };
+  return { nodes: specNodes, functionNames, ...(retention ? { retention } : {}) };
 }

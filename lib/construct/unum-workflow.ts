@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/ir';
-import { runKey, TABLE } from '../../runtime/table';
+import { parkKey, runKey, TABLE } from '../../runtime/table';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -280,6 +280,30 @@ export class UnumWorkflow extends Construct {
         actions: ['lambda:InvokeFunction'],
         resourceArns: Object.values(this.functions).map((fn) => fn.functionArn),
       }));
+  }
+
+  /**
+   * Allow `grantee` to redrive FAILED runs (`UnumClient.redrive`, `unum
+   * redrive`): read and update this workflow's run records
+   * (`run#<workflow>#*`), read the invocations parked in them
+   * (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
+   * invoke this workflow's functions to resume them; with the table's key when it has one.
+   */
+  grantRedrive(grantee: iam.IGrantable): iam.Grant {
+    const anyRun = { workflow: this.workflowName, workflowId: '*' };
+    const records = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey(anyRun), parkKey(anyRun, '*')] } },
+    });
+    const invoke = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: Object.values(this.functions).map((fn) => fn.functionArn),
+    });
+    const key = this.table.encryptionKey?.grantEncryptDecrypt(grantee);
+    return key ? records.combine(invoke).combine(key) : records.combine(invoke);
   }
 
   /** A metric the runtime emits for this workflow (namespace `Unum`, dimension `Workflow`). Sum over 5 minutes unless overridden. */

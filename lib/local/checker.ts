@@ -6,7 +6,8 @@
  * 1. Exactly one final status per run: the run record was created once and
  *    given its final status (SUCCEEDED, FAILED, or ABORTED/TIMED_OUT from
  *    outside the run: a stop request, the deadline) by exactly one
- *    successful write, the run's own or a stop request's (`externalEnds`).
+ *    successful write, the run's own or a stop request's (`externalEnds`); a park
+ *    for a redrive, which adds to a FAILED record, gives it no status.
  * 2. Every invocation's successors got identical inputs from all its
  *    executions (and so a fan-in target is never invoked with two inputs),
  *    whether invoked or scheduled after a Wait (the schedule's target input).
@@ -35,7 +36,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, TABLE, ttlOf } from '../../runtime/table';
+import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/table';
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
@@ -96,14 +97,15 @@ export function effectViolations(effects: EffectsApplied, committed: Committed):
   });
 }
 
-/** Which successful writes the run made to its run record: creations and final updates. */
+/** Which successful writes the run made to its run record: creations and final updates (not parks for a redrive, not TTL renewals). */
 export function runRecordWrites(calls: readonly CallRecord[]): { created: number; finished: number } {
   let created = 0;
   let finished = 0;
   for (const c of calls) {
-    if (c.call.service !== 'dynamodb' || c.status !== 200 || kindOf(keyWritten(parseBody(c.request))) !== 'run') continue;
+    const body = parseBody(c.request);
+    if (c.call.service !== 'dynamodb' || c.status !== 200 || kindOf(keyWritten(body)) !== 'run') continue;
     if (c.call.operation === 'PutItem') created++;
-    if (c.call.operation === 'UpdateItem') finished++;
+    if (c.call.operation === 'UpdateItem' && runStatusWritten(body)) finished++;
   }
   return { created, finished };
 }

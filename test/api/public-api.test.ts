@@ -69,10 +69,10 @@ test('each entry exports exactly these names', () => {
     'unum-cdk/client': [
       'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
       'InspectFailure: interface', 'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'ListRunsOptions: interface', 'RecoverOptions: interface',
-      'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
+      'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RedriveResult: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
       'RunStatus: interface', 'RunSummary: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'StopOptions: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
-      'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumSdkClients: interface', 'UnumTaskAlreadyCompletedError: class', 'UnumTaskTokenError: class',
+      'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumRunNotRedrivableError: class', 'UnumSdkClients: interface', 'UnumTaskAlreadyCompletedError: class', 'UnumTaskTokenError: class',
       'UnumWaitTimeoutError: class', 'WORKFLOW_ID_PATTERN: const', 'WaitOptions: interface', 'WorkflowLocation: interface',
     ],
     'unum-cdk/local': [

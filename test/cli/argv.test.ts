@@ -154,7 +154,7 @@ describe('the unum entry point', () => {
     const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'unum.js')], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     const commands = [...r.stderr.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'runs', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
+    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
   });
 
   test('a bad command line exits 2 in a command that throws its usage error (local, graph)', () => {

@@ -324,6 +324,22 @@ describe('UnumWorkflow settings', () => {
     ]);
   });
 
+  test('grantRedrive: this workflow\'s run records and parked invocations only (LeadingKeys), invoke on its functions; nothing else', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
+    workflow.grantRedrive(role);
+    expect(roleStatements(Template.fromStack(stack), Match.stringLikeRegexp('^Operator'))).toEqual([
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
+        Effect: 'Allow',
+        Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*', 'park#Flow#*#*'] } },
+      },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
+    ]);
+  });
+
   test('the table has the sparse runs index, keys only; grantListRuns is a Query on that index and BatchGetItem of this workflow\'s run records; grantRead covers both', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });

@@ -24,8 +24,11 @@ const good: CallRecord[] = [
   rec('A@start', 'PutItem', 'PutItem(ckpt)', { Item: { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.9}' } } }, 400, 'none', 2),
   // The retry holds a later lease: no input of B.
   rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { inputs: [{ value: { n: 0.5 } }], node: 'B', lease: 105 } }, 202, 'none', 2),
-  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 200),
-  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 400, 'none', 2),
+  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #s = :v0, finishedAt = :v1' }, 200),
+  rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #s = :v0, finishedAt = :v1' }, 400, 'none', 2),
+  // A park for a redrive and a lease renewal write the record without finishing the run.
+  rec('C@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'ADD rd :i' }, 200),
+  rec('C@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #ttl = :t' }, 200),
 ];
 const record = { workflowId: 'w', status: 'SUCCEEDED' as const, result: { n: 0.5 } };
 const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#W#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.5}' }, ttl: { N: '1' } }];
@@ -48,7 +51,7 @@ test('a second result, diverging successor inputs, a wrong result, deletions and
   const bad = [
     ...good,
     rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.9 } }] } }, 202, 'none', 3),
-    rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } } }, 200, 'none', 3),
+    rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #s = :v0, finishedAt = :v1' }, 200, 'none', 3),
     rec('B@0[]', 'BatchWriteItem', 'BatchWriteItem(ckpt)', { RequestItems: { t: [{ DeleteRequest: { Key: { pk: { S: 'ckpt#a' } } } }] } }, 200),
     rec('B@0[]', 'DeleteItem', 'DeleteItem(fanin)', { Key: { pk: { S: 'fanin#j#0#0' } } }, 200),
     // A user's item in another table (an effect's) is none of the layout's.

@@ -118,3 +118,31 @@ test('without settings the recorder reads the workflow and the run retention fro
   await createFailureRecorder(store)(record({ unum: { workflowId: 'w7', node: 'B' } }));
   expect(store.runOf('w7')).toMatchObject({ status: 'FAILED' });
 });
+
+describe('a failure the recorder records is parked for a redrive (docs/architecture.md "Redrive")', () => {
+  const spec = { nodes: {}, functionNames: {}, retention: { checkpointTtlSeconds: 7 * 86400, handoffSeconds: 3600 } };
+
+  test('a raw start, as a start request naming its run, on the function (unqualified); the window from the retention', async () => {
+    process.env.UNUM_ENTRY_NODE = 'Entry';
+    const store = new MemoryStore();
+    const before = Math.floor(Date.now() / 1000);
+    await createFailureRecorder(store, 'W', SETTINGS, { spec })(record({ n: 1 }));
+    expect(store.runOf('req-42')).toMatchObject({ status: 'FAILED' });
+    const [[key, parked]] = [...store.parked];
+    expect([...(store.redo.get('run#W#req-42') ?? [])]).toEqual([key.split('#')[3]]);
+    expect(parked.functionName).toBe('arn:aws:lambda:us-east-1:1:function:stack-wf-B');
+    expect(JSON.parse(parked.event)).toEqual({ workflowId: 'req-42', input: { n: 1 } });
+    expect(parked.until).toBeGreaterThanOrEqual(before + 7 * 86400 - 2 * 3600);
+  });
+
+  test('an envelope as it was, its window from its lease; a spec without retention marks the run not redrivable', async () => {
+    const store = new MemoryStore();
+    const envelope = { unum: { v: 2, workflow: 'W', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
+    await createFailureRecorder(store, 'W', SETTINGS, { spec })(record(envelope));
+    expect([...store.parked.values()].map((p) => [JSON.parse(p.event), p.until])).toEqual([[envelope, 100000 - 7200]]);
+    const old = new MemoryStore();
+    await createFailureRecorder(old, 'W', SETTINGS, { spec: { nodes: {}, functionNames: {} } })(record(envelope));
+    expect(old.parked.size).toBe(0);
+    expect(old.noRedrive.get('run#W#w1')).toMatch(/without the retention/);
+  });
+});

@@ -4,7 +4,7 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef } from '../../runtime/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -19,6 +19,11 @@ export class MemoryStore implements CheckpointStore {
   readonly stateFailures = new Map<string, StateFailure>();
   /** Run records by key (`runKey`). */
   readonly runs = new Map<string, RunRecord>();
+  /** A FAILED run's parked invocations by run key (the record's `rd`), and why a run cannot be redriven (`nr`). */
+  readonly redo = new Map<string, Set<string>>();
+  readonly noRedrive = new Map<string, string>();
+  /** Parked items by key (`parkKey`). */
+  readonly parked = new Map<string, Parked>();
   /** Run history by counter key (`historyKey`): the counter, and entries by sequence number. */
   readonly history = new Map<string, { n: number; entries: Map<number, HistoryItem> }>();
   readonly calls: Record<string, number> = {};
@@ -78,6 +83,7 @@ export class MemoryStore implements CheckpointStore {
       shards: new Map<string, readonly number[]>(),
       stateFailures: new Map<string, StateFailure>(),
       runEnded: status !== undefined && status !== 'RUNNING',
+      runFailed: status === 'FAILED',
     };
     for (const j of stateAttempts) {
       const f = this.stateFailures.get(j);
@@ -140,8 +146,11 @@ export class MemoryStore implements CheckpointStore {
     this.count('finishRun', true);
     const r = this.runs.get(runKey(run));
     if (r && r.status !== 'RUNNING') return false;
-    this.runs.set(runKey(run), { ...r, ...end, finishedAt });
+    const { redrive, ...ended } = end.status === 'FAILED' ? end : { ...end, redrive: undefined };
+    this.runs.set(runKey(run), { ...r, ...ended, finishedAt });
     this.ttls.set(runKey(run), ttl);
+    if (redrive && 'never' in redrive) this.noRedrive.set(runKey(run), redrive.never);
+    else if (redrive) this.redo.set(runKey(run), new Set([...(this.redo.get(runKey(run)) ?? []), redrive.redo]));
     return true;
   }
 
@@ -151,6 +160,20 @@ export class MemoryStore implements CheckpointStore {
     if (r?.status !== 'RUNNING') return false;
     this.runs.set(runKey(run), { ...r, ...end, finishedAt });
     return true;
+  }
+
+  async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
+    this.count('putParked', true);
+    this.parked.set(parkKey(run, invocation), parked);
+    this.ttls.set(parkKey(run, invocation), ttl);
+  }
+
+  async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
+    this.count('parkInRun', true);
+    const status = this.runs.get(runKey(run))?.status;
+    if (status !== 'FAILED' || this.noRedrive.has(runKey(run))) return status === 'RUNNING' ? 'running' : 'ended';
+    this.redo.set(runKey(run), new Set([...(this.redo.get(runKey(run)) ?? []), invocation]));
+    return 'parked';
   }
 
   async rejectRun(run: RunRef, error: Required<RunError>, at: string, _ttl: number): Promise<boolean> {

@@ -1,0 +1,190 @@
+/**
+ * Redrive (issue 18 part 4) on DynamoDB Local: a FAILED run goes on from the
+ * invocations parked in it, with their committed inputs, reusing every
+ * committed step; in-flight branches that found the run FAILED park too; a
+ * run that is not FAILED, or failed where a redrive would fail again, is refused.
+ */
+import { compileWorkflow } from '../../lib/compiler';
+import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
+import { TableReader } from '../../lib/client/table';
+import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
+import { decodeRunRecord, type RunRef } from '../../runtime/table';
+import { useTestDb } from '../support/dynamodb';
+import { Driver, fromCompiled } from '../support/harness';
+
+const db = useTestDb();
+
+const ENTRY = '/project/redrive.ts';
+const task = (name: string, handler: string): Task => new Task(name, { entry: ENTRY, handler });
+
+/** An error no retry changes: the run is FAILED at once, by the execution itself. */
+const terminal = (): Error => Object.assign(new Error('bad data'), { name: 'States.Runtime' });
+
+/** Handlers counting their calls; `failing[name]` makes that many calls of `name` throw `error()`. */
+function handlers(fns: Record<string, (x: never) => unknown>, failing: Record<string, number>, error: () => Error) {
+  const calls: Record<string, number> = {};
+  const module = Object.fromEntries(
+    Object.entries(fns).map(([k, fn]) => [
+      k,
+      (x: never) => {
+        calls[k] = (calls[k] ?? 0) + 1;
+        if ((failing[k] ?? 0) > 0) {
+          failing[k]--;
+          throw error();
+        }
+        return fn(x);
+      },
+    ]),
+  );
+  return { calls, module };
+}
+
+async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>) {
+  const { name, store } = await db.table();
+  const d = new Driver(store, fromCompiled(compileWorkflow(workflow, Definition.from(definition)), module));
+  // The client's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
+  const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
+  const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke };
+  const run: RunRef = { workflow, workflowId: 'r' };
+  const record = async () => decodeRunRecord((await db.run(name, 'r'))!);
+  return { d, deps, run, record };
+}
+
+const chain = () => task('A', 'a').next(task('B', 'b')).next(task('C', 'c'));
+const chainFns = { a: (x: number) => x + 1, b: (x: number) => x * 10, c: (x: number) => ({ out: x }) };
+
+test('a chain whose middle step failed goes on from it: the committed step is reused, the run succeeds, a second redrive is refused', async () => {
+  const h = handlers(chainFns, { b: 1 }, terminal);
+  const { d, deps, run, record } = await setUp('redrive-chain', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'States.Runtime' } });
+  expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+  await d.drain();
+  const after = await record();
+  expect(after).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+  expect(after.error).toBeUndefined();
+  expect(h.calls).toEqual({ a: 1, b: 2, c: 1 });
+  await expect(redriveRun(deps, run)).rejects.toThrow(UnumRunNotRedrivableError);
+  await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+});
+
+test('two concurrent redrives resume the run once', async () => {
+  const h = handlers(chainFns, { b: 1 }, terminal);
+  const { d, deps, run, record } = await setUp('redrive-twice', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 2 });
+  const outcomes = await Promise.allSettled([redriveRun(deps, run), redriveRun(deps, run)]);
+  const rejected = outcomes.filter((o) => o.status === 'rejected');
+  for (const o of rejected) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(UnumRunNotRedrivableError);
+  expect(rejected.length).toBeLessThan(2);
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":30}', redriveCount: 1 });
+  expect(h.calls.a).toBe(1);
+});
+
+test('a failure Lambda gave up on (the failure recorder recorded it) is redriven', async () => {
+  const h = handlers(chainFns, { b: 3 }, () => new Error('flaky'));
+  const { d, deps, run, record } = await setUp('redrive-recorded', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  expect(d.failures).toHaveLength(1);
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
+  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}' });
+  expect(h.calls).toEqual({ a: 1, b: 4, c: 1 });
+});
+
+test('a failed entry (its start request parked) runs again', async () => {
+  const h = handlers(chainFns, { a: 1 }, terminal);
+  const { d, deps, run, record } = await setUp('redrive-entry', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'A' } });
+  expect(await redriveRun(deps, run)).toMatchObject({ resumed: 1 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+  expect(h.calls).toEqual({ a: 2, b: 1, c: 1 });
+});
+
+test('a branch in flight when another failed the run parks too: the redrive completes both, the join gets each once', async () => {
+  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+  const { d, deps, run, record } = await setUp('redrive-parallel', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+  // Fast2 is in flight (held) while Bad fails the run.
+  await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
+  expect(d.held).toHaveLength(1);
+  await d.deliver(d.held[0].functionName, d.held[0].event);
+  expect(h.calls.fast2 ?? 0).toBe(0);
+  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
+  expect(h.calls).toEqual({ a: 1, fast: 1, fast2: 1, bad: 2, join: 1 });
+});
+
+test('a run that failed at a Fail state is refused: a redrive would fail there again', async () => {
+  const h = handlers({ a: (x: number) => x }, {}, terminal);
+  const { d, deps, run, record } = await setUp('redrive-fail-state', task('A', 'a').next(new Fail('Stop', { error: 'Nope', cause: 'by design' })), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  expect((await record()).status).toBe('FAILED');
+  await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
+
+test('a run with no record, or RUNNING, is refused and nothing is written', async () => {
+  const h = handlers(chainFns, {}, terminal);
+  const { d, deps, run, record } = await setUp('redrive-none', chain(), h.module);
+  await expect(redriveRun(deps, run)).rejects.toThrow(/NOT_FOUND/);
+  await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' });
+  const running = await record();
+  expect(running.status).toBe('RUNNING');
+  await expect(redriveRun(deps, run)).rejects.toThrow(/\(RUNNING\) cannot be redriven/);
+  expect(await record()).toEqual(running);
+});
+
+test('a redrive interrupted before its invokes (RUNNING, its set left) is finished by the next call', async () => {
+  const h = handlers(chainFns, { b: 1 }, terminal);
+  const { d, deps, run, record } = await setUp('redrive-interrupted', chain(), h.module);
+  await d.run({ workflowId: 'r', input: 1 });
+  await expect(redriveRun({ ...deps, invoke: async () => { throw new Error('Lambda unreachable'); } }, run)).rejects.toThrow('Lambda unreachable');
+  expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+  expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+  // Finished: the set is gone, so a RUNNING or finished run is refused again.
+  await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+});
+
+test('under duplicate delivery of every event (the failing one, the in-flight branch, the resumed ones) the redriven run ends with the one right result; a late duplicate changes nothing', async () => {
+  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+  const { d, deps, run, record } = await setUp('redrive-duplicates', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+  await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Fast2' });
+  expect((await record()).status).toBe('FAILED');
+  for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
+  // Fast2 and Bad at least; a duplicate of Fast that found the run FAILED before invoking Fast2 parks too.
+  const redrive = await redriveRun(deps, run);
+  expect(redrive.redriveCount).toBe(1);
+  expect(redrive.resumed).toBeGreaterThanOrEqual(2);
+  await d.drain({ deliveries: 2 });
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+  // Committed steps were not run again by the redrive: Start and Fast ran before the failure only.
+  expect(h.calls.a).toBeLessThanOrEqual(2);
+  expect(h.calls.fast).toBeLessThanOrEqual(2);
+  const callsBefore = { ...h.calls };
+  // A late duplicate of a resumed event after the run finished changes nothing.
+  for (const sent of d.invoker.sent.filter((s) => s.functionName === 'fn-Fast2')) await d.deliver(sent.functionName, sent.event);
+  expect(h.calls).toEqual(callsBefore);
+  expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
+});
+
+test('a Fail state reached after another branch failed the run parks: redriven, it fails the run again, which is then not redrivable', async () => {
+  const h = handlers({ bad: (x: number) => x, f: (x: number) => x, a: (x: number) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Bad', 'bad'), task('F', 'f').next(new Fail('Stop', { error: 'Nope' })));
+  const { d, deps, run, record } = await setUp('redrive-late-fail', task('Start', 'a').next(p), h.module);
+  await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-F' });
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
+  await d.deliver(d.held[0].functionName, d.held[0].event);
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
+  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  await d.drain();
+  expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
+  await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
