@@ -7,7 +7,8 @@
  *    given its final status (SUCCEEDED, FAILED, or ABORTED/TIMED_OUT from
  *    outside the run: a stop request, the deadline) by exactly one
  *    successful write, the run's own or a stop request's (`externalEnds`); a park
- *    for a redrive, which adds to a FAILED record, gives it no status.
+ *    for a redrive, which adds to a FAILED record, gives it no status; each
+ *    redrive that resumed the run (`redrives`) allows one final write more.
  * 2. Every invocation's successors got identical inputs from all its
  *    executions (and so a fan-in target is never invoked with two inputs),
  *    whether invoked or scheduled after a Wait (the schedule's target input).
@@ -245,6 +246,8 @@ export interface CheckInput {
   readonly effects?: EffectsApplied;
   /** Final writes made from outside the run's executions (a stop request that ended it), which the traffic does not show. @default 0 */
   readonly externalEnds?: number;
+  /** Redrives that resumed the run (FAILED -> RUNNING): each is followed by one more final write. @default 0 */
+  readonly redrives?: number;
 }
 
 /** Invariant 3: the record is what `expectation` says (empty: it is). */
@@ -275,7 +278,8 @@ export function checkRun(input: CheckInput): string[] {
   const writes = runRecordWrites(calls);
   if (writes.created !== 1) out.push(`invariant 1: run record created ${writes.created} times`);
   const finished = writes.finished + (input.externalEnds ?? 0);
-  if (finished !== 1) out.push(`invariant 1: run record given a final status ${finished} times`);
+  const owed = 1 + (input.redrives ?? 0);
+  if (finished !== owed) out.push(`invariant 1: run record given a final status ${finished} times${owed > 1 ? ` (${owed} expected: ${owed - 1} redrives)` : ''}`);
   out.push(...successorInputViolations(calls));
   out.push(...expectationViolations(record, expectation, calls));
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));

@@ -50,12 +50,16 @@ export interface CheckedRunOptions {
   readonly during?: RunIntervention;
 }
 
-/**
- * Something done to a run from outside while it runs, concurrently with it
- * (a stop request); resolves to the final writes it made itself, which
- * invariant 1 counts with the run's own.
- */
-export type RunIntervention = (engine: LocalEngine, workflow: string, workflowId: string) => Promise<number>;
+/** What an intervention did to the run's final status, for invariant 1. */
+export interface InterventionResult {
+  /** Final writes it made itself (a stop request that ended the run). */
+  readonly ends: number;
+  /** Redrives that resumed the run: each lets the run write one final status more. */
+  readonly redrives: number;
+}
+
+/** Something done to a run from outside while it runs, concurrently with it (a stop request, a redrive, task responses). */
+export type RunIntervention = (engine: LocalEngine, workflow: string, workflowId: string) => Promise<InterventionResult>;
 
 export async function checkedRun(
   engine: LocalEngine,
@@ -74,7 +78,7 @@ export async function checkedRun(
   let record: RunStatusWithResult | undefined;
   let lateDuplicates = 0;
   try {
-    const externalEnds = (await intervention) ?? 0;
+    const outside = (await intervention) ?? { ends: 0, redrives: 0 };
     record = await finished(engine, workflowId, options.timeoutMs ?? RUN_BOUND_MS);
     lateDuplicates = engine.emulator.deliverLate(workflowId);
     if (lateDuplicates > 0) {
@@ -88,7 +92,7 @@ export async function checkedRun(
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
     const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
     const effects = options.effects ? await effectsApplied(engine, workflow, workflowId, options.effects) : undefined;
-    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, externalEnds, ...(effects ? { effects } : {}) }));
+    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, externalEnds: outside.ends, redrives: outside.redrives, ...(effects ? { effects } : {}) }));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);
     violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);

@@ -4,6 +4,10 @@
  * the result the committed (first-writer) checkpoints imply, not a fixed one.
  */
 
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
 export interface X { readonly x: number; readonly nonce?: number; readonly at?: number }
 
 // chain3: A -> B -> C
@@ -104,3 +108,12 @@ export async function same<T>(input: T): Promise<T> { return input; }
 
 /** CallbackRace's callback Task: hands out nothing (the campaign finds the token in the engine's traffic). */
 export async function ask(): Promise<{ requested: true }> { return { requested: true }; }
+
+/** Where RedriveAfterFailure's fix is "deployed" for run `runId`: its Flaky step fails until this file exists. */
+export const flakyFixFile = (runId: string): string => path.join(os.tmpdir(), `unum-redrive-fix-${runId}`);
+
+/** Fails (TypeError, so Lambda retries it, then the failure recorder fails the run) until the run's fix exists. */
+export async function flaky(input: X, _lambda: unknown, unum: { readonly runId: string }): Promise<X> {
+  if (!fs.existsSync(flakyFixFile(unum.runId))) throw new TypeError('not fixed yet');
+  return { x: input.x + 5 };
+}

@@ -17,6 +17,7 @@ import { exampleInput } from '../../../examples/inputs';
 import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
 import type { Order } from '../../../examples/orders/handlers';
 import type { OrdersDatabase } from '../../support/orders-database';
+import { flakyFixFile } from './handlers';
 import { orderEffects } from './orders';
 
 /** The committed value of the (only) invocation of `node` in a run. */
@@ -82,7 +83,7 @@ const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) =
   await new Promise((r) => setTimeout(r, delay));
   const { tableName, name } = engine.workflow(workflow);
   const ended = await new DynamoDbStore(tableName, engine.dynamo).interruptRun({ workflow: name, workflowId }, { status: 'ABORTED', error: { node: '', error: 'Stopped', cause: 'stop request racing the run' } }, new Date().toISOString());
-  return ended ? 1 : 0;
+  return { ends: ended ? 1 : 0, redrives: 0 };
 };
 
 /** A client of `workflow` on the engine, as `UnumClient.fromCloudAssembly(..., { localEngine })` makes one. */
@@ -131,7 +132,21 @@ const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflo
   if (tokens.length !== 1 || wins !== (approved ? 1 : 0)) {
     throw new Error(`callback: ${tokens.length} tokens handed out, ${wins} of ${completed.length} responses completed the task, run ${record.status} ${JSON.stringify(record.result ?? record.error)}`);
   }
-  return 0;
+  return { ends: 0, redrives: 0 };
+};
+
+/**
+ * Redrives the run once it is FAILED (its Flaky step fails until the file the
+ * handler looks for exists: the fix, deployed before the redrive). A run
+ * that does not reach FAILED within the bound is reported.
+ */
+const redriveAfterTheFailure: RunIntervention = async (engine, workflow, workflowId) => {
+  const failed = await engine.waitForRun(workflow, workflowId, { timeoutMs: 120_000 });
+  if (failed.status !== 'FAILED') throw new Error(`redrive: the run ended ${failed.status}, not FAILED`);
+  fs.writeFileSync(flakyFixFile(workflowId), 'fixed');
+  const { resumed } = await clientOn(engine, workflow).redrive(workflowId);
+  if (resumed < 1) throw new Error('redrive: nothing was resumed');
+  return { ends: 0, redrives: 1 };
 };
 
 /**
@@ -140,7 +155,8 @@ const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflo
  * either way), a run that outlives its timeout (TIMED_OUT by the recorder's
  * schedule or by the execution that finds the deadline passed), and a
  * callback completed twice at once and once late, racing its timeout (the
- * task completes once).
+ * task completes once), and a redrive after a failure (FAILED once, then one
+ * result: invariant 1 allows one final write per redrive).
  */
 export const RUN_CONTROL_TARGETS: readonly Target[] = [
   {
@@ -150,6 +166,7 @@ export const RUN_CONTROL_TARGETS: readonly Target[] = [
     during: stopRacingTheEnd,
   },
   { workflow: 'TimesOut', input: { x: 1 }, expect: () => ({ kind: 'ended', status: 'TIMED_OUT', error: 'States.Timeout' }) },
+  { workflow: 'RedriveAfterFailure', input: { x: 5 }, expect: () => ({ kind: 'result', result: { x: 15 } }), during: redriveAfterTheFailure },
   {
     workflow: 'CallbackRace',
     input: { x: 1 },

@@ -157,3 +157,8 @@ export function callbackRace(): Definition {
   const ask = new Task('AskRace', { entry, handler: 'ask', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, timeout: Duration.minutes(1), resultPath: '$.approval' });
   return Definition.from(ask.addCatch(new Pass('NoAnswer', { result: { timedOut: true } }), { errors: ['States.Timeout'] }).next(task('AfterAsk', 'start')));
 }
+
+/** Run control (issue 18): Flaky fails the run until its fix exists; the campaign then redrives it (`RUN_CONTROL_TARGETS`). */
+export function redriveAfterFailure(): Definition {
+  return Definition.from(task('BeforeFlaky', 'chainB').next(task('Flaky', 'flaky')).next(task('AfterFlaky', 'start')));
+}
