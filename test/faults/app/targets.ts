@@ -13,7 +13,7 @@ import type { RunIntervention } from '../../../lib/local/fault-run';
 import { answerTasks } from '../../../lib/local/task-tokens';
 import { UnumClient, UnumTaskAlreadyCompletedError } from '../../../lib/client';
 import { localClients } from '../../../lib/client/stack';
-import { exampleInput } from '../../../examples/inputs';
+import { exampleInput, exampleTaskSuccess } from '../../../examples/inputs';
 import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
 import type { Order } from '../../../examples/orders/handlers';
 import type { OrdersDatabase } from '../../support/orders-database';
@@ -180,14 +180,16 @@ export const FAULT_APP_DIR = __dirname;
 
 /**
  * The example workflows of the app in `appDir` the engine runs, on their
- * `examples/<name>/input.json`; the Orders example with its effects checked
+ * `examples/<name>/input.json`, but those with a callback Task; the Orders example with its effects checked
  * (invariant 7) on `database`, which it needs.
  */
 export async function exampleTargets(appDir: string, engine: LocalEngine, database?: OrdersDatabase): Promise<Target[]> {
   const targets: Target[] = [];
   for (const { name: workflow } of engine.workflows) {
     const file = exampleInput(appDir, workflow);
-    if (!file) continue;
+    // An example with a callback Task needs an approver and waits a day (43 s at the campaign's time scale):
+    // its mechanisms are campaign targets of their own (CallbackRace, Waits).
+    if (!file || exampleTaskSuccess(appDir, workflow)) continue;
     const input = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
     if (!WORKFLOWS_WITH_DATABASE.includes(workflow)) {
       targets.push({ workflow, input });
