@@ -9,8 +9,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { UnumTaskAlreadyCompletedError, UnumTaskTokenError } from '../../lib/client';
-import { run as cli, type CliIo } from '../../lib/cli/client';
 import type { LocalEngine } from '../../lib/local/engine';
+import { runClientCommandOnEngine } from '../support/cli';
 import { useCallbackEngine } from '../support/callback-engine';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, runResultWritten } from '../../runtime/table';
@@ -182,33 +182,17 @@ test('a forged or malformed token gets a clear error and writes nothing', async 
 });
 
 test('unum task-success / task-failure / task-heartbeat against the engine', async () => {
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint, AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
-    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
-  });
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
-    stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
-    readStdin: () => '{"via": "cli"}',
-  };
-  const where = ['--app', outDir, '--workflow', 'Approval'];
-  try {
-    const ok = await start('Approval', { sku: 'j-10' });
-    expect(await cli(['task-heartbeat', ok.token, ...where], io)).toBe(0);
-    expect(await cli(['task-success', ok.token, '--output', '-', ...where], io)).toBe(0);
-    expect(out).toBe('heartbeat sent\ntask completed\n');
-    expect(await engine.waitForRun(ok.id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { approval: { via: 'cli' } } });
-    expect(await cli(['task-failure', ok.token, '--error', 'Rejected', ...where], io)).toBe(1);
-    expect(err).toMatch(/task already completed/);
+  const unum = (...argv: string[]) => runClientCommandOnEngine(engine, [...argv, '--app', outDir, '--workflow', 'Approval'], '{"via": "cli"}');
+  const ok = await start('Approval', { sku: 'j-10' });
+  expect(await unum('task-heartbeat', ok.token)).toMatchObject({ code: 0, out: 'heartbeat sent\n' });
+  expect(await unum('task-success', ok.token, '--output', '-')).toMatchObject({ code: 0, out: 'task completed\n' });
+  expect(await engine.waitForRun(ok.id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { approval: { via: 'cli' } } });
+  const late = await unum('task-failure', ok.token, '--error', 'Rejected');
+  expect(late.code).toBe(1);
+  expect(late.err).toMatch(/task already completed/);
 
-    const no = await start('Approval', { sku: 'k-11' });
-    expect(await cli(['task-failure', no.token, '--error', 'Rejected', '--cause', 'cli says no', ...where], io)).toBe(0);
-    expect(await engine.waitForRun(no.id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { error: { Error: 'Rejected', Cause: 'cli says no' } } });
-    expect(await cli(['task-success', no.token, ...where], io)).toBe(2);
-  } finally {
-    process.env = saved;
-  }
+  const no = await start('Approval', { sku: 'k-11' });
+  expect((await unum('task-failure', no.token, '--error', 'Rejected', '--cause', 'cli says no')).code).toBe(0);
+  expect(await engine.waitForRun(no.id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { error: { Error: 'Rejected', Cause: 'cli says no' } } });
+  expect((await unum('task-success', no.token)).code).toBe(2);
 });

@@ -9,13 +9,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { UnumClient } from '../../lib/client';
-import { run as cli, type CliIo } from '../../lib/cli/client';
 import { TableReader } from '../../lib/client/table';
 import type { LocalEngine } from '../../lib/local/engine';
 import type { CallFault, EventFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { invocationName } from '../../runtime/naming';
 import { checkpointKey, decodeCheckpoint } from '../../runtime/table';
 import { useFaultEngine } from '../faults/fault-engine';
+import { runClientCommandOnEngine } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -89,28 +89,12 @@ test('the client redrives a run Lambda gave up on, under duplicates: A is reused
 
 test('`unum redrive` resumes a FAILED run and refuses one that is not', async () => {
   const { nonce } = await failedRun('redrive-cli', false);
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_REGION: 'us-east-1',
-  });
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => { out += s; return true; } } as CliIo['stdout'],
-    stderr: { write: (s: string) => { err += s; return true; } } as CliIo['stderr'],
-    readStdin: () => '',
-  };
-  try {
-    expect(await cli(['redrive', 'redrive-cli', '--app', engine.app.dir, '--workflow', 'Chain3', '--json'], io)).toBe(0);
-    expect(JSON.parse(out)).toEqual({ workflowId: 'redrive-cli', redriveCount: 1, resumed: 1 });
-    expect(await engine.waitForRun('Chain3', 'redrive-cli', { timeoutMs: RUN_WAIT_MS })).toMatchObject({ status: 'SUCCEEDED', result: { x: 7, nonce } });
-    expect(await cli(['redrive', 'redrive-cli', '--app', engine.app.dir, '--workflow', 'Chain3'], io)).toBe(1);
-    expect(err).toMatch(/run redrive-cli \(SUCCEEDED\) cannot be redriven/);
-  } finally {
-    process.env = saved;
-  }
+  const unum = (...argv: string[]) => runClientCommandOnEngine(engine, ['redrive', 'redrive-cli', '--app', engine.app.dir, '--workflow', 'Chain3', ...argv]);
+  const redriven = await unum('--json');
+  expect(redriven.code).toBe(0);
+  expect(JSON.parse(redriven.out)).toEqual({ workflowId: 'redrive-cli', redriveCount: 1, resumed: 1 });
+  expect(await engine.waitForRun('Chain3', 'redrive-cli', { timeoutMs: RUN_WAIT_MS })).toMatchObject({ status: 'SUCCEEDED', result: { x: 7, nonce } });
+  const again = await unum();
+  expect(again.code).toBe(1);
+  expect(again.err).toMatch(/run redrive-cli \(SUCCEEDED\) cannot be redriven/);
 });

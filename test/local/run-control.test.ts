@@ -9,8 +9,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { UnumClientError, UnumTaskAlreadyCompletedError } from '../../lib/client';
-import { run as cli, type CliIo } from '../../lib/cli/client';
 import type { LocalEngine } from '../../lib/local/engine';
+import { runClientCommandOnEngine } from '../support/cli';
 import { useCallbackEngine } from '../support/callback-engine';
 import type { CallRecord } from '../../lib/local/traffic';
 
@@ -41,27 +41,6 @@ const effectsOf = (id: string, node: string): CallRecord[] =>
   engine.traffic.of(id).filter((c) => c.exec.node === node && ['PutItem', 'UpdateItem', 'BatchWriteItem', 'Invoke', 'CreateSchedule'].includes(c.call.operation));
 const nodesRun = (id: string): string[] => engine.emulator.timeline.of(id).map((e) => e.node ?? e.functionName);
 
-/** Runs `unum <argv>` against the engine (its endpoints in the environment, as `unum local start` prints them). */
-async function unum(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint, AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
-    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
-  });
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => ((out += s), true) } as CliIo['stdout'],
-    stderr: { write: (s: string) => ((err += s), true) } as CliIo['stderr'],
-    readStdin: () => '',
-  };
-  try {
-    return { code: await cli(argv, io), out, err };
-  } finally {
-    process.env = saved;
-  }
-}
-
 test('a run stopped during a 1-day Wait is ABORTED; the wake-up runs no user code and writes nothing; a second stop changes nothing', async () => {
   const id = engine.startRun('Waiting', { n: 1 } as never);
   await until('the wake-up schedule', () => schedulesOf(id)[0]);
@@ -72,7 +51,7 @@ test('a run stopped during a 1-day Wait is ABORTED; the wake-up runs no user cod
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
   expect(effectsOf(id, 'OneDay')).toEqual([]);
-  const again = await unum(['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
+  const again = await runClientCommandOnEngine(engine, ['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
   expect(again).toMatchObject({ code: 0, err: '' });
   expect(JSON.parse(again.out)).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled' } });
   await expect(client('Waiting').result(id)).rejects.toThrow(`run ${id} was stopped: Cancelled (the customer cancelled)`);

@@ -11,3 +11,26 @@ export async function runClientCommand(argv: string[], stdin = '{}'): Promise<{ 
   };
   return { code: await run(argv, io), out, err };
 }
+
+/** Where a local engine answers: what `unum local start` prints for the client's SDK calls. */
+export interface EngineEndpoints {
+  readonly lambdaEndpoint: string;
+  readonly dynamoEndpoint: string;
+}
+
+/** Runs a client command against a local engine, its endpoints in the environment as `unum local start` prints them. */
+export async function runClientCommandOnEngine(engine: EngineEndpoints, argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_REGION: 'us-east-1',
+  });
+  try {
+    return await runClientCommand(argv, stdin);
+  } finally {
+    process.env = saved;
+  }
+}
