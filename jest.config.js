@@ -1,3 +1,5 @@
+const os = require('os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -8,4 +10,7 @@ module.exports = {
   // A bound against hangs only: tests that start DynamoDB Local, synthesize or bundle take
   // seconds on an idle machine and many times that on a loaded, shared one (test/support/load.ts).
   testTimeout: 10 * 60_000,
+  // Two files at once even on 2 cores (jest's default would run one): much of a file's time is
+  // waiting on DynamoDB Local, PostgreSQL, child processes and time-scaled delays.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };

@@ -3,12 +3,11 @@
  * the engine creates the table's runs index from the template, the real
  * runtime and failure recorder write the run records, the client lists them.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { UnumClient, UnumClientError, type RunSummary } from '../../lib/client';
 import { LocalEngine } from '../../lib/local/engine';
+import { cachedAssembly } from '../support/cached-assembly';
 import { runClientCommand } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
@@ -21,8 +20,8 @@ let client: UnumClient;
 const started: { id: string; n: number }[] = [2, 0, 3, 4, 0, 6].map((n, i) => ({ id: `list-${i}`, n }));
 
 beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-list-runs-'));
-  engine = await LocalEngine.fromApp(path.join(__dirname, '../..'), { outDir });
+  outDir = await cachedAssembly(path.join(__dirname, '../..'));
+  engine = await LocalEngine.fromCloudAssembly(outDir);
   client = UnumClient.fromCloudAssembly(outDir, 'Collatz', { localEngine: engine.environment });
   // One at a time, each record written before the next start: start times follow the list.
   for (const { id, n } of started) {
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine?.stop();
-  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
 });
 
 const ids = (runs: readonly RunSummary[]): string[] => runs.map((r) => r.workflowId);

@@ -1,15 +1,13 @@
 /**
  * The local engine of a fault-test file: the fault-test app (and, with
- * `examples`, the example app beside it) synthesized into temporary
- * directories and run before the file's tests, stopped after them. With the
+ * `examples`, the example app beside it), synthesized once for every file
+ * (cached-assembly.ts), run before the file's tests and stopped after them. With the
  * example app comes the database of its Orders example (a throwaway
  * PostgreSQL), whose address the functions get in their environment.
  */
-import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { LocalEngine } from '../../lib/local/engine';
-import { synthesize } from '../../lib/local/synth';
+import { cachedAssembly } from '../support/cached-assembly';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
 import { FAULT_APP_DIR } from './app/targets';
 
@@ -22,18 +20,15 @@ export type FaultEngine = (() => LocalEngine) & { readonly database: () => Order
 export function useFaultEngine(options: { readonly examples?: boolean } = {}): FaultEngine {
   let engine: LocalEngine | undefined;
   let database: OrdersDatabase | undefined;
-  const dirs: string[] = [];
   beforeAll(async () => {
     const apps = [...(options.examples ? [ROOT] : []), FAULT_APP_DIR];
-    dirs.push(...apps.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'))));
-    await Promise.all(apps.map((appDir, i) => synthesize({ appDir, outDir: dirs[i] as string })));
+    const dirs = await Promise.all(apps.map(cachedAssembly));
     if (options.examples) database = await startOrdersDatabase('this fault test');
     engine = await LocalEngine.fromCloudAssembly(dirs, { timeScale: 0.0005, ttlIntervalMs: 60_000, ...(database ? { functionEnvironment: database.environment } : {}) });
   });
   afterAll(async () => {
     await engine?.stop();
     await database?.stop();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
   const started = (): LocalEngine => {
     if (!engine) throw new Error('the fault-test engine is not started yet: use it inside tests');

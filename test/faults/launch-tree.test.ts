@@ -9,10 +9,11 @@
 import { type Target } from '../../lib/local/campaign';
 import { isLauncher } from '../../lib/local/events';
 import { checkedRun, profile, referenceRun, withConcurrency } from '../../lib/local/fault-run';
-import { CrashPointPlan, describePoint, RandomPlan } from '../../lib/local/schedule';
+import { type CrashPoint, CrashPointPlan, describePoint, RandomPlan } from '../../lib/local/schedule';
 import { expectationFor } from '../../lib/local/campaign';
 import { SHAPE_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
+import { FULL_DEPTH } from '../support/depth';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -20,12 +21,24 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 const faultEngine = useFaultEngine();
 const target = SHAPE_TARGETS.find((t) => t.workflow === 'LaunchTree') as Target;
 
+/** At the quick depth, of each launcher: the crash halfway through (the retry must launch the rest) and after its last call (everything again). */
+function atDepth(points: readonly CrashPoint[]): readonly CrashPoint[] {
+  if (FULL_DEPTH) return points;
+  const launchers = [...new Set(points.map((pt) => pt.identity))];
+  return launchers.flatMap((launcher) => {
+    const own = points.filter((pt) => pt.identity === launcher);
+    return [...new Set([own[Math.floor(own.length / 2)] as CrashPoint, own[own.length - 1] as CrashPoint])];
+  });
+}
+
 test('a crash before or after any call of any launcher: the retry launches the rest, every item runs once in effect', async () => {
   const engine = faultEngine();
   const p = await profile(engine, target.workflow, target.input);
   const expectation = expectationFor(target, p.record, engine);
-  const points = p.points.filter((pt) => isLauncher(pt.identity));
+  const launcherPoints = p.points.filter((pt) => isLauncher(pt.identity));
   // 8 launchers of the 9 items, 2 of the bounded Map's first 3; each reads the origin and invokes.
+  expect(new Set(launcherPoints.map((pt) => pt.identity)).size).toBe(10);
+  const points = atDepth(launcherPoints);
   expect(new Set(points.map((pt) => pt.identity)).size).toBe(10);
   const runs = await withConcurrency(points, 8, async (pt) => ({ what: describePoint(pt), run: await checkedRun(engine, target.workflow, target.input, new CrashPointPlan([pt]), expectation) }));
   process.stdout.write(`LaunchTree: ${points.length} launcher crash points, ${runs.reduce((n, r) => n + r.run.callFaults, 0)} crashes injected\n`);
@@ -36,7 +49,7 @@ test('a crash before or after any call of any launcher: the retry launches the r
 test('random schedules with many duplicate and late launchers keep every invariant', async () => {
   const engine = faultEngine();
   const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
-  const seeds = Array.from({ length: 8 }, (_, i) => i + 1);
+  const seeds = Array.from({ length: FULL_DEPTH ? 8 : 3 }, (_, i) => i + 1);
   const runs = await withConcurrency(seeds, 4, async (salt) => {
     const plan = new RandomPlan({ salt, crash: 0.05, timeout: 0.01, duplicate: 0.5, late: 0.5, rerun: 0.2, reorderMs: 20 });
     return { salt, plan, run: await checkedRun(engine, target.workflow, target.input, plan, expectation, { workflowId: `launch-tree-${salt}-${Date.now()}` }) };

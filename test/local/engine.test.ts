@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
@@ -16,8 +15,8 @@ import type { LocalWorkflow } from '../../lib/local/assembly';
 import { LocalEngine } from '../../lib/local/engine';
 import { exampleInput } from '../../examples/inputs';
 import { summarize } from '../../lib/local/report';
-import { synthesize } from '../../lib/local/synth';
 import { reapExpired } from '../../lib/local/ttl-reaper';
+import { cachedAssembly } from '../support/cached-assembly';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
 
@@ -29,8 +28,7 @@ let outDir: string;
 let database: OrdersDatabase | undefined;
 
 beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-'));
-  await synthesize({ appDir: ROOT, outDir });
+  outDir = await cachedAssembly(ROOT);
   // The Orders example writes PostgreSQL: its functions get the database's address.
   database = await startOrdersDatabase('the local engine test');
   engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, functionEnvironment: database.environment });
@@ -39,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.stop();
   await database?.stop();
-  fs.rmSync(outDir, { recursive: true, force: true });
 });
 
 test('finds the example workflows, their entries, tables and failure recorders', () => {
