@@ -6,8 +6,8 @@
  *
  * The key hashes every file the synthesis can read from the project (the
  * library, the runtime, the examples, the fault-test app and the test
- * support it imports, the configuration and the lockfile), so a change to
- * any of them synthesizes again. Two workers that miss at once both
+ * support it imports, the configuration and the lockfile) and the checkout's
+ * path, so a change to any of them synthesizes again. Two workers that miss at once both
  * synthesize; the first rename wins. The assembly is read-only to its users.
  */
 import { createHash } from 'crypto';
@@ -43,7 +43,8 @@ function sourceFiles(dir: string, out: string[]): string[] {
 }
 
 function contentKey(): string {
-  const hash = createHash('sha256');
+  // The checkout too: an assembly may hold absolute paths into it.
+  const hash = createHash('sha256').update(ROOT).update('\0');
   for (const file of sourceFiles(ROOT, []).sort()) hash.update(path.relative(ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 20);
 }
