@@ -7,8 +7,10 @@
  * synthesized with the real DSL + construct and run on the local engine.
  * Every single point runs alone; the pairs run as a pairwise covering (every
  * pair of points together in some run of up to 14 points, at most 2 per
- * invocation): in `npm test` for the three base patterns (chain, parallel
- * fan-in, map fan-in), in `npm run test:full` for every workflow here;
+ * invocation). `npm run test:full` runs both for every workflow here;
+ * `npm test` for the three base patterns (chain, parallel fan-in, map
+ * fan-in), and the single points of the failing workflow (the random
+ * schedules of random.test.ts cover the others in `npm test`);
  * `npm run test:faults -- --crash-points [--extended]` runs every pair alone
  * (one run per pair), of every shape.
  *
@@ -24,9 +26,10 @@ import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const CHEAP_SHAPES = ['EdgeMaps', 'Parallel1', 'EndsInMap'];
-/** Whose pairs the quick depth covers: one chain, one parallel fan-in, one map fan-in. */
+/** What the quick depth covers: the single points and pairs of a chain, a parallel fan-in and a map fan-in, the single points of a failing run. */
 const BASE_PATTERNS = ['Chain3', 'Parallel3', 'Map5'];
-const TARGETS = [...FAULT_TARGETS, ...SHAPE_TARGETS.filter((t) => CHEAP_SHAPES.includes(t.workflow))];
+const ALL_TARGETS = [...FAULT_TARGETS, ...SHAPE_TARGETS.filter((t) => CHEAP_SHAPES.includes(t.workflow))];
+const TARGETS = FULL_DEPTH ? ALL_TARGETS : ALL_TARGETS.filter((t) => [...BASE_PATTERNS, 'Fails'].includes(t.workflow));
 const faultEngine = useFaultEngine();
 
 describe.each(TARGETS.map((t) => [t.workflow, t] as const))('%s', (name, target) => {
