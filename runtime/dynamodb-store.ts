@@ -24,6 +24,7 @@ import {
   checkpointPut,
   decodeCheckpoint,
   decodeHistoryCount,
+  decodeParked,
   decodeShard,
   decodeStateFailure,
   historyCount,
@@ -35,6 +36,7 @@ import {
   type PutRequest,
   type Parked,
   parkedPut,
+  parkKey,
   type RenewalClaim,
   type RunEnd,
   type WrittenRunError,
@@ -227,7 +229,11 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
-    await this.put(parkedPut(run, invocation, parked, ttl));
+    await this.update(parkedPut(run, invocation, parked, ttl));
+  }
+
+  async getParked(run: RunRef, invocation: string): Promise<Parked | undefined> {
+    return decodeParked(await this.getItem(parkKey(run, invocation), true));
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {

@@ -26,7 +26,8 @@ export const redriveUntil = (lease: number | undefined, r: RedriveRetention): nu
 /** The event this execution received, rebuilt from its invocation (a start as a start request naming its run). */
 function eventOf(x: Exec): Envelope | StartRequest {
   const i = x.invocation;
-  if (i.start) return { workflowId: i.workflowId, input: 'value' in i.input ? i.input.value : null };
+  const redrive = i.redrive === undefined ? {} : { redrive: i.redrive };
+  if (i.start) return { workflowId: i.workflowId, input: 'value' in i.input ? i.input.value : null, ...redrive };
   return {
     unum: {
       v: ENVELOPE_VERSION,
@@ -38,6 +39,7 @@ function eventOf(x: Exec): Envelope | StartRequest {
       ...(i.parent === undefined ? {} : { parent: i.parent }),
       ...(i.fold === undefined ? {} : { fold: i.fold }),
       ...(i.lease === undefined ? {} : { lease: i.lease }),
+      ...redrive,
     },
   };
 }
@@ -48,6 +50,28 @@ export const parkedOf = (x: Exec): Parked => ({
   event: JSON.stringify(eventOf(x)),
   until: redriveUntil(x.invocation.lease, x.rt.ir.settings),
 });
+
+/**
+ * The event of a parked invocation as redrive `generation` re-sends it: it
+ * carries the generation (ir.ts `EnvelopeHeader.redrive`), so that a failure
+ * of an older delivery is known to be stale (`resentAfter`).
+ */
+export function resentEvent(event: string, generation: number): string {
+  const e = JSON.parse(event) as Envelope | StartRequest;
+  return JSON.stringify('unum' in e ? { unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
+}
+
+/**
+ * The redrive that re-sent `invocation` after the event of redrive
+ * `generation` (0: none) was sent, if one did: a failure of that event is
+ * stale, the re-sent event owns the invocation now. The park item says it
+ * (`Parked.resentBy`), not its existence: a park that found the run RUNNING
+ * again writes the item without a redrive re-sending it.
+ */
+export async function resentAfter(store: CheckpointStore, run: RunRef, invocation: string, generation: number): Promise<number | undefined> {
+  const by = (await store.getParked(run, invocation))?.resentBy ?? 0;
+  return by > generation ? by : undefined;
+}
 
 /**
  * Ends the run FAILED, parking `invocation` (which failed it) for a redrive.

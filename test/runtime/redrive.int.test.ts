@@ -2,12 +2,14 @@
  * Redrive (issue 18 part 4) on DynamoDB Local: a FAILED run goes on from the
  * invocations parked in it, with their committed inputs, reusing every
  * committed step; in-flight branches that found the run FAILED park too; a
- * run that is not FAILED, or failed where a redrive would fail again, is refused.
+ * run that is not FAILED, or failed where a redrive would fail again, is
+ * refused; a failure of an event a redrive re-sent since is stale.
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
 import { TableReader } from '../../lib/client/table';
 import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
+import { invocationName } from '../../runtime/naming';
 import { decodeRunRecord, type RunRef } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
@@ -187,4 +189,55 @@ test('a Fail state reached after another branch failed the run parks: redriven, 
   await d.drain();
   expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
   await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
+
+describe('a redrive generation: the re-sent event owns the invocation it re-sends', () => {
+  /** A chain whose B fails `times` attempts (an error Lambda retries: the recorder fails the run), B's first event held. */
+  async function failedAtB(workflow: string, times: number) {
+    const h = handlers(chainFns, { b: times }, () => new Error('flaky'));
+    const s = await setUp(workflow, chain(), h.module);
+    await s.d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' });
+    const [held] = s.d.held;
+    return { ...s, h, held };
+  }
+  const redriveOf = (e: unknown) => (e as { unum: { redrive?: number } }).unum.redrive;
+
+  test('a duplicate delivery of the failed event that Lambda gives up on after the redrive is stale: the run stays RUNNING and the re-sent event finishes it once', async () => {
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-stale', 6);
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' } });
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([1]);
+    // The old event's duplicate delivery, retried on its own, exhausts its retries now.
+    await d.deliver(held.functionName, held.event);
+    expect(d.failures).toHaveLength(2);
+    expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+    expect(h.calls).toEqual({ a: 1, b: 7, c: 1 });
+  });
+
+  test('a failure of the re-sent event is real: it fails the run and parks, and a second redrive resumes it', async () => {
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-resent-fails', 6);
+    await d.deliver(held.functionName, held.event);
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    await d.drain();
+    expect(d.failures).toHaveLength(2);
+    expect(redriveOf(d.failures[1].requestPayload)).toBe(1);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' }, redriveCount: 1 });
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 2, resumed: 1 });
+    expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([2]);
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 2 });
+    expect(h.calls).toEqual({ a: 1, b: 7, c: 1 });
+  });
+
+  test('a park item no redrive re-sent (a park that found the run RUNNING) does not make a later failure of its invocation stale', async () => {
+    const { d, run, record, held } = await failedAtB('redrive-park-running', 3);
+    const name = invocationName(run, 'B', 0, []);
+    await d.store.putParked(run, name, { functionName: held.functionName, event: JSON.stringify(held.event), until: 2 ** 31 }, 2 ** 31);
+    expect(await d.store.parkInRun(run, name)).toBe('running');
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
+  });
 });

@@ -164,8 +164,14 @@ export class MemoryStore implements CheckpointStore {
 
   async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
     this.count('putParked', true);
-    this.parked.set(parkKey(run, invocation), parked);
+    const resentBy = this.parked.get(parkKey(run, invocation))?.resentBy;
+    this.parked.set(parkKey(run, invocation), { ...parked, ...(resentBy === undefined ? {} : { resentBy }) });
     this.ttls.set(parkKey(run, invocation), ttl);
+  }
+
+  async getParked(run: RunRef, invocation: string): Promise<Parked | undefined> {
+    this.count('getParked');
+    return this.parked.get(parkKey(run, invocation));
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
