@@ -25,6 +25,7 @@ import {
   decodeCheckpoint,
   decodeHistoryCount,
   decodeParked,
+  decodeRedriveState,
   decodeShard,
   decodeStateFailure,
   historyCount,
@@ -232,8 +233,11 @@ export class DynamoDbStore implements CheckpointStore {
     await this.update(parkedPut(run, invocation, parked, ttl));
   }
 
-  async getParked(run: RunRef, invocation: string): Promise<Parked | undefined> {
-    return decodeParked(await this.getItem(parkKey(run, invocation), true));
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+    // The record first: a redrive marks the items it re-sends before it counts itself on the record.
+    const record = await this.getItem(runKey(run), true);
+    const parked = decodeParked(await this.getItem(parkKey(run, invocation), true));
+    return { redrives: record ? decodeRedriveState(record).redrives : 0, resentBy: parked?.resentBy ?? 0 };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {

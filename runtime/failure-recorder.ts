@@ -22,7 +22,7 @@ import { LambdaInvoker } from './lambda-invoker';
 import { writeLogLine } from './log';
 import { invocationName } from './naming';
 import { ttlIn } from './payload';
-import { failParked, redriveUntil, resentAfter } from './park';
+import { failParked, redriveUntil } from './park';
 import { failEnclosingState } from './recorded-state-failure';
 import { runTimedOut } from './run-timeout';
 import type { CheckpointStore } from './store';
@@ -148,17 +148,18 @@ function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: R
 }
 
 /**
- * The recorder's failure of a run (parked for a redrive when `park` is one):
- * none when a redrive re-sent the invocation after the failed event was sent
- * (park.ts `resentAfter`), which owns it now; true when this call failed the run.
+ * The recorder's failure of a run (parked for a redrive when `park` is one,
+ * unless a redrive re-sent the invocation after the failed event was sent:
+ * park.ts `failParked`); true when this call failed the run.
  */
 async function failRunParked(store: CheckpointStore, run: RunRef, park: ReturnType<typeof parkedFailure>, end: Extract<RunEnd, { status: 'FAILED' }>, ttl: number): Promise<boolean> {
   const at = new Date().toISOString();
   if (typeof park === 'string') return store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl);
-  const resentBy = await resentAfter(store, run, park.name, park.generation);
-  if (resentBy === undefined) return failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until));
-  writeLogLine({ level: 'INFO', message: 'unum stale failure ignored', workflowId: run.workflowId, node: end.error.node, invocation: park.name, generation: park.generation, resentBy });
-  return false;
+  const { failed, resentBy } = await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until), park.generation);
+  if (resentBy !== undefined) {
+    writeLogLine({ level: 'INFO', message: 'unum stale failure ignored', workflowId: run.workflowId, node: end.error.node, invocation: park.name, generation: park.generation, resentBy });
+  }
+  return failed;
 }
 
 async function forward(record: FailureRecord): Promise<void> {

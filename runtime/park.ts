@@ -54,23 +54,18 @@ export const parkedOf = (x: Exec): Parked => ({
 /**
  * The event of a parked invocation as redrive `generation` re-sends it: it
  * carries the generation (ir.ts `EnvelopeHeader.redrive`), so that a failure
- * of an older delivery is known to be stale (`resentAfter`).
+ * of an older delivery is known to be stale (`failParked`).
  */
 export function resentEvent(event: string, generation: number): string {
   const e = JSON.parse(event) as Envelope | StartRequest;
   return JSON.stringify('unum' in e ? { unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
 }
 
-/**
- * The redrive that re-sent `invocation` after the event of redrive
- * `generation` (0: none) was sent, if one did: a failure of that event is
- * stale, the re-sent event owns the invocation now. The park item says it
- * (`Parked.resentBy`), not its existence: a park that found the run RUNNING
- * again writes the item without a redrive re-sending it.
- */
-export async function resentAfter(store: CheckpointStore, run: RunRef, invocation: string, generation: number): Promise<number | undefined> {
-  const by = (await store.getParked(run, invocation))?.resentBy ?? 0;
-  return by > generation ? by : undefined;
+/** What `failParked` did: failed the run (`failed`), or not; `resentBy`: not, the failure being stale. */
+export interface ParkedFailure {
+  readonly failed: boolean;
+  /** The redrive that re-sent the invocation after the failed event was sent: it owns the invocation now. */
+  readonly resentBy?: number;
 }
 
 /**
@@ -78,12 +73,22 @@ export async function resentAfter(store: CheckpointStore, run: RunRef, invocatio
  * The record's write names it (one conditional update): no redrive can come
  * between the failure and the park. When the run had ended already, the
  * invocation is parked in it if it is FAILED; when a redrive made it RUNNING
- * again meanwhile, the failure is written again. True when this call failed the run.
+ * again meanwhile, the failure is written again.
+ *
+ * With the failed event's redrive `generation` (0: not re-sent; the failure
+ * recorder gives it), a failure is stale when a later redrive re-sent the
+ * invocation (its park item's `resentBy`, not the item's existence: a park
+ * that found the run RUNNING writes the item and no redrive re-sent it):
+ * nothing is written. The check is fenced by the redrive count read before
+ * it: the write requires the record to have it still, and a redrive marks the
+ * items it re-sends before it counts itself, so none can come between.
  */
-export async function failParked(store: CheckpointStore, run: RunRef, invocation: string, parked: Parked, end: Extract<RunEnd, { status: 'FAILED' }>, finishedAt: string, ttl: number): Promise<boolean> {
-  await store.putParked(run, invocation, parked, ttl);
+export async function failParked(store: CheckpointStore, run: RunRef, invocation: string, parked: Parked, end: Extract<RunEnd, { status: 'FAILED' }>, finishedAt: string, ttl: number, generation?: number): Promise<ParkedFailure> {
   for (;;) {
-    if (await store.finishRun(run, { ...end, redrive: { redo: invocation } }, finishedAt, ttl)) return true;
-    if ((await store.parkInRun(run, invocation)) !== 'running') return false;
+    const fence = generation === undefined ? undefined : await store.getResent(run, invocation);
+    if (fence && fence.resentBy > (generation ?? 0)) return { failed: false, resentBy: fence.resentBy };
+    await store.putParked(run, invocation, parked, ttl);
+    if (await store.finishRun(run, { ...end, redrive: { redo: invocation, ...(fence ? { redrives: fence.redrives } : {}) } }, finishedAt, ttl)) return { failed: true };
+    if ((await store.parkInRun(run, invocation)) !== 'running') return { failed: false };
   }
 }

@@ -52,7 +52,7 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
   return new Map(names.map((n) => [n, decodeParked(items.get(parkKey(run, n)))]));
 }
 
-/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/park.ts `resentAfter`). */
+/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/park.ts `failParked`). */
 async function markResent(deps: RedriveDeps, run: RunRef, generation: number, names: readonly string[]): Promise<void> {
   await Promise.all(names.map((n) => conditional(update(deps, parkResent(run, n, generation)), () => undefined)));
 }

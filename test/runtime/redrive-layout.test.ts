@@ -68,6 +68,15 @@ test('a FAILED write parks the failing invocation in the same update, or marks t
   expect(runFinish(RUN, { status: 'FAILED', error }, '2026-11-26T00:00:00.000Z', 99).UpdateExpression).not.toMatch(/ADD|nr/);
 });
 
+test('a failure checked not stale at a redrive count is written only while the record has that count', () => {
+  const unredriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 0 } }, '2026-11-26T00:00:00.000Z', 99);
+  expect(unredriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND attribute_not_exists(rc))');
+  expect(unredriven.ExpressionAttributeValues).not.toHaveProperty(':rc');
+  const redriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 2 } }, '2026-11-26T00:00:00.000Z', 99);
+  expect(redriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND rc = :rc)');
+  expect(redriven.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
+});
+
 test('a park adds to a FAILED run\'s set unless it cannot be redriven; a redrive is conditional on the count it read', () => {
   expect(runPark(RUN, NAME)).toMatchObject({ UpdateExpression: 'ADD rd :i', ConditionExpression: '#s = :failed AND attribute_not_exists(nr)' });
   const first = runRedrive(RUN, 0, 2, '2026-11-26T00:00:00.000Z');

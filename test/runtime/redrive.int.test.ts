@@ -10,6 +10,7 @@ import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../l
 import { TableReader } from '../../lib/client/table';
 import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
 import { invocationName } from '../../runtime/naming';
+import type { CheckpointStore } from '../../runtime/store';
 import { decodeRunRecord, type RunRef } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
@@ -41,9 +42,9 @@ function handlers(fns: Record<string, (x: never) => unknown>, failing: Record<st
   return { calls, module };
 }
 
-async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>) {
+async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>, wrap = (store: CheckpointStore) => store) {
   const { name, store } = await db.table();
-  const d = new Driver(store, fromCompiled(compileWorkflow(workflow, Definition.from(definition)), module));
+  const d = new Driver(wrap(store), fromCompiled(compileWorkflow(workflow, Definition.from(definition)), module));
   // The client's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
   const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke };
@@ -193,9 +194,9 @@ test('a Fail state reached after another branch failed the run parks: redriven, 
 
 describe('a redrive generation: the re-sent event owns the invocation it re-sends', () => {
   /** A chain whose B fails `times` attempts (an error Lambda retries: the recorder fails the run), B's first event held. */
-  async function failedAtB(workflow: string, times: number) {
+  async function failedAtB(workflow: string, times: number, wrap?: (store: CheckpointStore) => CheckpointStore) {
     const h = handlers(chainFns, { b: times }, () => new Error('flaky'));
-    const s = await setUp(workflow, chain(), h.module);
+    const s = await setUp(workflow, chain(), h.module, wrap);
     await s.d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' });
     const [held] = s.d.held;
     return { ...s, h, held };
@@ -239,5 +240,30 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
     expect(await d.store.parkInRun(run, name)).toBe('running');
     await d.deliver(held.functionName, held.event);
     expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
+  });
+
+  test('a redrive between the recorder\'s check and its write does not let a stale failure through: the write is fenced by the redrive count', async () => {
+    let between: (() => Promise<unknown>) | undefined;
+    const wrap = (store: CheckpointStore): CheckpointStore => Object.assign(Object.create(store) as CheckpointStore, {
+      getResent: async (run: RunRef, invocation: string) => {
+        const read = await store.getResent(run, invocation);
+        const redrive = between;
+        between = undefined;
+        await redrive?.();
+        return read;
+      },
+    });
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-fenced', 3, wrap);
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED' });
+    // The old event's duplicate delivery, begun while the run was RUNNING, exhausts its retries: the
+    // recorder checks it (not re-sent yet, the run FAILED), then the redrive comes, then the recorder writes.
+    between = () => redriveRun(deps, run);
+    await d.recorder({ ...d.failures[0], requestContext: { ...d.failures[0].requestContext, requestId: 'duplicate' } });
+    expect(between).toBeUndefined();
+    expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+    expect(h.calls).toEqual({ a: 1, b: 4, c: 1 });
   });
 });

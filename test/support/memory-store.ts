@@ -169,9 +169,10 @@ export class MemoryStore implements CheckpointStore {
     this.ttls.set(parkKey(run, invocation), ttl);
   }
 
-  async getParked(run: RunRef, invocation: string): Promise<Parked | undefined> {
-    this.count('getParked');
-    return this.parked.get(parkKey(run, invocation));
+  /** No redrive here (the client redrives on DynamoDB): only what a test marked on a parked item. */
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+    this.count('getResent');
+    return { redrives: 0, resentBy: this.parked.get(parkKey(run, invocation))?.resentBy ?? 0 };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
