@@ -7,9 +7,9 @@
  * redrive's generation (the new redrive count), one conditional write makes
  * the run RUNNING again and moves the parked set to the set being resumed,
  * then each parked event is invoked again (`Event`) carrying the generation,
- * then that set is cleared. A
- * redrive interrupted between the write and the clearing is finished by the
- * next call: its invokes repeat, which the exactly-once step absorbs.
+ * then that set is cleared. A redrive interrupted between the write and the
+ * clearing is finished by the next call: its invokes repeat, which the
+ * exactly-once step absorbs.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { conditional } from '../../runtime/dynamodb-store';
