@@ -11,7 +11,7 @@ import { TableReader } from '../../lib/client/table';
 import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
 import { invocationName } from '../../runtime/naming';
 import type { CheckpointStore } from '../../runtime/store';
-import { decodeRunRecord, type RunRef } from '../../runtime/table';
+import { decodeParked, decodeRunRecord, parkKey, type RunRef } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
 
@@ -265,5 +265,31 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
     expect(h.calls).toEqual({ a: 1, b: 4, c: 1 });
+  });
+
+  test('an invocation parked while the redrive reads is marked too: the redrive\'s update needs the set it read, and reads again', async () => {
+    const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+    const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+    const { d, deps, run, record } = await setUp('redrive-park-meanwhile', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
+    const [held] = d.held;
+    // Fast2 finds the run FAILED and parks after the redrive read the parked set, before its update.
+    let meanwhile: (() => Promise<void>) | undefined = () => d.deliver(held.functionName, held.event);
+    const table = Object.assign(Object.create(deps.table) as TableReader, {
+      getMany: async (...args: Parameters<TableReader['getMany']>) => {
+        const read = await deps.table.getMany(...args);
+        const park = meanwhile;
+        meanwhile = undefined;
+        await park?.();
+        return read;
+      },
+    });
+    expect(await redriveRun({ ...deps, table }, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+    expect(meanwhile).toBeUndefined();
+    const fast2 = invocationName(run, 'Fast2', 0, held.event.unum.fanOut);
+    expect(decodeParked(await deps.table.get(parkKey(run, fast2)))).toMatchObject({ resentBy: 1 });
+    expect(d.invoker.queue.map((q) => q.event.unum.redrive)).toEqual([1, 1]);
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
   });
 });
