@@ -24,6 +24,8 @@ import {
   checkpointPut,
   decodeCheckpoint,
   decodeHistoryCount,
+  decodeParked,
+  decodeRedriveState,
   decodeShard,
   decodeStateFailure,
   historyCount,
@@ -35,6 +37,7 @@ import {
   type PutRequest,
   type Parked,
   parkedPut,
+  parkKey,
   type RenewalClaim,
   type RunEnd,
   type WrittenRunError,
@@ -227,7 +230,14 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
-    await this.put(parkedPut(run, invocation, parked, ttl));
+    await this.update(parkedPut(run, invocation, parked, ttl));
+  }
+
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+    // The record first: a redrive marks the items it re-sends before it counts itself on the record.
+    const record = await this.getItem(runKey(run), true);
+    const parked = decodeParked(await this.getItem(parkKey(run, invocation), true));
+    return { redrives: record ? decodeRedriveState(record).redrives : 0, resentBy: parked?.resentBy ?? 0 };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {

@@ -25,7 +25,10 @@ const MAX_EPOCH_SECONDS = 2 ** 32;
 const SIZE = `must be an integer in [1, ${MAX_SIZE}]`;
 const ITERATION = `must be an integer in [0, ${MAX_ITERATION}]`;
 const KEY = 'must be a checkpoint key';
-const START_REQUEST = 'a start request is exactly {input, workflowId?}';
+const START_REQUEST = 'a start request is exactly {input, workflowId?, redrive?}';
+const REDRIVE = 'must be a positive integer (the redrive that re-sent it)';
+/** A redrive generation (ir.ts `EnvelopeHeader.redrive`): absent, or the run's redrive count when it re-sent the event. */
+const isGeneration = (v: unknown): boolean => v === undefined || (isCount(v, Number.MAX_SAFE_INTEGER) && v > 0);
 const thisFunctions = (what: string, expected: string, got: unknown): string => `must be this function's ${what} ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`;
 const notAccepted = (ir: NodeIR, why: string): string => `is not accepted: node ${ir.node} ${why}`;
 
@@ -108,6 +111,7 @@ function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
   check(Array.isArray(u.inputs) && u.inputs.length === 1, 'unum.inputs', 'must be an array of exactly one input');
   check(u.parent === undefined || isKey(u.parent), 'unum.parent', KEY);
   check(u.lease === undefined || isCount(u.lease, MAX_EPOCH_SECONDS), 'unum.lease', 'must be a non-negative integer (epoch seconds)');
+  check(isGeneration(u.redrive), 'unum.redrive', REDRIVE);
   const frames = (u.fanOut as unknown[]).map(parseFrame);
   const input = parseInput((u.inputs as unknown[])[0], ir, frames);
   return {
@@ -119,6 +123,7 @@ function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
     ...(u.parent === undefined ? {} : { parent: u.parent as string }),
     ...(u.fold === undefined ? {} : { fold: parseFold(u.fold, ir) }),
     ...(u.lease === undefined ? {} : { lease: u.lease as number }),
+    ...(u.redrive === undefined ? {} : { redrive: u.redrive as number }),
   };
 }
 
@@ -142,7 +147,7 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
  * which Lambda keeps across its async retries of one event. The input must
  * fit in the entry's checkpoint.
  */
-export function parseStart(event: unknown, requestId: string): { workflowId: string; input: Json } {
+export function parseStart(event: unknown, requestId: string): { workflowId: string; input: Json; redrive?: number } {
   const request = isObject(event) && ('input' in event || 'workflowId' in event || 'unum' in event) ? event : undefined;
   const envelope = request !== undefined && 'unum' in request;
   const workflowId = request?.workflowId === undefined ? requestId : request.workflowId;
@@ -150,22 +155,23 @@ export function parseStart(event: unknown, requestId: string): { workflowId: str
   const reject = (why: string): UnumEventError => new UnumEventError(`malformed start request: ${why}`, isRunId(workflowId) && !envelope ? workflowId : undefined);
   if (request) {
     if (envelope) throw reject('the entry function accepts start requests only, not envelopes');
-    const extra = Object.keys(request).filter((k) => k !== 'input' && k !== 'workflowId');
+    const extra = Object.keys(request).filter((k) => k !== 'input' && k !== 'workflowId' && k !== 'redrive');
     if (extra.length > 0) throw reject(`unexpected key ${JSON.stringify(extra[0])}: ${START_REQUEST}`);
     if (!('input' in request)) throw reject(`input is missing: ${START_REQUEST}`);
+    if (!isGeneration(request.redrive)) throw reject(`redrive ${REDRIVE}`);
   }
   if (!isRunId(workflowId)) throw reject(`workflowId must match ${WORKFLOW_ID_PATTERN}`);
   const input = ((request ? request.input : event) ?? null) as Json;
   const bytes = byteLength(JSON.stringify(input));
   if (bytes > MAX_VALUE_BYTES) throw reject(`input of ${bytes} bytes exceeds the ${MAX_VALUE_BYTES} bytes the entry's checkpoint can hold`);
-  return { workflowId, input };
+  return { workflowId, input, ...(request?.redrive === undefined ? {} : { redrive: request.redrive as number }) };
 }
 
 /** The entry takes start requests, every other node envelopes (with `unum`). */
 export function parseEvent(event: unknown, ir: NodeIR, context: LambdaContext): Invocation {
   if (ir.entry) {
-    const { workflowId, input } = parseStart(event, context.awsRequestId);
-    return { workflowId, iteration: 0, frames: [], input: { value: input }, start: true };
+    const { workflowId, input, redrive } = parseStart(event, context.awsRequestId);
+    return { workflowId, iteration: 0, frames: [], input: { value: input }, start: true, ...(redrive === undefined ? {} : { redrive }) };
   }
   check(isObject(event) && 'unum' in event, 'unum', `is missing: node ${ir.node} is not the entry and accepts envelopes only`);
   return parseEnvelope(event.unum, ir);

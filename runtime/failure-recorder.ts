@@ -15,7 +15,7 @@ import { DynamoDbStore } from './dynamodb-store';
 import { parseStart } from './envelope';
 import { decodeTaskToken } from './task-token';
 import { appendHistory } from './history';
-import { ENV, RECORDER_FILE_NAME, WORKFLOW_ID_PATTERN, type RecorderSpec, type RunTimeoutEvent } from './ir';
+import { ENV, type Envelope, RECORDER_FILE_NAME, type RecorderSpec, type RunTimeoutEvent, type StartRequest, WORKFLOW_ID_PATTERN } from './ir';
 import { boundedError } from './errors';
 import type { Invoker } from './invoker';
 import { LambdaInvoker } from './lambda-invoker';
@@ -26,7 +26,7 @@ import { failParked, redriveUntil } from './park';
 import { failEnclosingState } from './recorded-state-failure';
 import { runTimedOut } from './run-timeout';
 import type { CheckpointStore } from './store';
-import { historyItem, type Parked, type RunRef } from './table';
+import { historyItem, type Parked, type RunEnd, type RunRef } from './table';
 
 /** Lambda's destination record for a failed async invocation. */
 export interface FailureRecord {
@@ -119,6 +119,12 @@ function failedInvocation(record: FailureRecord, run: RunRef, node: string): { n
   return { name: invocationName(run, node, iteration, frames, fold), iteration, frames, ...(typeof u.lease === 'number' ? { lease: u.lease } : {}) };
 }
 
+/** The redrive generation of the failed event (ir.ts `EnvelopeHeader.redrive`; 0: not re-sent by a redrive). */
+function generationOf(event: Envelope | StartRequest): number {
+  const g = 'unum' in event ? event.unum.redrive : event.redrive;
+  return typeof g === 'number' ? g : 0;
+}
+
 async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { state: string; error: string; cause: string }, ttl: number): Promise<void> {
   const { name, iteration, frames } = failedInvocation(record, run, node);
   await appendHistory(store, run, historyItem(node, name, iteration, frames, 'failed', { error }), ttl);
@@ -130,15 +136,30 @@ async function appendFailed(store: CheckpointStore, record: FailureRecord, run: 
  * Lambda request id would not) on the function it failed in; or why it is
  * not parked: a callback Task's timeout check, a spec without the retention.
  */
-function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked } | string {
+function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked; generation: number } | string {
   const req = record.requestPayload;
   if (isObject(req) && 'unumTask' in req) return 'a callback Task timeout check that Lambda gave up on';
   if (!spec.retention) return 'a failure recorded by a failure recorder without the retention settings';
   const failed = failedInvocation(record, run, node);
-  const event = isObject(req) && 'unum' in req ? req : { workflowId: run.workflowId, input: parseStart(req, record.requestContext.requestId).input };
+  const event = isObject(req) && 'unum' in req ? (req as unknown as Envelope) : { ...parseStart(req, record.requestContext.requestId), workflowId: run.workflowId };
   const arn = record.requestContext.functionArn;
   const functionName = arn.endsWith(':$LATEST') ? arn.slice(0, -':$LATEST'.length) : arn;
-  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) } };
+  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) }, generation: generationOf(event) };
+}
+
+/**
+ * The recorder's failure of a run (parked for a redrive when `park` is one,
+ * unless a redrive re-sent the invocation after the failed event was sent:
+ * park.ts `failParked`); true when this call failed the run.
+ */
+async function failRunParked(store: CheckpointStore, run: RunRef, park: ReturnType<typeof parkedFailure>, end: Extract<RunEnd, { status: 'FAILED' }>, ttl: number): Promise<boolean> {
+  const at = new Date().toISOString();
+  if (typeof park === 'string') return store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl);
+  const { failed, resentBy } = await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until), park.generation);
+  if (resentBy !== undefined) {
+    writeLogLine({ level: 'INFO', message: 'unum stale failure ignored', workflowId: run.workflowId, node: end.error.node, invocation: park.name, generation: park.generation, resentBy });
+  }
+  return failed;
 }
 
 async function forward(record: FailureRecord): Promise<void> {
@@ -225,11 +246,7 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
         writeLogLine({ level: 'INFO', message: 'unum state failure recorded', workflowId, node, state, error, cause });
       } else {
         const end = { status: 'FAILED', error: { node, state, error, cause } } as const;
-        const at = new Date().toISOString();
-        const park = parkedFailure(record, run, node, spec);
-        const set = typeof park === 'string'
-          ? await store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl)
-          : await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until));
+        const set = await failRunParked(store, run, parkedFailure(record, run, node, spec), end, ttl);
         writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, state, error, cause, recorded: set });
       }
       // After the record: a malformed envelope must not keep the run (or the state) from being marked FAILED.

@@ -578,6 +578,12 @@ export interface EnvelopeHeader {
    * "Retention"); absent = renew now.
    */
   readonly lease?: number;
+  /**
+   * The redrive that re-sent this event (the run's redrive count then,
+   * docs/architecture.md "Redrive"); absent = none, generation 0. Only the
+   * re-sent invocation carries it, not its successors.
+   */
+  readonly redrive?: number;
 }
 
 /** What a non-start invocation receives. */
@@ -594,6 +600,8 @@ export interface Envelope {
 export interface StartRequest {
   readonly workflowId?: string;
   readonly input: Json;
+  /** The redrive that re-sent this start (as `EnvelopeHeader.redrive`). */
+  readonly redrive?: number;
 }
 
 /** Allowed workflow ids (run ids): 1-128 characters of this set. */

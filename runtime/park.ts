@@ -26,7 +26,8 @@ export const redriveUntil = (lease: number | undefined, r: RedriveRetention): nu
 /** The event this execution received, rebuilt from its invocation (a start as a start request naming its run). */
 function eventOf(x: Exec): Envelope | StartRequest {
   const i = x.invocation;
-  if (i.start) return { workflowId: i.workflowId, input: 'value' in i.input ? i.input.value : null };
+  const redrive = i.redrive === undefined ? {} : { redrive: i.redrive };
+  if (i.start) return { workflowId: i.workflowId, input: 'value' in i.input ? i.input.value : null, ...redrive };
   return {
     unum: {
       v: ENVELOPE_VERSION,
@@ -38,6 +39,7 @@ function eventOf(x: Exec): Envelope | StartRequest {
       ...(i.parent === undefined ? {} : { parent: i.parent }),
       ...(i.fold === undefined ? {} : { fold: i.fold }),
       ...(i.lease === undefined ? {} : { lease: i.lease }),
+      ...redrive,
     },
   };
 }
@@ -50,16 +52,43 @@ export const parkedOf = (x: Exec): Parked => ({
 });
 
 /**
+ * The event of a parked invocation as redrive `generation` re-sends it: it
+ * carries the generation (ir.ts `EnvelopeHeader.redrive`), so that a failure
+ * of an older delivery is known to be stale (`failParked`).
+ */
+export function resentEvent(event: string, generation: number): string {
+  const e = JSON.parse(event) as Envelope | StartRequest;
+  return JSON.stringify('unum' in e ? { unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
+}
+
+/** What `failParked` did: failed the run (`failed`), or not; `resentBy`: not, the failure being stale. */
+export interface ParkedFailure {
+  readonly failed: boolean;
+  /** The redrive that re-sent the invocation after the failed event was sent: it owns the invocation now. */
+  readonly resentBy?: number;
+}
+
+/**
  * Ends the run FAILED, parking `invocation` (which failed it) for a redrive.
  * The record's write names it (one conditional update): no redrive can come
  * between the failure and the park. When the run had ended already, the
  * invocation is parked in it if it is FAILED; when a redrive made it RUNNING
- * again meanwhile, the failure is written again. True when this call failed the run.
+ * again meanwhile, the failure is written again.
+ *
+ * With the failed event's redrive `generation` (0: not re-sent; the failure
+ * recorder gives it), a failure is stale when a later redrive re-sent the
+ * invocation (its park item's `resentBy`, not the item's existence: a park
+ * that found the run RUNNING writes the item and no redrive re-sent it):
+ * nothing is written. The check is fenced by the redrive count read before
+ * it: the write requires the record to have it still, and a redrive marks the
+ * items it re-sends before it counts itself, so none can come between.
  */
-export async function failParked(store: CheckpointStore, run: RunRef, invocation: string, parked: Parked, end: Extract<RunEnd, { status: 'FAILED' }>, finishedAt: string, ttl: number): Promise<boolean> {
-  await store.putParked(run, invocation, parked, ttl);
+export async function failParked(store: CheckpointStore, run: RunRef, invocation: string, parked: Parked, end: Extract<RunEnd, { status: 'FAILED' }>, finishedAt: string, ttl: number, generation?: number): Promise<ParkedFailure> {
   for (;;) {
-    if (await store.finishRun(run, { ...end, redrive: { redo: invocation } }, finishedAt, ttl)) return true;
-    if ((await store.parkInRun(run, invocation)) !== 'running') return false;
+    const fence = generation === undefined ? undefined : await store.getResent(run, invocation);
+    if (fence && fence.resentBy > (generation ?? 0)) return { failed: false, resentBy: fence.resentBy };
+    await store.putParked(run, invocation, parked, ttl);
+    if (await store.finishRun(run, { ...end, redrive: { redo: invocation, ...(fence ? { redrives: fence.redrives } : {}) } }, finishedAt, ttl)) return { failed: true };
+    if ((await store.parkInRun(run, invocation)) !== 'running') return { failed: false };
   }
 }

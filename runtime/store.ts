@@ -77,8 +77,14 @@ export interface CheckpointStore {
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** End a RUNNING run from outside it (stopped: ABORTED; past its deadline: TIMED_OUT); true when this call ended it. */
   interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean>;
-  /** Write the parked item of `invocation` (unconditional: duplicates write the same). */
+  /** Write the parked item of `invocation` (unconditional: duplicates write the same; the generation that re-sent it stays). */
   putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void>;
+  /**
+   * The run's redrive count, then (read after it, both consistent) the
+   * generation that last re-sent `invocation` (`Parked.resentBy`; 0 when none
+   * did): what a failure is checked against (runtime/park.ts `failParked`).
+   */
+  getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }>;
   /** Add `invocation` to a FAILED run's parked set: 'running' when the run is RUNNING (redriven), 'ended' when it has another status or cannot be redriven. */
   parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */

@@ -407,9 +407,11 @@ export type RunEnd =
  * (docs/architecture.md "Redrive"): `redo` names the invocation parked for
  * it (its item written first, `parkedPut`); `never` says why a redrive would
  * reach the same failure again (a committed value led there), and no
- * invocation is parked for this run until then.
+ * invocation is parked for this run until then. `redrives`: the redrive count
+ * the failure was found not stale at (runtime/park.ts `failParked`): the
+ * record must still have it, so no redrive came between that check and this write.
  */
-export type FailureRedrive = { readonly redo: string } | { readonly never: string };
+export type FailureRedrive = { readonly redo: string; readonly redrives?: number } | { readonly never: string };
 
 /** How a run ends from outside it: a stop request, or its deadline. */
 export interface RunInterruption {
@@ -455,6 +457,13 @@ const REDRIVES = 'rc';
 const REDRIVEN_AT = 'rda';
 /** Why a redrive of this FAILED run would fail it again (`FailureRedrive` `never`). */
 const NEVER = 'nr';
+
+/** The condition that a run record was redriven `redrives` times (its value `:rc` added to `values` when it needs one). */
+function redriveCountIs(redrives: number, values: Item): string {
+  if (redrives === 0) return `attribute_not_exists(${REDRIVES})`;
+  values[':rc'] = N(redrives);
+  return `${REDRIVES} = :rc`;
+}
 
 /** The entry's RUNNING record, with the run's deadline when the workflow has a timeout: the first start wins. */
 export const runStart = (run: RunRef, startedAt: string, ttl: number, deadline?: number): PutRequest =>
@@ -512,11 +521,13 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   set('finishedAt', S(finishedAt));
   set('#ttl', N(ttl));
   let add = '';
+  let running = '#s = :running';
   if (end.status === 'FAILED' && end.redrive) {
     if ('never' in end.redrive) set(NEVER, S(end.redrive.never));
     else {
       add = ` ADD ${REDO} :redo`;
       values[':redo'] = { SS: [end.redrive.redo] };
+      if (end.redrive.redrives !== undefined) running = `(${running} AND ${redriveCountIs(end.redrive.redrives, values)})`;
     }
   }
   if (end.status !== 'SUCCEEDED') set('#e', errorAttribute(end.error));
@@ -529,7 +540,7 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   values[':ri'] = index[RUNS];
   values[':rk'] = index[RUNS_SK];
   sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
-  return update(runKey(run), `SET ${sets.join(', ')}${add}`, values, `${ABSENT} OR #s = :running`);
+  return update(runKey(run), `SET ${sets.join(', ')}${add}`, values, `${ABSENT} OR ${running}`);
 }
 
 /**
@@ -553,20 +564,20 @@ export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
 
 /**
  * A redrive (lib/client/redrive.ts): the FAILED run that was redriven
- * `redrives` times so far is RUNNING again, its parked invocations move to
- * `rdg` in the same write (a park after it finds the run RUNNING), its
- * final-status attributes go. The TTL stays: the record lives at least as
+ * `redrives` times so far, with the `parked` invocations the redrive read
+ * (the set only grows while the run is FAILED: the same size is the same
+ * set), is RUNNING again, its parked invocations move to `rdg` in the same
+ * write (a park after it finds the run RUNNING), its final-status attributes go. The TTL stays: the record lives at least as
  * long as the run's lease, which the resumed invocations renew.
  */
-export function runRedrive(run: RunRef, redrives: number, at: string): UpdateRequest {
-  const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at) };
-  if (redrives > 0) values[':rc'] = N(redrives);
-  const count = redrives > 0 ? `${REDRIVES} = :rc` : `attribute_not_exists(${REDRIVES})`;
+export function runRedrive(run: RunRef, redrives: number, parked: number, at: string): UpdateRequest {
+  const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at), ':k': N(parked) };
+  const count = redriveCountIs(redrives, values);
   return update(
     runKey(run),
     `SET #s = :running, ${REDRIVES} = :next, ${REDRIVEN_AT} = :at, ${REDOING} = ${REDO} REMOVE ${REDO}, finishedAt, #e`,
     values,
-    `#s = :failed AND ${count} AND attribute_exists(${REDO}) AND attribute_not_exists(${NEVER})`,
+    `#s = :failed AND ${count} AND size(${REDO}) = :k AND attribute_not_exists(${NEVER})`,
   );
 }
 
@@ -594,17 +605,36 @@ export interface Parked {
   readonly functionName: string;
   readonly event: string;
   readonly until: number;
+  /** The latest redrive that re-sent it (its generation, `parkResent`); absent: none did. */
+  readonly resentBy?: number;
 }
 
-/** Unconditional: every execution of one invocation parks the same event (a later one's lease may be later: either is fine). */
-export const parkedPut = (run: RunRef, invocation: string, p: Parked, ttl: number): PutRequest =>
-  put({ ...newItem(parkKey(run, invocation), ttl), fn: S(p.functionName), ev: S(p.event), ru: N(p.until) });
+/** The redrive generation that last re-sent a parked invocation. */
+const RESENT_BY = 'rb';
+
+/**
+ * Unconditional: every execution of one invocation parks the same event (a
+ * later one's lease may be later: either is fine). An update, not a put: the
+ * generation that re-sent it (`rb`) stays.
+ */
+export const parkedPut = (run: RunRef, invocation: string, p: Parked, ttl: number): UpdateRequest =>
+  update(parkKey(run, invocation), 'SET fn = :fn, ev = :ev, ru = :ru, #ttl = :ttl', { ':fn': S(p.functionName), ':ev': S(p.event), ':ru': N(p.until), ':ttl': N(ttl) });
+
+/**
+ * Redrive `generation` re-sends the parked invocation: recorded on its item
+ * before the invoke, never lowered (a slower, older redrive loses), never on
+ * an item that is gone. A failure of an event of an older generation is then
+ * stale (runtime/park.ts `failParked`).
+ */
+export const parkResent = (run: RunRef, invocation: string, generation: number): UpdateRequest =>
+  update(parkKey(run, invocation), `SET ${RESENT_BY} = :g`, { ':g': N(generation) }, `${PRESENT} AND (attribute_not_exists(${RESENT_BY}) OR ${RESENT_BY} < :g)`);
 
 export function decodeParked(item: Item | undefined): Parked | undefined {
   const functionName = item && str(item, 'fn');
   const event = item && str(item, 'ev');
   if (!item || functionName === undefined || event === undefined) return undefined;
-  return { functionName, event, until: num(item, 'ru') ?? 0 };
+  const resentBy = num(item, RESENT_BY);
+  return { functionName, event, until: num(item, 'ru') ?? 0, ...(resentBy === undefined ? {} : { resentBy }) };
 }
 
 /** Whether an UpdateItem of a run record sets the run's status (a final one, or RUNNING again by a redrive): not a park, not a TTL renewal. */

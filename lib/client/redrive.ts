@@ -3,15 +3,18 @@
  * "Redrive"): a FAILED run goes on from the invocations parked in it (the one
  * that failed it, and those in flight that found it FAILED), with the inputs
  * they read, which are committed and still in the table within the redrive
- * window; every committed step is reused. One conditional write makes the run
- * RUNNING again and moves the parked set to the set being resumed, then each
- * parked event is invoked again (`Event`), then that set is cleared. A
- * redrive interrupted between the write and the clearing is finished by the
- * next call: its invokes repeat, which the exactly-once step absorbs.
+ * window; every committed step is reused. Each parked item is marked with the
+ * redrive's generation (the new redrive count), one conditional write makes
+ * the run RUNNING again and moves the parked set to the set being resumed,
+ * then each parked event is invoked again (`Event`) carrying the generation,
+ * then that set is cleared. A redrive interrupted between the write and the
+ * clearing is finished by the next call: its invokes repeat, which the
+ * exactly-once step absorbs.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { conditional } from '../../runtime/dynamodb-store';
-import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, type Parked, type RunRef, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/table';
+import { resentEvent } from '../../runtime/park';
+import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/table';
 import { UnumClientError } from './errors';
 import type { TableReader } from './table';
 import type { RunState } from './types';
@@ -49,14 +52,20 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
   return new Map(names.map((n) => [n, decodeParked(items.get(parkKey(run, n)))]));
 }
 
+/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/park.ts `failParked`). */
+async function markResent(deps: RedriveDeps, run: RunRef, generation: number, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((n) => conditional(update(deps, parkResent(run, n, generation)), () => undefined)));
+}
+
 /**
- * Invokes the parked invocations `names` of redrive `redrives` (those not in
- * `known` read now) and clears its set (unless a later redrive replaced it).
+ * Invokes the parked invocations `names` of redrive `redrives`, marked with
+ * its generation (those not in `known` read now), and clears its set (unless
+ * a later redrive replaced it).
  */
 async function resume(deps: RedriveDeps, run: RunRef, redrives: number, names: readonly string[], known = new Map<string, Parked | undefined>()): Promise<RedriveResult> {
   const read = await readParked(deps, run, names.filter((n) => !known.has(n)));
   const parked = names.map((n) => known.get(n) ?? read.get(n)).filter((p): p is Parked => p !== undefined);
-  await Promise.all(parked.map((p) => deps.invoke(p.functionName, p.event)));
+  await Promise.all(parked.map((p) => deps.invoke(p.functionName, resentEvent(p.event, redrives))));
   await conditional(update(deps, runRedriveDone(run, redrives)), () => undefined);
   return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length };
 }
@@ -77,19 +86,22 @@ async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Prom
 
 /** Redrives run `run` (see the module comment); throws `UnumRunNotRedrivableError` when it cannot. */
 export async function redriveRun(deps: RedriveDeps, run: RunRef): Promise<RedriveResult> {
-  const item = await deps.table.get(runKey(run));
-  if (!item) throw new UnumRunNotRedrivableError(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
-  const { redoing, redrives } = decodeRedriveState(item);
-  const status = decodeRunRecord(item).status;
-  // A redrive interrupted before it cleared its set: finish it.
-  if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, redoing);
-  const parked = await parkedOrRefusal(deps, run, item);
-  if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
-  const updated = await conditional(update(deps, runRedrive(run, redrives, new Date().toISOString())).then((r) => r.Attributes), () => undefined);
-  if (!updated) {
+  for (;;) {
+    const item = await deps.table.get(runKey(run));
+    if (!item) throw new UnumRunNotRedrivableError(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
+    const { redoing, redrives } = decodeRedriveState(item);
+    const status = decodeRunRecord(item).status;
+    // A redrive interrupted before it cleared its set (its items marked already): finish it.
+    if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, redoing);
+    const parked = await parkedOrRefusal(deps, run, item);
+    if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
+    // Marked before the run is RUNNING again: no failure of an older event can come between and fail it again.
+    await markResent(deps, run, redrives + 1, [...parked.keys()]);
+    const updated = await conditional(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString())).then((r) => r.Attributes), () => undefined);
+    if (updated) return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing, parked);
     const now = await deps.table.get(runKey(run));
+    // Still FAILED, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.
+    if (now && decodeRunRecord(now).status === 'FAILED' && decodeRedriveState(now).redrives === redrives) continue;
     throw new UnumRunNotRedrivableError(run.workflowId, now ? decodeRunRecord(now).status : 'NOT_FOUND', 'it changed while this redrive read it (another redrive, or a stop)');
   }
-  // Parks that came between the read and the write are in the set too.
-  return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing, parked);
 }

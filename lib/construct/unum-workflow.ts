@@ -285,8 +285,8 @@ export class UnumWorkflow extends Construct {
   /**
    * Allow `grantee` to redrive FAILED runs (`UnumClient.redrive`, `unum
    * redrive`): read and update this workflow's run records
-   * (`run#<workflow>#*`), read the invocations parked in them
-   * (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
+   * (`run#<workflow>#*`), read the invocations parked in them and mark
+   * them re-sent (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
    * invoke this workflow's functions to resume them; with the table's key when it has one.
    */
   grantRedrive(grantee: iam.IGrantable): iam.Grant {

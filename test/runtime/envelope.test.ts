@@ -92,6 +92,18 @@ test("the lease and a frame's join parse", () => {
   expect(parseEvent({ unum }, B, ctx)).toMatchObject({ lease: 1_900_000_000, frames: [{ index: 1, join: { node: 'J', tails: ['T1', 'T2'] } }] });
 });
 
+test('a redrive generation (the redrive that re-sent the event) parses on an envelope and a start request; only a positive integer', () => {
+  const unum = { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ ref: K }] };
+  expect(parseEvent({ unum: { ...unum, redrive: 2 } }, B, ctx)).toMatchObject({ redrive: 2 });
+  expect(parseEvent({ unum }, B, ctx)).not.toHaveProperty('redrive');
+  expect(parseEvent({ workflowId: 'w-9', input: 1, redrive: 1 }, A, ctx)).toEqual({ workflowId: 'w-9', iteration: 0, frames: [], input: { value: 1 }, start: true, redrive: 1 });
+  expect(parseStart({ workflowId: 'w-9', input: 1, redrive: 3 }, 'req-9')).toEqual({ workflowId: 'w-9', input: 1, redrive: 3 });
+  for (const redrive of [0, -1, 1.5, '1', null]) {
+    expect(rejection(() => parseEvent({ unum: { ...unum, redrive } }, B, ctx)).message).toMatch(/unum\.redrive must be a positive integer/);
+    expect(rejection(() => parseEvent({ workflowId: 'w-9', input: 1, redrive }, A, ctx)).message).toMatch(/^malformed start request: redrive must be a positive integer/);
+  }
+});
+
 test('the handler checks the IR version and the user export at creation', () => {
   expect(() => createHandler({}, { ir: { ...A, version: 2 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 2 of node A/);
   expect(() => createHandler({ other: () => 1 }, { ir: A, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/node A needs the function export "handler"/);

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { parseEvent } from '../../runtime/envelope';
 import type { FanOutFrame } from '../../runtime/ir';
-import { parkedOf, redriveUntil } from '../../runtime/park';
+import { parkedOf, redriveUntil, resentEvent } from '../../runtime/park';
 import {
   decodeParked,
   decodeRedriveState,
@@ -14,6 +14,7 @@ import {
   type Item,
   parkedPut,
   parkKey,
+  parkResent,
   parseKey,
   runFinish,
   runPark,
@@ -34,8 +35,26 @@ test('a parked item\'s key parses back; the item decodes to what was put', () =>
   const parked = { functionName: 'fn-B', event: '{"unum":{}}', until: 1234 };
   const put = parkedPut(RUN, NAME, parked, 99);
   expect(put.ConditionExpression).toBeUndefined();
-  expect(decodeParked(put.Item)).toEqual(parked);
+  // An update that leaves the generation that re-sent it (rb) as it is.
+  expect(put.UpdateExpression).not.toContain('rb');
+  const v = put.ExpressionAttributeValues;
+  expect(decodeParked({ ...put.Key, fn: v[':fn']!, ev: v[':ev']!, ru: v[':ru']! })).toEqual(parked);
+  expect(decodeParked({ ...put.Key, fn: v[':fn']!, ev: v[':ev']!, ru: v[':ru']!, rb: { N: '2' } })).toEqual({ ...parked, resentBy: 2 });
   expect(decodeParked(undefined)).toBeUndefined();
+});
+
+test('a redrive marks a parked item with its generation: only an existing item, never lowering it', () => {
+  expect(parkResent(RUN, NAME, 3)).toMatchObject({
+    Key: { pk: { S: parkKey(RUN, NAME) } },
+    UpdateExpression: 'SET rb = :g',
+    ConditionExpression: 'attribute_exists(#pk) AND (attribute_not_exists(rb) OR rb < :g)',
+    ExpressionAttributeValues: { ':g': { N: '3' } },
+  });
+});
+
+test('a re-sent event carries the generation, an envelope in its header, a start request beside its input', () => {
+  expect(JSON.parse(resentEvent('{"unum":{"node":"B","redrive":1}}', 2))).toEqual({ unum: { node: 'B', redrive: 2 } });
+  expect(JSON.parse(resentEvent('{"workflowId":"w-1","input":null}', 1))).toEqual({ workflowId: 'w-1', input: null, redrive: 1 });
 });
 
 test('a FAILED write parks the failing invocation in the same update, or marks the run not redrivable', () => {
@@ -49,13 +68,23 @@ test('a FAILED write parks the failing invocation in the same update, or marks t
   expect(runFinish(RUN, { status: 'FAILED', error }, '2026-11-26T00:00:00.000Z', 99).UpdateExpression).not.toMatch(/ADD|nr/);
 });
 
+test('a failure checked not stale at a redrive count is written only while the record has that count', () => {
+  const unredriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 0 } }, '2026-11-26T00:00:00.000Z', 99);
+  expect(unredriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND attribute_not_exists(rc))');
+  expect(unredriven.ExpressionAttributeValues).not.toHaveProperty(':rc');
+  const redriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 2 } }, '2026-11-26T00:00:00.000Z', 99);
+  expect(redriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND rc = :rc)');
+  expect(redriven.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
+});
+
 test('a park adds to a FAILED run\'s set unless it cannot be redriven; a redrive is conditional on the count it read', () => {
   expect(runPark(RUN, NAME)).toMatchObject({ UpdateExpression: 'ADD rd :i', ConditionExpression: '#s = :failed AND attribute_not_exists(nr)' });
-  const first = runRedrive(RUN, 0, '2026-11-26T00:00:00.000Z');
+  const first = runRedrive(RUN, 0, 2, '2026-11-26T00:00:00.000Z');
   expect(first.UpdateExpression).toBe('SET #s = :running, rc = :next, rda = :at, rdg = rd REMOVE rd, finishedAt, #e');
-  expect(first.ConditionExpression).toBe('#s = :failed AND attribute_not_exists(rc) AND attribute_exists(rd) AND attribute_not_exists(nr)');
+  expect(first.ConditionExpression).toBe('#s = :failed AND attribute_not_exists(rc) AND size(rd) = :k AND attribute_not_exists(nr)');
   expect(first.ExpressionAttributeValues[':next']).toEqual({ N: '1' });
-  const third = runRedrive(RUN, 2, '2026-11-26T00:00:00.000Z');
+  expect(first.ExpressionAttributeValues[':k']).toEqual({ N: '2' });
+  const third = runRedrive(RUN, 2, 1, '2026-11-26T00:00:00.000Z');
   expect(third.ConditionExpression).toContain('rc = :rc');
   expect(third.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
   expect(runRedriveDone(RUN, 3)).toMatchObject({ UpdateExpression: 'REMOVE rdg', ConditionExpression: 'rc = :rc' });
@@ -76,9 +105,9 @@ describe('a parked event is the invocation that parked', () => {
     ({ rt: { ir: nodes[node].ir }, invocation, ctx: { awsRequestId: 'req', functionName: `fn-${node}` }, run: { workflow: 'W', workflowId: invocation.workflowId } }) as unknown as Exec;
   const ctx = { awsRequestId: 'another-request' };
 
-  test('an envelope, with its frames, parent and lease', () => {
+  test('an envelope, with its frames, parent, lease and redrive generation', () => {
     const frame: FanOutFrame = { index: 1, size: 3, kind: 'map', iteration: 0, origin: `ckpt#${NAME}` };
-    const invocation: Invocation = { workflowId: 'w-1', iteration: 2, frames: [frame], input: { ref: `ckpt#${NAME}` }, parent: `ckpt#${NAME}`, lease: 5000, start: false };
+    const invocation: Invocation = { workflowId: 'w-1', iteration: 2, frames: [frame], input: { ref: `ckpt#${NAME}` }, parent: `ckpt#${NAME}`, lease: 5000, redrive: 2, start: false };
     const p = parkedOf(exec('B', invocation));
     expect(p.functionName).toBe('fn-B');
     expect(parseEvent(JSON.parse(p.event), nodes.B.ir, ctx)).toEqual(invocation);
@@ -88,5 +117,7 @@ describe('a parked event is the invocation that parked', () => {
   test('a start, as a start request naming its run (a raw start ran under a request id a new invoke would not keep)', () => {
     const invocation: Invocation = { workflowId: 'req', iteration: 0, frames: [], input: { value: { n: 1 } }, start: true };
     expect(parseEvent(JSON.parse(parkedOf(exec('A', invocation)).event), nodes.A.ir, ctx)).toEqual(invocation);
+    const resent: Invocation = { ...invocation, redrive: 1 };
+    expect(parseEvent(JSON.parse(parkedOf(exec('A', resent)).event), nodes.A.ir, ctx)).toEqual(resent);
   });
 });

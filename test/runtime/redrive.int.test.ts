@@ -2,13 +2,16 @@
  * Redrive (issue 18 part 4) on DynamoDB Local: a FAILED run goes on from the
  * invocations parked in it, with their committed inputs, reusing every
  * committed step; in-flight branches that found the run FAILED park too; a
- * run that is not FAILED, or failed where a redrive would fail again, is refused.
+ * run that is not FAILED, or failed where a redrive would fail again, is
+ * refused; a failure of an event a redrive re-sent since is stale.
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
 import { TableReader } from '../../lib/client/table';
 import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
-import { decodeRunRecord, type RunRef } from '../../runtime/table';
+import { invocationName } from '../../runtime/naming';
+import type { CheckpointStore } from '../../runtime/store';
+import { decodeParked, decodeRunRecord, parkKey, type RunRef } from '../../runtime/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
 
@@ -39,9 +42,9 @@ function handlers(fns: Record<string, (x: never) => unknown>, failing: Record<st
   return { calls, module };
 }
 
-async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>) {
+async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>, wrap = (store: CheckpointStore) => store) {
   const { name, store } = await db.table();
-  const d = new Driver(store, fromCompiled(compileWorkflow(workflow, Definition.from(definition)), module));
+  const d = new Driver(wrap(store), fromCompiled(compileWorkflow(workflow, Definition.from(definition)), module));
   // The client's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
   const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke };
@@ -187,4 +190,106 @@ test('a Fail state reached after another branch failed the run parks: redriven, 
   await d.drain();
   expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
   await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
+
+describe('a redrive generation: the re-sent event owns the invocation it re-sends', () => {
+  /** A chain whose B fails `times` attempts (an error Lambda retries: the recorder fails the run), B's first event held. */
+  async function failedAtB(workflow: string, times: number, wrap?: (store: CheckpointStore) => CheckpointStore) {
+    const h = handlers(chainFns, { b: times }, () => new Error('flaky'));
+    const s = await setUp(workflow, chain(), h.module, wrap);
+    await s.d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' });
+    const [held] = s.d.held;
+    return { ...s, h, held };
+  }
+  const redriveOf = (e: unknown) => (e as { unum: { redrive?: number } }).unum.redrive;
+
+  test('a duplicate delivery of the failed event that Lambda gives up on after the redrive is stale: the run stays RUNNING and the re-sent event finishes it once', async () => {
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-stale', 6);
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' } });
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([1]);
+    // The old event's duplicate delivery, retried on its own, exhausts its retries now.
+    await d.deliver(held.functionName, held.event);
+    expect(d.failures).toHaveLength(2);
+    expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+    expect(h.calls).toEqual({ a: 1, b: 7, c: 1 });
+  });
+
+  test('a failure of the re-sent event is real: it fails the run and parks, and a second redrive resumes it', async () => {
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-resent-fails', 6);
+    await d.deliver(held.functionName, held.event);
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    await d.drain();
+    expect(d.failures).toHaveLength(2);
+    expect(redriveOf(d.failures[1].requestPayload)).toBe(1);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' }, redriveCount: 1 });
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 2, resumed: 1 });
+    expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([2]);
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 2 });
+    expect(h.calls).toEqual({ a: 1, b: 7, c: 1 });
+  });
+
+  test('a park item no redrive re-sent (a park that found the run RUNNING) does not make a later failure of its invocation stale', async () => {
+    const { d, run, record, held } = await failedAtB('redrive-park-running', 3);
+    const name = invocationName(run, 'B', 0, []);
+    await d.store.putParked(run, name, { functionName: held.functionName, event: JSON.stringify(held.event), until: 2 ** 31 }, 2 ** 31);
+    expect(await d.store.parkInRun(run, name)).toBe('running');
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
+  });
+
+  test('a redrive between the recorder\'s check and its write does not let a stale failure through: the write is fenced by the redrive count', async () => {
+    let between: (() => Promise<unknown>) | undefined;
+    const wrap = (store: CheckpointStore): CheckpointStore => Object.assign(Object.create(store) as CheckpointStore, {
+      getResent: async (run: RunRef, invocation: string) => {
+        const read = await store.getResent(run, invocation);
+        const redrive = between;
+        between = undefined;
+        await redrive?.();
+        return read;
+      },
+    });
+    const { d, deps, run, record, h, held } = await failedAtB('redrive-fenced', 3, wrap);
+    await d.deliver(held.functionName, held.event);
+    expect(await record()).toMatchObject({ status: 'FAILED' });
+    // The old event's duplicate delivery, begun while the run was RUNNING, exhausts its retries: the
+    // recorder checks it (not re-sent yet, the run FAILED), then the redrive comes, then the recorder writes.
+    between = () => redriveRun(deps, run);
+    await d.recorder({ ...d.failures[0], requestContext: { ...d.failures[0].requestContext, requestId: 'duplicate' } });
+    expect(between).toBeUndefined();
+    expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+    expect(h.calls).toEqual({ a: 1, b: 4, c: 1 });
+  });
+
+  test('an invocation parked while the redrive reads is marked too: the redrive\'s update needs the set it read, and reads again', async () => {
+    const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+    const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+    const { d, deps, run, record } = await setUp('redrive-park-meanwhile', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
+    const [held] = d.held;
+    // Fast2 finds the run FAILED and parks after the redrive read the parked set, before its update.
+    let meanwhile: (() => Promise<void>) | undefined = () => d.deliver(held.functionName, held.event);
+    const table = Object.assign(Object.create(deps.table) as TableReader, {
+      getMany: async (...args: Parameters<TableReader['getMany']>) => {
+        const read = await deps.table.getMany(...args);
+        const park = meanwhile;
+        meanwhile = undefined;
+        await park?.();
+        return read;
+      },
+    });
+    expect(await redriveRun({ ...deps, table }, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+    expect(meanwhile).toBeUndefined();
+    const fast2 = invocationName(run, 'Fast2', 0, held.event.unum.fanOut);
+    expect(decodeParked(await deps.table.get(parkKey(run, fast2)))).toMatchObject({ resentBy: 1 });
+    expect(d.invoker.queue.map((q) => q.event.unum.redrive)).toEqual([1, 1]);
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
+  });
 });

@@ -164,8 +164,15 @@ export class MemoryStore implements CheckpointStore {
 
   async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
     this.count('putParked', true);
-    this.parked.set(parkKey(run, invocation), parked);
+    const resentBy = this.parked.get(parkKey(run, invocation))?.resentBy;
+    this.parked.set(parkKey(run, invocation), { ...parked, ...(resentBy === undefined ? {} : { resentBy }) });
     this.ttls.set(parkKey(run, invocation), ttl);
+  }
+
+  /** No redrive here (the client redrives on DynamoDB): only what a test marked on a parked item. */
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+    this.count('getResent');
+    return { redrives: 0, resentBy: this.parked.get(parkKey(run, invocation))?.resentBy ?? 0 };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
