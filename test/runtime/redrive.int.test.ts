@@ -53,6 +53,13 @@ async function setUp(workflow: string, definition: IChainable, module: Record<st
   return { d, deps, run, record };
 }
 
+/** Start, then a Parallel of Fast -> Fast2 and Bad (which fails with a terminal error once), then Join. */
+async function parallelWithFailingBranch(workflow: string) {
+  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
+  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
+  return { h, ...(await setUp(workflow, task('Start', 'a').next(p).next(task('Join', 'join')), h.module)) };
+}
+
 const chain = () => task('A', 'a').next(task('B', 'b')).next(task('C', 'c'));
 const chainFns = { a: (x: number) => x + 1, b: (x: number) => x * 10, c: (x: number) => ({ out: x }) };
 
@@ -108,9 +115,7 @@ test('a failed entry (its start request parked) runs again', async () => {
 });
 
 test('a branch in flight when another failed the run parks too: the redrive completes both, the join gets each once', async () => {
-  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
-  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
-  const { d, deps, run, record } = await setUp('redrive-parallel', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+  const { h, d, deps, run, record } = await parallelWithFailingBranch('redrive-parallel');
   // Fast2 is in flight (held) while Bad fails the run.
   await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
@@ -156,9 +161,7 @@ test('a redrive interrupted before its invokes (RUNNING, its set left) is finish
 });
 
 test('under duplicate delivery of every event (the failing one, the in-flight branch, the resumed ones) the redriven run ends with the one right result; a late duplicate changes nothing', async () => {
-  const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
-  const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
-  const { d, deps, run, record } = await setUp('redrive-duplicates', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+  const { h, d, deps, run, record } = await parallelWithFailingBranch('redrive-duplicates');
   await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Fast2' });
   expect((await record()).status).toBe('FAILED');
   for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
@@ -268,9 +271,7 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
   });
 
   test('an invocation parked while the redrive reads is marked too: the redrive\'s update needs the set it read, and reads again', async () => {
-    const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x }, { bad: 1 }, terminal);
-    const p = new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad'));
-    const { d, deps, run, record } = await setUp('redrive-park-meanwhile', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    const { d, deps, run, record } = await parallelWithFailingBranch('redrive-park-meanwhile');
     await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
     const [held] = d.held;
     // Fast2 finds the run FAILED and parks after the redrive read the parked set, before its update.
