@@ -8,9 +8,9 @@
  * Every single point runs alone; the pairs run as a pairwise covering (every
  * pair of points together in some run of up to 14 points, at most 2 per
  * invocation). `npm run test:full` runs both for every workflow here;
- * `npm test` for the three base patterns (chain, parallel fan-in, map
- * fan-in), and the single points of the failing workflow (the random
- * schedules of random.test.ts cover the others in `npm test`);
+ * `npm test` both for a chain and a parallel fan-in, and the single points
+ * of a map fan-in and of the failing workflow (the random schedules of
+ * random.test.ts cover the others in `npm test`);
  * `npm run test:faults -- --crash-points [--extended]` runs every pair alone
  * (one run per pair), of every shape.
  *

@@ -5,13 +5,15 @@
  * checked on its ledger and a real PostgreSQL), every fault-test workflow and the
  * shapes of issue 14 (the extended set), then as many again with the
  * services' failures too (DynamoDB throttling, 500s before and after a
- * write, short outages, Lambda 429s). `npm run test:faults -- --seeds N
+ * write, short outages, Lambda 429s): over the same set in `npm run
+ * test:full`, over the fault-test workflows in `npm test`. `npm run test:faults -- --seeds N
  * --extended [--service-faults]` runs many more; a failing seed replays with
  * `npm run test:faults -- --extended [--service-faults] --seed S`.
  */
 import { randomSchedules, type Target } from '../../lib/local/campaign';
 import { exampleTargets, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
 import { ROOT, useFaultEngine } from './fault-engine';
+import { FULL_DEPTH } from '../support/depth';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -37,7 +39,8 @@ test('random fault schedules over the extended set keep every invariant', async 
 });
 
 test('with service faults too, every invariant still holds', async () => {
-  const targets = await extendedSet();
+  // The quick depth: the fault-test workflows (each service fault on a chosen call is service-faults.test.ts).
+  const targets = FULL_DEPTH ? await extendedSet() : FAULT_TARGETS;
   const s = await randomSchedules(faultEngine(), targets, seeds(targets.length), { concurrency: 6, serviceFaults: true });
   process.stdout.write(`${s.schedules} seeds: ${s.executions} executions, ${s.callFaults} call faults, ${s.serviceFaults} service faults, injected ${JSON.stringify(s.injected)}\n`);
   expect(s.failures.map((f) => `${f.what}: ${f.violations.join('; ')} (replay: npm run test:faults -- --extended --service-faults --seed ${f.what.split(' ')[1]})`)).toEqual([]);
