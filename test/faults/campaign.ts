@@ -70,7 +70,21 @@ export async function main(argv: string[]): Promise<number> {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     throw e;
   });
+  const running: { engine?: LocalEngine } = {};
+  const cleanUp = async (): Promise<void> => {
+    await running.engine?.stop();
+    await database.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  };
+  // A campaign of hours is often cut short: Ctrl-C or a kill must not leave PostgreSQL and DynamoDB Local running.
+  const interrupted = (signal: NodeJS.Signals): void => {
+    process.stdout.write(`${signal}: stopping the engine and PostgreSQL\n`);
+    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000, functionEnvironment: database.environment });
+  running.engine = engine;
   const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : []), ...RUN_CONTROL_TARGETS];
   const targets = [...(await exampleTargets(ROOT, engine, database)), ...faultTargets];
   const replayHint = `npm run test:faults --${campaignModeFlags(mode)} --seed`;
@@ -124,9 +138,9 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } finally {
-    await engine.stop();
-    await database.stop();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanUp();
   }
   process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(1)} s; violations: ${failed}\n`);
   return failed > 0 ? 1 : 0;
