@@ -36,7 +36,7 @@ import {
   keyOf,
   type PutRequest,
   type Parked,
-  parkedPut,
+  parkedUpdate,
   parkKey,
   type RenewalClaim,
   type RunEnd,
@@ -230,7 +230,7 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void> {
-    await this.update(parkedPut(run, invocation, parked, ttl));
+    await this.update(parkedUpdate(run, invocation, parked, ttl));
   }
 
   async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {

@@ -405,7 +405,7 @@ export type RunEnd =
 /**
  * What a redrive of a FAILED run does about the failing invocation
  * (docs/architecture.md "Redrive"): `redo` names the invocation parked for
- * it (its item written first, `parkedPut`); `never` says why a redrive would
+ * it (its item written first, `parkedUpdate`); `never` says why a redrive would
  * reach the same failure again (a committed value led there), and no
  * invocation is parked for this run until then. `redrives`: the redrive count
  * the failure was found not stale at (runtime/park.ts `failParked`): the
@@ -567,8 +567,9 @@ export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
  * `redrives` times so far, with the `parked` invocations the redrive read
  * (the set only grows while the run is FAILED: the same size is the same
  * set), is RUNNING again, its parked invocations move to `rdg` in the same
- * write (a park after it finds the run RUNNING), its final-status attributes go. The TTL stays: the record lives at least as
- * long as the run's lease, which the resumed invocations renew.
+ * write (a park after it finds the run RUNNING), its final-status attributes
+ * go. The TTL stays: the record lives at least as long as the run's lease,
+ * which the resumed invocations renew.
  */
 export function runRedrive(run: RunRef, redrives: number, parked: number, at: string): UpdateRequest {
   const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at), ':k': N(parked) };
@@ -617,7 +618,7 @@ const RESENT_BY = 'rb';
  * later one's lease may be later: either is fine). An update, not a put: the
  * generation that re-sent it (`rb`) stays.
  */
-export const parkedPut = (run: RunRef, invocation: string, p: Parked, ttl: number): UpdateRequest =>
+export const parkedUpdate = (run: RunRef, invocation: string, p: Parked, ttl: number): UpdateRequest =>
   update(parkKey(run, invocation), 'SET fn = :fn, ev = :ev, ru = :ru, #ttl = :ttl', { ':fn': S(p.functionName), ':ev': S(p.event), ':ru': N(p.until), ':ttl': N(ttl) });
 
 /**

@@ -12,7 +12,7 @@ import {
   decodeRedriveState,
   decodeRunRecord,
   type Item,
-  parkedPut,
+  parkedUpdate,
   parkKey,
   parkResent,
   parseKey,
@@ -33,7 +33,7 @@ test('a parked item\'s key parses back; the item decodes to what was put', () =>
     expect(parseKey(parkKey({ workflow: 'W', workflowId }, invocation))).toEqual({ kind: 'park', workflow: 'W', workflowId, invocation });
   }));
   const parked = { functionName: 'fn-B', event: '{"unum":{}}', until: 1234 };
-  const put = parkedPut(RUN, NAME, parked, 99);
+  const put = parkedUpdate(RUN, NAME, parked, 99);
   expect(put.ConditionExpression).toBeUndefined();
   // An update that leaves the generation that re-sent it (rb) as it is.
   expect(put.UpdateExpression).not.toContain('rb');
