@@ -42,7 +42,13 @@ export interface LocalEngineOptions {
   readonly timeScale?: number;
   /** Region the functions see (`AWS_REGION`). @default 'us-east-1' */
   readonly region?: string;
-  /** Function sandboxes (worker threads) alive at once. @default 64 */
+  /**
+   * Function sandboxes (worker threads) alive at once. Below the app's working set (a warm
+   * sandbox per function, more for concurrent executions) every execution evicts another
+   * function's warm sandbox and pays a cold start: on the fault-test apps (139 functions)
+   * that halved the fault campaign's speed.
+   * @default twice the app's functions, at least 64
+   */
   readonly maxSandboxes?: number;
   /** How often expired TTL items are deleted (each sweep scans every table). @default 10000 */
   readonly ttlIntervalMs?: number;
@@ -297,7 +303,7 @@ export class LocalEngine {
       const runner = new FunctionRunner({
         get endpoint() { return endpoint; },
         region,
-        ...(this.options.maxSandboxes !== undefined ? { maxSandboxes: this.options.maxSandboxes } : {}),
+        maxSandboxes: this.options.maxSandboxes ?? Math.max(64, 2 * this.app.functions.size),
         ...(this.options.functionEnvironment ? { environment: this.options.functionEnvironment } : {}),
         onLog: (line, fn, executionId) => {
           if (executionId !== undefined) logged.timeline?.noteLog(executionId, line);
