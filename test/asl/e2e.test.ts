@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Json } from '../../runtime/ir';
+import { forEachLimit } from '../../runtime/pool';
 import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/client/records';
 import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
@@ -104,12 +105,20 @@ const CASES: Case[] = [
   { workflow: 'paths', input: { order: { items: [] } }, expected: { status: 'FAILED', error: { error: 'States.Runtime', cause: "Invalid path '$.total': the choice state's condition path references an invalid value" } } },
 ];
 
+/** Runs at once on the engine: the cases are independent runs, and one at a time left a core idle. */
+const CONCURRENT_RUNS = 8;
+
 describe('imported ASL workflows run on the local engine', () => {
   let engine: LocalEngine;
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asl-e2e-'));
+  const records = new Map<number, RunStatusWithResult>();
 
   beforeAll(async () => {
     engine = await LocalEngine.fromApp(APP, { outDir });
+    await forEachLimit(CASES.map((c, i) => [c, i] as const), CONCURRENT_RUNS, async ([c, i]) => {
+      const id = engine.startRun(c.workflow, c.input);
+      records.set(i, await engine.waitForRun(c.workflow, id, { timeoutMs: RUN_WAIT_MS }));
+    });
   });
   afterAll(async () => {
     await engine?.stop();
@@ -122,10 +131,9 @@ describe('imported ASL workflows run on the local engine', () => {
     for (const name of names) expect(CASES.some((c) => c.workflow === name)).toBe(true);
   });
 
-  test.each(CASES.map((c, i) => [`${c.workflow} ${JSON.stringify(c.input)}`, i] as const))('%s', async (_title, i) => {
+  test.each(CASES.map((c, i) => [`${c.workflow} ${JSON.stringify(c.input)}`, i] as const))('%s', (_title, i) => {
     const c = CASES[i];
-    const id = engine.startRun(c.workflow, c.input);
-    const record = await engine.waitForRun(c.workflow, id, { timeoutMs: RUN_WAIT_MS });
+    const record = records.get(i) as RunStatusWithResult;
     expect(record.status).toBe(c.expected.status);
     if (c.expected.status === 'SUCCEEDED') expect(record.result).toEqual(c.expected.result);
     else expect(record.error).toMatchObject(c.expected.error ?? {});

@@ -11,17 +11,22 @@ import { UnumClient, UnumRunFailedError, UnumWaitTimeoutError } from '../../lib/
 import { run, type CliIo } from '../../lib/cli/client';
 import { main as costMain } from '../../lib/cli/cost';
 import { LocalEngine } from '../../lib/local/engine';
+import { cachedAssembly } from '../support/cached-assembly';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 let engine: LocalEngine;
+/** The example app's assembly, shared with other test files: read only. */
 let outDir: string;
+/** This file's own files (inputs of `unum cost`). */
+let scratch: string;
 let client: UnumClient;
 
 beforeAll(async () => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-client-engine-'));
-  engine = await LocalEngine.fromApp(path.join(__dirname, '../..'), { outDir });
+  outDir = await cachedAssembly(path.join(__dirname, '../..'));
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-client-engine-'));
+  engine = await LocalEngine.fromCloudAssembly(outDir);
   const wf = engine.workflow('Collatz');
   // Plain SDK clients aimed at the engine's endpoints: what an application would do.
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -35,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine?.stop();
-  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 test('start, inspect during the run, wait, result', async () => {
@@ -119,7 +124,7 @@ test('unum cost measures runs on the local engine and prices them', async () => 
   const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
   const progress = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
-    const fixture = path.join(outDir, 'collatz-6.json');
+    const fixture = path.join(scratch, 'collatz-6.json');
     fs.writeFileSync(fixture, '{"n": 6}');
     expect(await costMain(['Collatz', '--runs', '2', '--app', outDir, '--input', fixture, '--json'])).toBe(0);
   } finally {
