@@ -11,7 +11,7 @@ import { runtimeError } from './errors';
 import { failure } from './fail';
 import { arrivalCode, joinKeys, readJoinState, recordArrival } from './fan-in';
 import { appendCommit } from './history';
-import { checkpointKey, RETRY_STATE, TASK_FAILED, type Transition } from './table';
+import { checkpointKey, RETRY_STATE, TASK_FAILED, TASK_RETRY, type Transition } from './table';
 import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
@@ -296,7 +296,7 @@ export async function failRunOrState(x: Exec, error: string, cause: string, stat
   else await failRun(x, error, cause, state, never);
 }
 
-/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's uncaught failure fails the run or state, anything else runs the instructions. */
+/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's retry to its next attempt and its uncaught failure fails the run or state, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
   if (ck.catchIndex === RETRY_STATE) {
@@ -304,6 +304,10 @@ export async function proceed(x: Exec, ck: Committed): Promise<void> {
     if (!retry) throw runtimeError(`node ${x.rt.ir.node}: checkpoint retries a state, which the IR does not`);
     // The attempt is the next iteration: every invocation inside gets a new name.
     await runInstructions(x, ck, [{ op: 'incrIteration' }, { op: 'invoke', invoke: retry.fanOut }], 'open', out);
+    return;
+  }
+  if (ck.catchIndex === TASK_RETRY && x.rt.tasks) {
+    await x.rt.tasks.nextAttempt(x, ck);
     return;
   }
   if (ck.catchIndex === TASK_FAILED) {

@@ -244,6 +244,15 @@ export const RETRY_STATE = -1;
  */
 export const TASK_FAILED = -2;
 
+/**
+ * The catch index of a callback Task's checkpoint whose completion was a
+ * failure that a Retry rule retries: the value is a `TaskRetry`
+ * (runtime/callback-retry.ts), and the successor is the Task's next attempt
+ * (its own node, one iteration later, reading this checkpoint by reference):
+ * a new invocation with a new token.
+ */
+export const TASK_RETRY = -3;
+
 /** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
   const deflated = item?.z?.B as Uint8Array | string | undefined;

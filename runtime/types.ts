@@ -32,6 +32,8 @@ export interface Runtime {
 export interface TaskCompletion {
   readonly stateInput: Json;
   readonly result: { readonly value: Json } | { readonly error: string; readonly cause: string };
+  /** Retries used per Retry rule by the attempts before this one. */
+  readonly retries: readonly number[];
 }
 
 /** What a callback Task's function adds to the runtime (docs/architecture.md "Callbacks"). */
@@ -42,6 +44,8 @@ export interface TaskPort {
   completionOutput(x: Exec, c: TaskCompletion): { value: Json; catchIndex?: number };
   /** Answers a response to one of the task's tokens (`TaskResponseEvent`). */
   respond(rt: Runtime, event: { unumTask: unknown }, ctx: LambdaContext): Promise<TaskResponseAnswer>;
+  /** After a completion committed a retry (`TASK_RETRY`): invokes the Task's next attempt. */
+  nextAttempt(x: Exec, ck: Committed): Promise<void>;
 }
 
 /** A parsed event: a start request or an envelope, in one shape. */
