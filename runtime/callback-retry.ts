@@ -10,12 +10,13 @@
 import { runtimeError } from './errors';
 import { appendCommit } from './history';
 import { unlessCommitted } from './interpreter';
-import { ENVELOPE_BOUNDS, type Json } from './ir';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type Json } from './ir';
 import { invocationName } from './naming';
+import { redriveUntil, type Redo } from './park';
 import { sleep } from './pool';
 import { matchesError, RESERVE_MS, retryDelay } from './retry';
 import { send } from './send';
-import { checkpointKey, TASK_RETRY } from './table';
+import { checkpointKey, TASK_FAILED, TASK_RETRY } from './table';
 import { taskWaits } from './task-waits';
 import type { Committed, Exec, TaskCompletion } from './types';
 import { remainingMs } from './user-code';
@@ -53,12 +54,18 @@ export function taskRetry(x: Exec, c: TaskCompletion, error: string, cause: stri
   return { value: decision as unknown as Json, catchIndex: TASK_RETRY };
 }
 
-/** This attempt's state input and the retries used before it: a retry's input is the previous attempt's decision. */
+/**
+ * This attempt's state input and the retries used before it: a retry's
+ * input is the previous attempt's decision; a redriven attempt's, the
+ * previous attempt's uncaught failure (`{Error, Cause, input}`), and its
+ * retries start over, as in Step Functions.
+ */
 export function attemptOf(x: Exec, input: Json): { input: Json; retries: readonly number[] } {
   const sent = x.invocation.input;
-  if (!('ref' in sent) || x.read?.checkpoints.get(sent.ref)?.catchIndex !== TASK_RETRY) return { input, retries: [] };
-  const decision = input as unknown as TaskRetry;
-  return { input: decision.input, retries: decision.retries };
+  const previous = 'ref' in sent ? x.read?.checkpoints.get(sent.ref)?.catchIndex : undefined;
+  if (previous !== TASK_RETRY && previous !== TASK_FAILED) return { input, retries: [] };
+  const decision = input as unknown as Pick<TaskRetry, 'input' | 'retries'>;
+  return { input: decision.input, retries: previous === TASK_RETRY ? decision.retries : [] };
 }
 
 /**
@@ -78,4 +85,20 @@ export async function nextAttempt(x: Exec, ck: Committed): Promise<void> {
   const wait = due - Date.now();
   if (wait > 0 && wait <= SLEEP_MS && wait + RESERVE_MS <= remainingMs(x)) await sleep(wait);
   await send(x, node, { iteration: iteration + 1, fanOut: frames, inputs: [{ ref: ck.key }] }, { at: due, ck });
+}
+
+/**
+ * What a redrive re-sends for a Task whose uncaught failure failed the run:
+ * its next attempt, reading the failure's checkpoint, with the lease the
+ * failed attempt was sent (the checkpoint lives at least until then, and the
+ * redrive window follows from it). Undefined for another checkpoint, and at
+ * the iteration bound (then the failure is not redrivable).
+ */
+export function redriveAttempt(x: Exec, catchIndex: number | undefined): Redo | undefined {
+  const { node } = x.rt.ir;
+  const { iteration, frames, lease, redrive } = x.invocation;
+  if (catchIndex !== TASK_FAILED || iteration >= ENVELOPE_BOUNDS.iteration) return undefined;
+  const event: Envelope = { unum: { v: ENVELOPE_VERSION, ...x.run, node, iteration: iteration + 1, fanOut: frames, inputs: [{ ref: x.key }], ...(lease === undefined ? {} : { lease }) } };
+  const functionName = x.ctx.functionName ?? x.rt.ir.functionNames[node] ?? '';
+  return { invocation: invocationName(x.run, node, iteration + 1, frames), parked: { functionName, event: JSON.stringify(event), until: redriveUntil(lease, x.rt.ir.settings) }, generation: redrive ?? 0 };
 }

@@ -100,6 +100,7 @@ export function completionOutput(x: Exec, c: TaskCompletion): { value: Json; cat
   const retry = taskRetry(x, c, error, cause);
   if (retry) return retry;
   const index = findCatch(ir.catch, error);
-  if (index < 0) return { value: { Error: error, Cause: cause }, catchIndex: TASK_FAILED };
+  // With the state input: a redrive's next attempt reads it from here (callback-retry.ts `attemptOf`).
+  if (index < 0) return { value: { Error: error, Cause: cause, input: c.stateInput }, catchIndex: TASK_FAILED };
   return { value: applyResultPath(ir.catch![index].resultPath, c.stateInput, { Error: error, Cause: cause }), catchIndex: index };
 }

@@ -20,6 +20,7 @@ import { invocationName } from './naming';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
 import { failRun, runOver, succeedRun } from './run-record';
+import type { Redo } from './park';
 import { send } from './send';
 import type { Committed, Exec } from './types';
 
@@ -291,7 +292,7 @@ async function failState(x: Exec, error: string, cause: string): Promise<void> {
  * that (or one around it) has rules (IR `stateErrors`), else the run, naming
  * `state` (the Fail or Choice state, by default the node's own).
  */
-export async function failRunOrState(x: Exec, error: string, cause: string, state?: string, never?: string): Promise<void> {
+export async function failRunOrState(x: Exec, error: string, cause: string, state?: string, never?: string | Redo): Promise<void> {
   if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
   else await failRun(x, error, cause, state, never);
 }
@@ -312,7 +313,8 @@ export async function proceed(x: Exec, ck: Committed): Promise<void> {
   }
   if (ck.catchIndex === TASK_FAILED) {
     const { Error: error, Cause: cause } = ck.value as { Error: string; Cause: string };
-    await failRunOrState(x, error, cause, undefined, `callback Task ${x.rt.ir.state ?? x.rt.ir.node} failed`);
+    // Redriven, the Task runs again: its next attempt, with a new token.
+    await failRunOrState(x, error, cause, undefined, x.rt.tasks?.redo(x, ck.catchIndex) ?? `callback Task ${x.rt.ir.state ?? x.rt.ir.node} failed`);
     return;
   }
   if (ck.catchIndex === undefined) {

@@ -3,6 +3,7 @@ import type { FanOutFrame, FoldState, InputRef, Json, NodeIR, TaskResponseAnswer
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
 import type { Scheduler } from './scheduler';
+import type { Redo } from './park';
 import type { CheckpointStore, ReadSet } from './store';
 import type { RunRef } from './table';
 
@@ -46,6 +47,8 @@ export interface TaskPort {
   respond(rt: Runtime, event: { unumTask: unknown }, ctx: LambdaContext): Promise<TaskResponseAnswer>;
   /** After a completion committed a retry (`TASK_RETRY`): invokes the Task's next attempt. */
   nextAttempt(x: Exec, ck: Committed): Promise<void>;
+  /** For a Task whose checkpoint (catch index `catchIndex`) is an uncaught failure: its next attempt, which a redrive sends. */
+  redo(x: Exec, catchIndex: number | undefined): Redo | undefined;
 }
 
 /** A parsed event: a start request or an envelope, in one shape. */

@@ -4,7 +4,8 @@
  * sent failure or a timeout that a rule matches runs the handler again with
  * a new token, and the old token is completed; exhausted attempts go to the
  * Catch rules or fail the run with the last error; an error no rule matches
- * is not retried; concurrent failures of one token decide one retry.
+ * is not retried; concurrent failures of one token decide one retry; a run
+ * failed at a callback Task is redriven into the Task's next attempt.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -125,4 +126,25 @@ test('concurrent failures of one token decide one retry: one is answered complet
   await c.sendTaskSuccess(second, { ok: 'h' });
   expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { approval: { ok: 'h' } } });
   expect(handedOut(id)).toHaveLength(2);
+});
+
+test('a redrive of a run failed at a callback Task runs it again with a new token, its Retry counts started over; old tokens stay completed', async () => {
+  const c = client('AslRetry');
+  const id = engine.startRun('AslRetry', { order: 'r' } as never);
+  await c.sendTaskFailure(await attempt(id, 1), 'Busy', 'one');
+  const second = await attempt(id, 2);
+  await c.sendTaskFailure(second, 'Busy', 'two');
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'FAILED', error: { node: 'Ask', error: 'Busy', cause: 'two' } });
+  // A late response while the run is FAILED: answered, and it parks nothing more than the failure did.
+  await expect(c.sendTaskFailure(second, 'Busy', 'late')).rejects.toThrow(UnumTaskAlreadyCompletedError);
+  expect(await c.redrive(id)).toMatchObject({ redriveCount: 1, resumed: 1 });
+  const third = await attempt(id, 3);
+  // A stale failure of an old token does not fail the redriven run.
+  await expect(c.sendTaskFailure(second, 'Busy', 'stale')).rejects.toThrow(UnumTaskAlreadyCompletedError);
+  expect((await c.status(id)).status).toBe('RUNNING');
+  // MaxAttempts 1 was used before the redrive: this failure is retried all the same.
+  await c.sendTaskFailure(third, 'Busy', 'three');
+  await c.sendTaskSuccess(await attempt(id, 4), { ok: 'redriven' });
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { order: 'r', approval: { ok: 'redriven' }, shipped: true } });
+  expect(handedRecords(id).map((h) => h.calls)).toEqual([1, 1, 1, 1]);
 });
