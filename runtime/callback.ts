@@ -74,8 +74,10 @@ export async function handOutToken(x: Exec, received: Json): Promise<{ value: Js
   const token = encodeTaskToken({ ...x.run, node: ir.node, invocation: x.name, secret: wait.secret });
   x.taskToken = token;
   const templates = contextObject(x, { Task: { Token: token } });
-  const output = await compute(x, input, async () => {
-    await callUser(x, [processInput(ir.io, input, templates)], x.ctx);
+  // The recorded input: a later execution may have none of its own (a response's event, parked and redriven).
+  const recorded = JSON.parse(wait.input) as Json;
+  const output = await compute(x, recorded, async () => {
+    await callUser(x, [processInput(ir.io, recorded, templates)], x.ctx);
     return null;
   });
   if (output.catchIndex !== undefined) return output;

@@ -5,7 +5,8 @@
  * a new token, and the old token is completed; exhausted attempts go to the
  * Catch rules or fail the run with the last error; an error no rule matches
  * is not retried; concurrent failures of one token decide one retry; a run
- * failed at a callback Task is redriven into the Task's next attempt.
+ * failed at a callback Task is redriven into the Task's next attempt, and
+ * one that waited when the run failed elsewhere runs again on its recorded input.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -147,4 +148,16 @@ test('a redrive of a run failed at a callback Task runs it again with a new toke
   await c.sendTaskSuccess(await attempt(id, 4), { ok: 'redriven' });
   expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { order: 'r', approval: { ok: 'redriven' }, shipped: true } });
   expect(handedRecords(id).map((h) => h.calls)).toEqual([1, 1, 1, 1]);
+});
+
+test('a callback Task waiting when another branch failed the run: a response parks it; redriven, its handler runs again with the same token and its recorded input', async () => {
+  const c = client('FailWhileWaiting');
+  const id = engine.startRun('FailWhileWaiting', { order: 'w' } as never);
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'FAILED', error: { node: 'Boom', error: 'States.Runtime' } });
+  const [token] = handedOut(id);
+  await expect(c.sendTaskSuccess(token, { late: true })).rejects.toThrow(UnumTaskAlreadyCompletedError);
+  expect(await c.redrive(id)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  // Boom fails the run again once Ask handed its token out a second time.
+  expect(await engine.waitForRun(id, RUN_WAIT)).toMatchObject({ status: 'FAILED', error: { node: 'Boom' } });
+  expect(handedRecords(id)).toEqual([expect.objectContaining({ token, calls: 2, order: 'w' })]);
 });

@@ -1,13 +1,14 @@
 /**
  * CDK app of the callback retry tests on the local engine: callback Tasks
  * whose Retry rules take sent failures (DSL, with a short and a scheduled
- * interval, and ASL `lambda:invoke.waitForTaskToken`) and `States.Timeout`.
+ * interval, and ASL `lambda:invoke.waitForTaskToken`) and `States.Timeout`;
+ * and a callback Task beside a branch that fails the run while it waits.
  */
 import * as path from 'path';
 import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { fromAsl } from '../../../lib/asl';
 import { UnumWorkflow } from '../../../lib/construct';
-import { Definition, IntegrationPattern, Pass, Task, type TaskProps } from '../../../lib/definition';
+import { Definition, IntegrationPattern, Parallel, Pass, Task, type TaskProps } from '../../../lib/definition';
 
 const entry = path.join(__dirname, 'handlers.ts');
 const ship = (): Task => new Task('Ship', { entry, handler: 'ship' });
@@ -45,6 +46,11 @@ const workflows: Record<string, Definition> = {
       .addRetry({ errors: ['States.Timeout'], maxAttempts: 1, intervalSeconds: 1 })
       .addCatch(new Pass('TimedOut', { result: { timedOut: true } }), { errors: ['States.Timeout'] })
       .next(ship()),
+  ),
+  FailWhileWaiting: Definition.from(
+    new Parallel('Both')
+      .branch(ask({ parameters: { 'token.$': '$$.Task.Token', 'order.$': '$.order' }, timeout: Duration.days(1) }))
+      .branch(new Task('Boom', { entry, handler: 'boom' })),
   ),
 };
 
