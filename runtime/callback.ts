@@ -51,9 +51,11 @@ export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation:
  * items are kept past the timeout (nothing runs while the task waits) and
  * the waiting record is put once: a completion may arrive before the handler
  * returns, and a later execution of this invocation (a Lambda retry) hands
- * out the same token. A handler error goes through the Retry and Catch rules
- * as usual; after a return the task waits: nothing is committed, and its
- * timeout and first heartbeat check are scheduled.
+ * out the same token on the recorded input. A retried or redriven attempt
+ * takes its input (and retry counts) from the previous attempt's checkpoint.
+ * A handler error goes through the Retry and Catch rules as usual; after a
+ * return the task waits: nothing is committed, and its timeout and first
+ * heartbeat check are scheduled.
  */
 export async function handOutToken(x: Exec, received: Json): Promise<{ value: Json; catchIndex?: number } | 'waiting'> {
   const { ir } = x.rt;

@@ -238,9 +238,10 @@ export const RETRY_STATE = -1;
 
 /**
  * The catch index of a callback Task's checkpoint whose completion was a
- * failure (sent, or a timeout) that no Catch rule took: the value is
- * `{Error, Cause}`, and the task fails its run or enclosing state. Committed
- * like any result, so that a success and a failure racing have one winner.
+ * failure (sent, or a timeout) that no Retry or Catch rule took: the value
+ * is `{Error, Cause, input}` (the state input, for a redrive's next
+ * attempt), and the task fails its run or enclosing state. Committed like
+ * any result, so that a success and a failure racing have one winner.
  */
 export const TASK_FAILED = -2;
 
