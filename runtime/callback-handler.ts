@@ -3,8 +3,9 @@
  * the usual handler plus the callback runtime, which other functions do not ship.
  */
 import { completionOutput, handOutToken } from './callback';
+import { nextAttempt, redriveAttempt } from './callback-retry';
 import { createHandler, type HandlerOptions, type LambdaHandler } from './handler';
 import { respondToTask } from './task-completion';
 
 export const createCallbackHandler = (userModule: Record<string, unknown>, options: HandlerOptions = {}): LambdaHandler =>
-  createHandler(userModule, { ...options, tasks: { handOutToken, completionOutput, respond: respondToTask } });
+  createHandler(userModule, { ...options, tasks: { handOutToken, completionOutput, respond: respondToTask, nextAttempt, redo: redriveAttempt } });

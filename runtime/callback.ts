@@ -11,10 +11,11 @@ import type { FanOutFrame, Json, TaskOutcome, TaskResponseEvent } from './ir';
 import { applyResultPath, processInput, processOutput } from './io';
 import { itemTtl, leaseThroughWait } from './lease';
 import { assertStorable } from './payload';
+import { attemptOf, taskRetry } from './callback-retry';
 import { findCatch } from './retry';
 import { TASK_FAILED, type TaskWait } from './table';
 import { encodeTaskToken, newTaskSecret } from './task-token';
-import { TaskWaits } from './task-waits';
+import { taskWaits } from './task-waits';
 import type { Exec, LambdaContext, Runtime, TaskCompletion } from './types';
 import { callUser, compute } from './user-code';
 
@@ -24,12 +25,8 @@ export interface WaitContext {
   readonly fanOut: readonly FanOutFrame[];
   readonly lease: number;
   readonly parent?: string;
-}
-
-/** The waiting records, in the workflow's table: a callback Task needs its store on DynamoDB. */
-export function taskWaits(rt: Runtime): TaskWaits {
-  if (!rt.store.dynamoDb) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its store on DynamoDB`);
-  return new TaskWaits(rt.store.dynamoDb);
+  /** Retries used per Retry rule by the attempts before this one (none: the first attempt). */
+  readonly retries?: readonly number[];
 }
 
 /** A one-time schedule's name: per invocation, kind and time, so creating it again is harmless. */
@@ -54,24 +51,35 @@ export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation:
  * items are kept past the timeout (nothing runs while the task waits) and
  * the waiting record is put once: a completion may arrive before the handler
  * returns, and a later execution of this invocation (a Lambda retry) hands
- * out the same token. A handler error goes through the Retry and Catch rules
- * as usual; after a return the task waits: nothing is committed, and its
- * timeout and first heartbeat check are scheduled.
+ * out the same token on the recorded input. A retried or redriven attempt
+ * takes its input (and retry counts) from the previous attempt's checkpoint.
+ * A handler error goes through the Retry and Catch rules as usual; after a
+ * return the task waits: nothing is committed, and its timeout and first
+ * heartbeat check are scheduled.
  */
-export async function handOutToken(x: Exec, input: Json): Promise<{ value: Json; catchIndex?: number } | 'waiting'> {
+export async function handOutToken(x: Exec, received: Json): Promise<{ value: Json; catchIndex?: number } | 'waiting'> {
   const { ir } = x.rt;
   const spec = ir.callback!;
+  const { input, retries } = attemptOf(x, received);
   const now = Date.now();
   await leaseThroughWait(x, Math.ceil(now / 1000) + spec.timeoutSeconds);
-  const context: WaitContext = { iteration: x.invocation.iteration, fanOut: x.invocation.frames, lease: x.lease, ...(x.invocation.parent ? { parent: x.invocation.parent } : {}) };
+  const context: WaitContext = {
+    iteration: x.invocation.iteration,
+    fanOut: x.invocation.frames,
+    lease: x.lease,
+    ...(x.invocation.parent ? { parent: x.invocation.parent } : {}),
+    ...(retries.length > 0 ? { retries } : {}),
+  };
   const fresh: TaskWait = { secret: newTaskSecret(), input: JSON.stringify(input), context: JSON.stringify(context), startedAt: now, beats: 0 };
   assertStorable(x, fresh.input + fresh.context);
   const wait = (await taskWaits(x.rt).put(x.name, fresh, itemTtl(x))) ?? fresh;
   const token = encodeTaskToken({ ...x.run, node: ir.node, invocation: x.name, secret: wait.secret });
   x.taskToken = token;
   const templates = contextObject(x, { Task: { Token: token } });
-  const output = await compute(x, input, async () => {
-    await callUser(x, [processInput(ir.io, input, templates)], x.ctx);
+  // The recorded input: a later execution may have none of its own (a response's event, parked and redriven).
+  const recorded = JSON.parse(wait.input) as Json;
+  const output = await compute(x, recorded, async () => {
+    await callUser(x, [processInput(ir.io, recorded, templates)], x.ctx);
     return null;
   });
   if (output.catchIndex !== undefined) return output;
@@ -85,14 +93,18 @@ export async function handOutToken(x: Exec, input: Json): Promise<{ value: Json;
 /**
  * The task's output from a completion, as a Task's from its handler: a
  * result through ResultSelector, ResultPath and OutputPath; an error to the
- * first Catch rule that matches it (Retry rules do not apply: the handler
- * that handed out the token is not run again), else `TASK_FAILED`.
+ * first Retry rule that matches it and has attempts left (the Task runs
+ * again: `TASK_RETRY`), else the first Catch rule that matches it, else
+ * `TASK_FAILED`.
  */
 export function completionOutput(x: Exec, c: TaskCompletion): { value: Json; catchIndex?: number } {
   const { ir } = x.rt;
   if ('value' in c.result) return { value: processOutput(ir.io, c.stateInput, c.result.value, contextObject(x)) };
   const { error, cause } = boundedError(c.result);
+  const retry = taskRetry(x, c, error, cause);
+  if (retry) return retry;
   const index = findCatch(ir.catch, error);
-  if (index < 0) return { value: { Error: error, Cause: cause }, catchIndex: TASK_FAILED };
+  // With the state input: a redrive's next attempt reads it from here (callback-retry.ts `attemptOf`).
+  if (index < 0) return { value: { Error: error, Cause: cause, input: c.stateInput }, catchIndex: TASK_FAILED };
   return { value: applyResultPath(ir.catch![index].resultPath, c.stateInput, { Error: error, Cause: cause }), catchIndex: index };
 }

@@ -12,22 +12,19 @@ import { invocationName } from './naming';
 import type { Committed, Exec } from './types';
 import { waitDue } from './wait-time';
 
-/** A successor that is a Wait: its spec, and the committed value that reaches it. */
-export interface PendingWait {
-  readonly spec: WaitSpec;
-  readonly ck: Committed;
-}
+/** A successor that is a Wait (its spec), or one due at a time decided already (a callback Task's retry); and the committed value that reaches it. */
+export type PendingWait = ({ readonly spec: WaitSpec } | { readonly at: number }) & { readonly ck: Committed };
 
 /** Delivers `event()` to `functionName` when the wait ends; `event` is built after the lease is extended, so it carries it. */
 export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: string, event: () => Envelope): Promise<void> {
   const now = Date.now();
-  const due = waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now);
+  const due = 'at' in wait ? wait.at : waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now);
   if (due <= now) {
     await x.rt.invoker.invoke(functionName, event());
     return;
   }
   const scheduler = x.rt.scheduler;
-  if (!scheduler) throw runtimeError(`node ${x.rt.ir.node}: Wait ${wait.spec.state} needs a scheduler, and this runtime has none`);
+  if (!scheduler) throw runtimeError(`node ${x.rt.ir.node}: ${'at' in wait ? 'a delayed retry' : `Wait ${wait.spec.state}`} needs a scheduler, and this runtime has none`);
   await leaseThroughWait(x, Math.ceil(due / 1000));
   // The Wait's node may read this checkpoint by reference: it must outlast the wait too.
   if ((wait.ck.ttl ?? 0) < x.lease) await x.rt.store.extendTtl(wait.ck.key, x.lease);

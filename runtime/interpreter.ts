@@ -11,7 +11,7 @@ import { runtimeError } from './errors';
 import { failure } from './fail';
 import { arrivalCode, joinKeys, readJoinState, recordArrival } from './fan-in';
 import { appendCommit } from './history';
-import { checkpointKey, RETRY_STATE, TASK_FAILED, type Transition } from './table';
+import { checkpointKey, RETRY_STATE, TASK_FAILED, TASK_RETRY, type Transition } from './table';
 import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
@@ -20,6 +20,7 @@ import { invocationName } from './naming';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
 import { failRun, runOver, succeedRun } from './run-record';
+import type { Redo } from './park';
 import { send } from './send';
 import type { Committed, Exec } from './types';
 
@@ -291,12 +292,12 @@ async function failState(x: Exec, error: string, cause: string): Promise<void> {
  * that (or one around it) has rules (IR `stateErrors`), else the run, naming
  * `state` (the Fail or Choice state, by default the node's own).
  */
-export async function failRunOrState(x: Exec, error: string, cause: string, state?: string, never?: string): Promise<void> {
+export async function failRunOrState(x: Exec, error: string, cause: string, state?: string, never?: string | Redo): Promise<void> {
   if (x.rt.ir.stateErrors && x.invocation.frames.length > 0) await failState(x, error, cause);
   else await failRun(x, error, cause, state, never);
 }
 
-/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's uncaught failure fails the run or state, anything else runs the instructions. */
+/** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's retry to its next attempt and its uncaught failure fails the run or state, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
   if (ck.catchIndex === RETRY_STATE) {
@@ -306,9 +307,14 @@ export async function proceed(x: Exec, ck: Committed): Promise<void> {
     await runInstructions(x, ck, [{ op: 'incrIteration' }, { op: 'invoke', invoke: retry.fanOut }], 'open', out);
     return;
   }
+  if (ck.catchIndex === TASK_RETRY && x.rt.tasks) {
+    await x.rt.tasks.nextAttempt(x, ck);
+    return;
+  }
   if (ck.catchIndex === TASK_FAILED) {
     const { Error: error, Cause: cause } = ck.value as { Error: string; Cause: string };
-    await failRunOrState(x, error, cause, undefined, `callback Task ${x.rt.ir.state ?? x.rt.ir.node} failed`);
+    // Redriven, the Task runs again: its next attempt, with a new token.
+    await failRunOrState(x, error, cause, undefined, x.rt.tasks?.redo(x, ck.catchIndex) ?? `callback Task ${x.rt.ir.state ?? x.rt.ir.node} failed`);
     return;
   }
   if (ck.catchIndex === undefined) {

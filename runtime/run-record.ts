@@ -6,7 +6,7 @@
  */
 import { stateOf } from './context';
 import { appendTransition } from './history';
-import { failParked, parkedOf } from './park';
+import { failParked, parkedOf, type Redo } from './park';
 import { byteLength, ttlIn } from './payload';
 import { runDeadline, scheduleRunTimeout } from './run-timeout';
 import type { ReadSet } from './store';
@@ -65,18 +65,22 @@ export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
   return false;
 }
 
+/** What a redrive re-sends for this execution's invocation: for a callback Task whose failure committed, its next attempt. */
+const redoOf = (x: Exec): Redo => x.rt.tasks?.redo(x, x.read?.checkpoints.get(x.key)?.catchIndex) ?? { invocation: x.name, parked: parkedOf(x) };
+
 /**
  * Ends the run FAILED at `state` (a Fail or Choice state; by default the one
- * the node runs). The failing invocation is parked for a redrive, unless
- * `never` says why a redrive would reach this failure again (a committed
- * value led to it).
+ * the node runs). The failing invocation is parked for a redrive (or what
+ * `never` names to re-send instead), unless `never` says why a redrive would
+ * reach this failure again (a committed value led to it).
  */
-export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x), never?: string): Promise<void> {
+export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x), never?: string | Redo): Promise<void> {
   x.metrics.failures = 1;
   await appendTransition(x, 'failed', { error: { state, error, cause } });
   const end = { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } } as const;
-  if (never === undefined) {
-    await failParked(x.rt.store, x.run, x.name, parkedOf(x), end, now(), runTtl(x));
+  if (typeof never !== 'string') {
+    const redo = never ?? { invocation: x.name, parked: parkedOf(x) };
+    await failParked(x.rt.store, x.run, redo.invocation, redo.parked, end, now(), runTtl(x), redo.generation);
     return;
   }
   // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
@@ -85,8 +89,9 @@ export async function failRun(x: Exec, error: string, cause: string, state = sta
 
 /** Parks this invocation in its FAILED run (runtime/park.ts); 'running' when a redrive made the run RUNNING again. */
 async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
-  await x.rt.store.putParked(x.run, x.name, parkedOf(x), runTtl(x));
-  return x.rt.store.parkInRun(x.run, x.name);
+  const redo = redoOf(x);
+  await x.rt.store.putParked(x.run, redo.invocation, redo.parked, runTtl(x));
+  return x.rt.store.parkInRun(x.run, redo.invocation);
 }
 
 /**

@@ -238,11 +238,21 @@ export const RETRY_STATE = -1;
 
 /**
  * The catch index of a callback Task's checkpoint whose completion was a
- * failure (sent, or a timeout) that no Catch rule took: the value is
- * `{Error, Cause}`, and the task fails its run or enclosing state. Committed
- * like any result, so that a success and a failure racing have one winner.
+ * failure (sent, or a timeout) that no Retry or Catch rule took: the value
+ * is `{Error, Cause, input}` (the state input, for a redrive's next
+ * attempt), and the task fails its run or enclosing state. Committed like
+ * any result, so that a success and a failure racing have one winner.
  */
 export const TASK_FAILED = -2;
+
+/**
+ * The catch index of a callback Task's checkpoint whose completion was a
+ * failure that a Retry rule retries: the value is a `TaskRetry`
+ * (runtime/callback-retry.ts), and the successor is the Task's next attempt
+ * (its own node, one iteration later, reading this checkpoint by reference):
+ * a new invocation with a new token.
+ */
+export const TASK_RETRY = -3;
 
 /** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {

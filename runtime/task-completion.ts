@@ -7,12 +7,13 @@
  * A token is valid only while a waiting record with its secret exists:
  * anything else is answered `invalid` and writes nothing.
  */
-import { scheduleCheck, taskWaits, type WaitContext } from './callback';
+import { scheduleCheck, type WaitContext } from './callback';
 import { execute } from './execute';
 import type { Json, TaskOutcome, TaskResponseAnswer } from './ir';
 import { invocationName } from './naming';
 import { checkpointKey } from './table';
 import { decodeTaskToken, sameSecret, type TaskToken } from './task-token';
+import { taskWaits } from './task-waits';
 import type { LambdaContext, Runtime, TaskCompletion } from './types';
 
 const NO_TASK = 'no task waits for this token: it was never issued, is forged, or expired';
@@ -64,7 +65,7 @@ export async function respondToTask(rt: Runtime, event: { unumTask: unknown }, c
   // A check made before a later heartbeat: that heartbeat scheduled the next one.
   if ('beats' in outcome && outcome.beats < wait.beats) return { task: 'heartbeat' };
   const invocation = { workflowId: token.workflowId, iteration: context.iteration, frames: context.fanOut, input: { value: null }, start: false, lease: context.lease, ...(context.parent ? { parent: context.parent } : {}) };
-  const end = await execute(rt, invocation, ctx, { stateInput: JSON.parse(wait.input) as Json, result: resultOf(outcome, rt) });
+  const end = await execute(rt, invocation, ctx, { stateInput: JSON.parse(wait.input) as Json, result: resultOf(outcome, rt), retries: context.retries ?? [] });
   return end.duplicate || end.outcome === 'duplicate' || end.outcome === 'stopped' || end.outcome === 'ended' ? ALREADY : { task: 'completed' };
 }
 

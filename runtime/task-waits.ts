@@ -4,8 +4,10 @@
  */
 import { GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { conditional } from './dynamodb-store';
+import { runtimeError } from './errors';
 import type { DynamoDbTarget } from './store';
 import { decodeHeartbeats, decodeTaskWait, keyItem, taskHeartbeat, type TaskWait, taskWaitKey, taskWaitPut } from './table';
+import type { Runtime } from './types';
 
 export class TaskWaits {
   constructor(private readonly table: DynamoDbTarget) {}
@@ -29,4 +31,10 @@ export class TaskWaits {
     const update = new UpdateItemCommand({ TableName: tableName, ...taskHeartbeat(invocation), ReturnValues: 'UPDATED_NEW' });
     return conditional(client.send(update).then((r) => decodeHeartbeats(r.Attributes)), () => undefined);
   }
+}
+
+/** The waiting records, in the workflow's table: a callback Task needs its store on DynamoDB. */
+export function taskWaits(rt: Runtime): TaskWaits {
+  if (!rt.store.dynamoDb) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its store on DynamoDB`);
+  return new TaskWaits(rt.store.dynamoDb);
 }

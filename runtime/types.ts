@@ -3,6 +3,7 @@ import type { FanOutFrame, FoldState, InputRef, Json, NodeIR, TaskResponseAnswer
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
 import type { Scheduler } from './scheduler';
+import type { Redo } from './park';
 import type { CheckpointStore, ReadSet } from './store';
 import type { RunRef } from './table';
 
@@ -32,6 +33,8 @@ export interface Runtime {
 export interface TaskCompletion {
   readonly stateInput: Json;
   readonly result: { readonly value: Json } | { readonly error: string; readonly cause: string };
+  /** Retries used per Retry rule by the attempts before this one. */
+  readonly retries: readonly number[];
 }
 
 /** What a callback Task's function adds to the runtime (docs/architecture.md "Callbacks"). */
@@ -42,6 +45,10 @@ export interface TaskPort {
   completionOutput(x: Exec, c: TaskCompletion): { value: Json; catchIndex?: number };
   /** Answers a response to one of the task's tokens (`TaskResponseEvent`). */
   respond(rt: Runtime, event: { unumTask: unknown }, ctx: LambdaContext): Promise<TaskResponseAnswer>;
+  /** After a completion committed a retry (`TASK_RETRY`): invokes the Task's next attempt. */
+  nextAttempt(x: Exec, ck: Committed): Promise<void>;
+  /** For a Task whose checkpoint (catch index `catchIndex`) is an uncaught failure: its next attempt, which a redrive sends. */
+  redo(x: Exec, catchIndex: number | undefined): Redo | undefined;
 }
 
 /** A parsed event: a start request or an envelope, in one shape. */

@@ -242,9 +242,9 @@ export class UnumClient {
    * they read, and every committed step is reused (docs/architecture.md
    * "Redrive"). Possible within the redrive window (about the checkpoint
    * retention from the run's last lease renewal, less two handoffs), unless the
-   * run failed at a Fail state, an unmatched Choice, a failed callback Task
-   * or a Parallel/Map state's recorded failure: a redrive would fail there
-   * again. Throws `UnumRunNotRedrivableError` for a run that is not FAILED
+   * run failed at a Fail state, an unmatched Choice or a Parallel/Map
+   * state's recorded failure: a redrive would fail there again (a failed
+   * callback Task runs again, with a new token). Throws `UnumRunNotRedrivableError` for a run that is not FAILED
    * (a RUNNING run whose last redrive was interrupted is finished instead).
    * Needs `grantRedrive`.
    */

@@ -467,13 +467,15 @@ function hasErrorRules(state: Parallel | MapState): boolean {
 }
 
 /**
- * Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold, and an item
- * processor's start, whose launchers launch further launchers), a retried state's fan-out.
+ * Every node `b` may invoke: its instructions' targets, catch handlers, itself (a fold, an item
+ * processor's start, whose launchers launch further launchers, and a callback Task with Retry rules,
+ * which invokes its next attempt), a retried state's fan-out.
  */
 function nodeSuccessors(b: NodeBuilder): string[] {
   const retry = b.join?.retry;
   const instructions = retry ? [...b.instructions, invoke(retry.fanOut)] : b.instructions;
-  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold' || b.mapItems !== undefined);
+  const retriesTask = b.callback !== undefined && (b.retry?.length ?? 0) > 0;
+  return successorsOf(b.name, instructions, b.catch ?? [], b.handler.kind === 'fold' || b.mapItems !== undefined || retriesTask);
 }
 
 /** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */

@@ -26,8 +26,8 @@ export interface TaskProps<O = Untyped> extends FunctionProps, IoProps {
   readonly outputExample?: O;
   /**
    * `WAIT_FOR_TASK_TOKEN`: the Task's result is what `sendTaskSuccess` sends
-   * for its token, and `sendTaskFailure` fails it (its Catch rules apply; its
-   * Retry rules apply to the handler's own errors only).
+   * for its token, and `sendTaskFailure` fails it (its Retry rules apply,
+   * running the Task again with a new token, then its Catch rules).
    * @default IntegrationPattern.REQUEST_RESPONSE
    */
   readonly integrationPattern?: IntegrationPattern;

@@ -58,3 +58,15 @@ test('a callback Task that starts the workflow gets an implicit start node: the 
   expect(compiled.nodes['Ask.Start'].ir.instructions).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Ask' } }]);
   expect(compiled.nodes.Ask.ir.entry).toBe(false);
 });
+
+test('a callback Task with Retry rules invokes itself (its next attempt): it is its own successor, and the workflow loops; without rules it is not', () => {
+  const task = (): Task => new Task('Ask', { entry: ENTRY, integrationPattern: WAIT });
+  const retried = compileWorkflow('wf', Definition.from(task().addRetry({ errors: ['Busy'] }).next(new Task('Next', { entry: ENTRY }))));
+  expect(retried.nodes.Ask.successors).toEqual(['Ask', 'Next']);
+  expect(retried.loops).toBe(true);
+  const plain = compileWorkflow('wf', Definition.from(task().next(new Task('Next', { entry: ENTRY }))));
+  expect(plain.nodes.Ask.successors).toEqual(['Next']);
+  expect(plain.loops).toBe(false);
+  const handlerRetry = compileWorkflow('wf', Definition.from(new Task('Ask', { entry: ENTRY }).addRetry({ errors: ['Busy'] }).next(new Task('Next', { entry: ENTRY }))));
+  expect(handlerRetry.nodes.Ask.successors).toEqual(['Next']);
+});

@@ -102,3 +102,16 @@ describe('a workflow with a callback Task', () => {
     expect(() => cfnLint(app)).not.toThrow();
   });
 });
+
+test('a callback Task with Retry rules may invoke its own function (its next attempt); without rules it may not', () => {
+  const invokes = (retry: boolean): unknown[] => {
+    const stack = new Stack(new App(), 'Retrying');
+    const approve = new Task('Approve', { entry: HANDLERS, handler: 'first', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, timeout: Duration.days(1) });
+    new UnumWorkflow(stack, 'Flow', { definition: Definition.from(retry ? approve.addRetry({ errors: ['Busy'] }) : approve) });
+    return statementsOf(Template.fromStack(stack), 'FlowNodesApproveRole')
+      .filter((s) => s.Action === 'lambda:InvokeFunction')
+      .flatMap((s) => [s.Resource].flat());
+  };
+  expect(invokes(true)).toContainEqual(lambdaArn('Retrying-Flow-Approve'));
+  expect(invokes(false)).not.toContainEqual(lambdaArn('Retrying-Flow-Approve'));
+});
