@@ -74,8 +74,8 @@ export interface MechanismEvidence {
   readonly responseGbSeconds: (e: TimelineEntry, responseMemoryMb: number) => number;
 }
 
-/** The identity of a task-response event's execution: `<function>@task:<kind>` (lib/local/events.ts). */
-const TASK_EVENT = /@task:(success|failure|heartbeat|timeout|unknown)$/;
+/** The identity of a task-response event's execution: `<function>@task:<kind>[:<iteration>]` (lib/local/events.ts). */
+const TASK_EVENT = /@task:(success|failure|heartbeat|timeout|unknown)(?::\d+)?$/;
 const RESPONSE_KINDS = new Set(['success', 'failure', 'heartbeat']);
 
 interface ScheduleRequest {

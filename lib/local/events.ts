@@ -5,7 +5,8 @@
  * same schedule means the same faults in every run of a workflow.
  */
 import type { EnvelopeHeader } from '../../runtime/ir';
-import { decodeTaskToken } from '../../runtime/task-token';
+import { invocationName } from '../../runtime/naming';
+import { decodeTaskToken, type TaskToken } from '../../runtime/task-token';
 import { parseFunctionRef } from './assembly';
 
 export interface EventInfo {
@@ -13,7 +14,8 @@ export interface EventInfo {
   readonly workflowId?: string;
   /**
    * `<function>@<iteration>[<frame iteration>.<index>,...]/<fold index>`, a launcher of a Map's items
-   * `<first item's>/launch:<end of its range>`, a response to a task token `<function>@task:<kind>`, a run's timeout
+   * `<first item's>/launch:<end of its range>`, a response to a task token `<function>@task:<kind>` (`:<iteration>` added
+   * for a Task outside any Map: its retries are invocations of later iterations, each with its own token), a run's timeout
    * `<function>@run-timeout`, or `<function>@start`.
    */
   readonly identity: string;
@@ -35,6 +37,21 @@ const LAUNCHER_MARK = '/launch:';
 
 export const isLauncher = (identity: string): boolean => identity.includes(LAUNCHER_MARK);
 
+/** Iterations tried when naming a token's invocation: a Task's retries and a loop's passes. */
+const TOKEN_ITERATIONS = 64;
+
+/**
+ * `:<iteration>` of the invocation that handed out `token`, for a Task outside
+ * any Map (the only names computable without the frames); '' otherwise. The
+ * token names its invocation by a hash that includes the workflowId, which
+ * an identity must not.
+ */
+function tokenIteration(token: TaskToken): string {
+  const run = { workflow: token.workflow, workflowId: token.workflowId };
+  for (let i = 0; i < TOKEN_ITERATIONS; i++) if (invocationName(run, token.node, i, []) === token.invocation) return `:${i}`;
+  return '';
+}
+
 export function describeEvent(functionName: string, payload: string, requestId: string): EventInfo {
   return describeValue(functionName, parse(payload), requestId);
 }
@@ -54,7 +71,8 @@ function describeValue(functionName: string, event: unknown, requestId: string):
   if (task && typeof task === 'object') {
     const token = decodeTaskToken(task.token);
     const kind = ['success', 'failure', 'heartbeat', 'timeout'].find((k) => k in task) ?? 'unknown';
-    return typeof token === 'string' ? { identity: `${functionName}@task:${kind}` } : { workflowId: token.workflowId, node: token.node, identity: `${functionName}@task:${kind}` };
+    if (typeof token === 'string') return { identity: `${functionName}@task:${kind}` };
+    return { workflowId: token.workflowId, node: token.node, identity: `${functionName}@task:${kind}${tokenIteration(token)}` };
   }
   const timeout = o.unumRunTimeout as Record<string, unknown> | undefined;
   if (timeout && typeof timeout === 'object') {

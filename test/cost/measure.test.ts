@@ -105,7 +105,7 @@ test('by mechanism: a Wait\'s schedule and the execution it woke; a callback\'s 
       exec('e1', 'f-A', 'A#0', 0, 100),
       exec('ew', 'f-W', 'f-W@0[]', 200, 210),
       exec('et', 'f-T', 'f-T@0[]', 300, 310),
-      exec('es', 'f-T', 'f-T@task:success', 400, 420),
+      exec('es', 'f-T', 'f-T@task:success:0', 400, 420),
       exec('eo', 'f-T', 'f-T@task:timeout', 500, 505),
     ],
     calls: [

@@ -5,7 +5,9 @@
  * written once; a run past its timeout ends TIMED_OUT once, whether the
  * recorder's schedule or an execution that finds the deadline passed writes
  * it; a callback completed twice at once and once late, racing its timeout,
- * completes once; a run redriven after its failure ends with one result.
+ * completes once; a callback whose sent failure its Retry rule retries
+ * completes each attempt once, the second with a new token; a run redriven
+ * after its failure ends with one result.
  * `npm run test:faults -- --seeds N` runs them among figure 9's set.
  */
 import { randomSchedules } from '../../lib/local/campaign';
@@ -17,8 +19,8 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const faultEngine = useFaultEngine({ examples: false });
 
-test('a stop racing the run, a run timeout, a callback completed twice, late and racing its timeout, and a redrive after a failure keep every invariant under random faults', async () => {
-  const seeds = Array.from({ length: Number(process.env.UNUM_FAULT_SEEDS ?? 12) }, (_, i) => i + 1);
+test('a stop racing the run, a run timeout, a callback completed twice, late and racing its timeout, a callback retried, and a redrive after a failure keep every invariant under random faults', async () => {
+  const seeds = Array.from({ length: Number(process.env.UNUM_FAULT_SEEDS ?? 15) }, (_, i) => i + 1);
   // How each race ended, for the log (timing decides it, so no test depends on it).
   const ends = new Map<string, number>();
   const s = await randomSchedules(faultEngine(), RUN_CONTROL_TARGETS, seeds, {

@@ -27,5 +27,6 @@ const runControl = new Stack(app, 'UnumRunControlFaults');
 new UnumWorkflow(runControl, 'StopRace', { definition: w.stopRace(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'TimesOut', { definition: w.timesOut(), removalPolicy: RemovalPolicy.DESTROY, timeout: Duration.minutes(10) });
 new UnumWorkflow(runControl, 'CallbackRace', { definition: w.callbackRace(), removalPolicy: RemovalPolicy.DESTROY });
+new UnumWorkflow(runControl, 'CallbackRetry', { definition: w.callbackRetry(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'RedriveAfterFailure', { definition: w.redriveAfterFailure(), removalPolicy: RemovalPolicy.DESTROY });
 app.synth();

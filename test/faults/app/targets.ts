@@ -136,6 +136,38 @@ const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflo
 };
 
 /**
+ * Answers the first token with the failure `Declined` twice at once, after a
+ * delay drawn from the run id (racing its timeout, as `answerRacingTheTimeout`),
+ * which the Task's Retry rule retries: the Task runs again and hands out a
+ * second token, answered with success twice at once; each token once more after
+ * the run ended. Throws unless exactly one response completed each attempt
+ * that a response decided: one token and no win when the first timeout won;
+ * two tokens, the first's failure won, and the second's success won exactly
+ * when the run has the approval's result.
+ */
+const answerFailureThenSuccess: RunIntervention = async (engine, workflow, workflowId) => {
+  const client = clientOn(engine, workflow);
+  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 150;
+  const ended = engine.waitForRun(workflow, workflowId, { timeoutMs: 120_000 });
+  const tokens: string[] = [];
+  const wins: number[] = [];
+  await answerTasks(engine, workflowId, ended, async (token) => {
+    const first = tokens.push(token) === 1;
+    if (first) await new Promise((r) => setTimeout(r, delay));
+    const respond = (): Promise<void> => (first ? client.sendTaskFailure(token, 'Declined', 'first answer') : client.sendTaskSuccess(token, { ok: true }));
+    wins.push((await Promise.all([0, 1].map(() => completes(respond())))).filter(Boolean).length);
+  });
+  const record = await ended;
+  for (const [i, token] of tokens.entries()) if (await completes(client.sendTaskSuccess(token, { late: true }))) wins[i] = (wins[i] ?? 0) + 1;
+  const approved = record.status === 'SUCCEEDED' && JSON.stringify(record.result) === JSON.stringify({ x: 1 });
+  const expected = tokens.length === 1 ? [0] : [1, approved ? 1 : 0];
+  if (tokens.length > 2 || JSON.stringify(wins) !== JSON.stringify(expected)) {
+    throw new Error(`callback retry: ${tokens.length} tokens handed out, wins per token ${JSON.stringify(wins)} (expected ${JSON.stringify(expected)}), run ${record.status} ${JSON.stringify(record.result ?? record.error)}`);
+  }
+  return { ends: 0, redrives: 0 };
+};
+
+/**
  * Redrives the run once it is FAILED (its Flaky step fails until the file the
  * handler looks for exists: the fix, deployed before the redrive), once:
  * Lambda's retries of a duplicate delivery of Flaky's event, begun before the
@@ -161,7 +193,8 @@ const redriveAfterTheFailure: RunIntervention = async (engine, workflow, workflo
  * either way), a run that outlives its timeout (TIMED_OUT by the recorder's
  * schedule or by the execution that finds the deadline passed), and a
  * callback completed twice at once and once late, racing its timeout (the
- * task completes once), and a redrive after a failure (FAILED once, then one
+ * task completes once), a callback whose failure its Retry rule retries
+ * (each attempt completes once, the second with a new token), and a redrive after a failure (FAILED once, then one
  * result: invariant 1 allows one final write per redrive).
  */
 export const RUN_CONTROL_TARGETS: readonly Target[] = [
@@ -179,6 +212,13 @@ export const RUN_CONTROL_TARGETS: readonly Target[] = [
     // The approval's result (through AfterAsk), or the Catch handler's, which ends the run.
     expect: (): Expectation => ({ kind: 'oneOf', expectations: [{ kind: 'result', result: { x: 1 } }, { kind: 'result', result: { timedOut: true } }] }),
     during: answerRacingTheTimeout,
+  },
+  {
+    workflow: 'CallbackRetry',
+    input: { x: 1 },
+    // The second attempt's approval (through AfterRetry), or the Catch handler's after either attempt timed out.
+    expect: (): Expectation => ({ kind: 'oneOf', expectations: [{ kind: 'result', result: { x: 1 } }, { kind: 'result', result: { timedOut: true } }] }),
+    during: answerFailureThenSuccess,
   },
 ];
 

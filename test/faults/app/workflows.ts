@@ -158,6 +158,16 @@ export function callbackRace(): Definition {
   return Definition.from(ask.addCatch(new Pass('NoAnswer', { result: { timedOut: true } }), { errors: ['States.Timeout'] }).next(task('AfterAsk', 'start')));
 }
 
+/**
+ * A callback Task whose sent failure `Declined` its Retry rule retries once (the Task runs again with a new
+ * token); a timeout of either attempt is caught (issue 18: callback retries, in the campaign by `CallbackRetry`).
+ */
+export function callbackRetry(): Definition {
+  const ask = new Task('AskTwice', { entry, handler: 'ask', integrationPattern: IntegrationPattern.WAIT_FOR_TASK_TOKEN, timeout: Duration.minutes(1), resultPath: '$.approval' });
+  const rules = ask.addRetry({ errors: ['Declined'], maxAttempts: 1, intervalSeconds: 1 }).addCatch(new Pass('NoSecondAnswer', { result: { timedOut: true } }), { errors: ['States.Timeout'] });
+  return Definition.from(rules.next(task('AfterRetry', 'start')));
+}
+
 /** Run control (issue 18): Flaky fails the run until its fix exists; the campaign then redrives it (`RUN_CONTROL_TARGETS`). */
 export function redriveAfterFailure(): Definition {
   return Definition.from(task('BeforeFlaky', 'chainB').next(task('Flaky', 'flaky')).next(task('AfterFlaky', 'start')));
