@@ -76,7 +76,7 @@ test('approved: the run waits a day, hands its token to the inbox, waits for the
   // The timeout still fires after the answer, and finds the task completed.
   await engine.idle(id);
   const timeline = engine.emulator.timeline.of(id);
-  expect(timeline.filter((e) => e.node === 'AskApprover').map((e) => e.identity.replace(/^.*@/, ''))).toEqual(['0[]', 'task:success', 'task:timeout']);
+  expect(timeline.filter((e) => e.node === 'AskApprover').map((e) => e.identity.replace(/^.*@/, ''))).toEqual(['0[]', 'task:success:0', 'task:timeout:0']);
   expect(timeline.filter((e) => e.node === 'Pay')).toHaveLength(1);
 
   const measured = measureRun({ executions: timeline, calls: engine.traffic.of(id), functions: engine.app.functions, userCodeMs: new Map(), callLatencyMs: 5 });
