@@ -12,13 +12,13 @@ import { appendCommit } from './history';
 import { unlessCommitted } from './interpreter';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type Json } from './ir';
 import { invocationName } from './naming';
-import { redriveUntil, type Redo } from './park';
+import { redriveUntil } from './park';
 import { sleep } from './pool';
 import { matchesError, RESERVE_MS, retryDelay } from './retry';
 import { send } from './send';
 import { checkpointKey, TASK_FAILED, TASK_RETRY } from './table';
 import { taskWaits } from './task-waits';
-import type { Committed, Exec, TaskCompletion } from './types';
+import type { Committed, Exec, Redo, TaskCompletion } from './types';
 import { remainingMs } from './user-code';
 
 /** A `TASK_RETRY` checkpoint's value: what the next attempt needs, decided once with the old token's completion. */

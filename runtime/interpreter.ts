@@ -20,9 +20,8 @@ import { invocationName } from './naming';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
 import { failRun, runOver, succeedRun } from './run-record';
-import type { Redo } from './park';
 import { send } from './send';
-import type { Committed, Exec } from './types';
+import type { Committed, Exec, Redo } from './types';
 
 interface Outgoing {
   iteration: number;

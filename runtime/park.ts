@@ -44,19 +44,6 @@ function eventOf(x: Exec): Envelope | StartRequest {
   };
 }
 
-/**
- * What a redrive re-sends in place of the invocation that failed the run
- * (runtime/run-record.ts `failRun`): itself by default; for a callback
- * Task's uncaught failure, its next attempt (runtime/callback-retry.ts).
- * `generation`: the failed event's, fencing a stale failure as the failure
- * recorder's does (`failParked`).
- */
-export interface Redo {
-  readonly invocation: string;
-  readonly parked: Parked;
-  readonly generation?: number;
-}
-
 /** This execution as a parked invocation: its function, its event, its redrive window. */
 export const parkedOf = (x: Exec): Parked => ({
   functionName: x.ctx.functionName ?? x.rt.ir.functionNames[x.rt.ir.node] ?? '',

@@ -6,12 +6,12 @@
  */
 import { stateOf } from './context';
 import { appendTransition } from './history';
-import { failParked, parkedOf, type Redo } from './park';
+import { failParked, parkedOf } from './park';
 import { byteLength, ttlIn } from './payload';
 import { runDeadline, scheduleRunTimeout } from './run-timeout';
 import type { ReadSet } from './store';
 import type { RunEnd } from './table';
-import type { Committed, Exec } from './types';
+import type { Committed, Exec, Redo } from './types';
 
 const now = (): string => new Date().toISOString();
 /** The run record (and a result it references) lives for the run retention, and no less than the run's lease (it outlives the run's items). */

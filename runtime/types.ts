@@ -3,9 +3,8 @@ import type { FanOutFrame, FoldState, InputRef, Json, NodeIR, TaskResponseAnswer
 import type { Invoker } from './invoker';
 import type { MetricName } from './log';
 import type { Scheduler } from './scheduler';
-import type { Redo } from './park';
 import type { CheckpointStore, ReadSet } from './store';
-import type { RunRef } from './table';
+import type { Parked, RunRef } from './table';
 
 /** The part of Lambda's context object the runtime uses. */
 export interface LambdaContext {
@@ -35,6 +34,19 @@ export interface TaskCompletion {
   readonly result: { readonly value: Json } | { readonly error: string; readonly cause: string };
   /** Retries used per Retry rule by the attempts before this one. */
   readonly retries: readonly number[];
+}
+
+/**
+ * What a redrive re-sends in place of the invocation that failed the run
+ * (runtime/run-record.ts `failRun`): itself by default; for a callback
+ * Task's uncaught failure, its next attempt (runtime/callback-retry.ts).
+ * `generation`: the failed event's, fencing a stale failure as the failure
+ * recorder's does (`failParked`).
+ */
+export interface Redo {
+  readonly invocation: string;
+  readonly parked: Parked;
+  readonly generation?: number;
 }
 
 /** What a callback Task's function adds to the runtime (docs/architecture.md "Callbacks"). */
