@@ -73,13 +73,16 @@ export const STATE_RULE_TARGETS: readonly Target[] = [
   { workflow: 'StateRules', input: { n: 4 }, expect: () => ({ kind: 'result', result: { items: 4, caught: 'OddItem' } }) },
 ];
 
+/** A delay of 0 to `boundMs` drawn from the run id: the same for a run's replays, spread over the campaign's runs. */
+const delayOf = (workflowId: string, boundMs: number): number => createHash('sha256').update(workflowId).digest().readUInt32BE(0) % boundMs;
+
 /**
  * A stop request racing the run to its end, sent after a delay drawn from the
  * run id (0-400 ms: before, during or after the run's few transitions) as
  * `UnumClient.stop` sends it; it counts as the run's final write when it ended it.
  */
 const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) => {
-  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 400;
+  const delay = delayOf(workflowId, 400);
   await new Promise((r) => setTimeout(r, delay));
   const { tableName, name } = engine.workflow(workflow);
   const ended = await new DynamoDbStore(tableName, engine.dynamo).interruptRun({ workflow: name, workflowId }, { status: 'ABORTED', error: { node: '', error: 'Stopped', cause: 'stop request racing the run' } }, new Date().toISOString());
@@ -116,7 +119,7 @@ async function completes(respond: Promise<void>): Promise<boolean> {
  */
 const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflowId) => {
   const client = clientOn(engine, workflow);
-  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 150;
+  const delay = delayOf(workflowId, 150);
   const ended = engine.waitForRun(workflow, workflowId, { timeoutMs: 120_000 });
   const completed: boolean[] = [];
   const tokens: string[] = [];
@@ -147,7 +150,7 @@ const answerRacingTheTimeout: RunIntervention = async (engine, workflow, workflo
  */
 const answerFailureThenSuccess: RunIntervention = async (engine, workflow, workflowId) => {
   const client = clientOn(engine, workflow);
-  const delay = createHash('sha256').update(workflowId).digest().readUInt32BE(0) % 150;
+  const delay = delayOf(workflowId, 150);
   const ended = engine.waitForRun(workflow, workflowId, { timeoutMs: 120_000 });
   const tokens: string[] = [];
   const wins: number[] = [];
