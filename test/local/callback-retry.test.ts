@@ -14,7 +14,7 @@ import { UnumTaskAlreadyCompletedError } from '../../lib/client';
 import type { LocalEngine } from '../../lib/local/engine';
 import { useCallbackEngine } from '../support/callback-engine';
 import { decodeTaskToken } from '../../runtime/task-token';
-import type { Handed } from './callback-retry-app/handlers';
+import { callFiles, type Call } from './callback-retry-app/handlers';
 
 jest.setTimeout(300_000);
 
@@ -29,10 +29,23 @@ beforeAll(() => {
   engine = startedEngine();
 });
 
-/** What the handler handed out for run `id` so far, in the order it handed the tokens out. */
+/** One token as the handler handed it out: first when, how many calls, and the input's `order` in the last call. */
+interface Handed {
+  readonly token: string;
+  readonly at: number;
+  readonly calls: number;
+  readonly order?: unknown;
+}
+
+/** What the handler handed out for run `id` so far, one entry per token, in the order it handed the tokens out. */
 function handedRecords(id: string): Handed[] {
-  const files = fs.readdirSync(tokens).filter((f) => f.startsWith(`${id}@`));
-  return files.map((f) => JSON.parse(fs.readFileSync(path.join(tokens, f), 'utf8')) as Handed).sort((a, b) => a.at - b.at);
+  const calls = callFiles(tokens, id).map((f) => JSON.parse(fs.readFileSync(path.join(tokens, f), 'utf8')) as Call).sort((a, b) => a.at - b.at);
+  const byToken = new Map<string, Handed>();
+  for (const c of calls) {
+    const before = byToken.get(c.token);
+    byToken.set(c.token, { token: c.token, at: before?.at ?? c.at, calls: (before?.calls ?? 0) + 1, order: c.order });
+  }
+  return [...byToken.values()];
 }
 
 /** The tokens the handler handed out for run `id` so far, in order. */

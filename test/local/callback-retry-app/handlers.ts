@@ -1,27 +1,32 @@
-/** Handlers of the callback retry and redrive tests: every attempt of the callback Task hands its token out through its own file. */
-import { createHash } from 'crypto';
+/** Handlers of the callback retry and redrive tests: every call of the callback Task's handler hands its token out through its own file. */
+import { createHash, randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { writeFileAtomically } from '../../support/atomic-file';
 
 interface UnumContext {
   readonly runId: string;
 }
 
-/** What the handler recorded of one token: when it was first handed out, and how many calls handed it out. */
-export interface Handed {
+/** One call of the handler: the token it handed out, when, and the input's `order`. */
+export interface Call {
   readonly token: string;
   readonly at: number;
-  readonly calls: number;
-  /** The input's `order`, as the last call got it. */
   readonly order?: unknown;
 }
 
-/** One file per token (`<run>@<digest>.json`): a later execution of the same attempt counts its call in the same file. */
+/** The directory's files of run `id`'s calls: `<run>@<token digest>@<call>.json`. */
+export const callFiles = (dir: string, id: string): string[] => fs.readdirSync(dir).filter((f) => f.startsWith(`${id}@`));
+
+/**
+ * One file per call, written whole: duplicate executions of one attempt
+ * call the handler concurrently, and a shared file read, changed and
+ * written back would lose their calls or be read half-written.
+ */
 export function request(input: { token: string; order?: unknown }, _lambda: unknown, unum: UnumContext): { requested: true } {
-  const file = path.join(process.env.CALLBACK_TOKENS as string, `${unum.runId}@${createHash('sha256').update(input.token).digest('hex').slice(0, 16)}.json`);
-  const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Handed) : undefined;
-  const handed: Handed = { token: input.token, at: before?.at ?? Date.now(), calls: (before?.calls ?? 0) + 1, order: input.order };
-  fs.writeFileSync(file, JSON.stringify(handed));
+  const digest = createHash('sha256').update(input.token).digest('hex').slice(0, 16);
+  const call: Call = { token: input.token, at: Date.now(), order: input.order };
+  writeFileAtomically(path.join(process.env.CALLBACK_TOKENS as string, `${unum.runId}@${digest}@${randomUUID()}.json`), JSON.stringify(call));
   return { requested: true };
 }
 
@@ -34,12 +39,8 @@ export async function boom(_input: unknown, _lambda: unknown, unum: UnumContext)
   const dir = process.env.CALLBACK_TOKENS as string;
   const mine = path.join(dir, `${unum.runId}.boom`);
   const runs = (fs.existsSync(mine) ? Number(fs.readFileSync(mine, 'utf8')) : 0) + 1;
-  fs.writeFileSync(mine, String(runs));
-  const calls = (): number => {
-    const file = fs.readdirSync(dir).find((f) => f.startsWith(`${unum.runId}@`));
-    return file ? (JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Handed).calls : 0;
-  };
-  for (let i = 0; i < 400 && calls() < runs; i++) await new Promise((r) => setTimeout(r, 50));
+  writeFileAtomically(mine, String(runs));
+  for (let i = 0; i < 400 && callFiles(dir, unum.runId).length < runs; i++) await new Promise((r) => setTimeout(r, 50));
   const e = new Error('the other branch failed');
   e.name = 'States.Runtime';
   throw e;
