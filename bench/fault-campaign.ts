@@ -41,7 +41,8 @@ export interface FaultCampaignRun extends CampaignCommandOptions {
   readonly workflows: readonly string[];
   /** Schedules in flight (the default when not given). */
   readonly concurrencyUsed: number;
-  readonly summary: CampaignSummary & { readonly injected: Readonly<Record<string, number>> };
+  /** `staleReads` is absent from campaigns recorded before the fault proxy answered reads stale. */
+  readonly summary: Omit<CampaignSummary, 'staleReads'> & { readonly staleReads?: number; readonly injected: Readonly<Record<string, number>> };
   /** The whole command, synthesis of the apps included. */
   readonly wallSeconds: number;
   /** The campaign without the synthesis: fault-free reference runs and the random schedules. */
@@ -62,6 +63,7 @@ const FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
   ['duplicate', 'an async event is delivered twice, concurrently'],
   ['late', 'an async event is delivered a second time after the run finished and its state was collected'],
   ['rerun', 'an execution that succeeded runs once more (at-least-once delivery)'],
+  ['stale', 'an eventually consistent read is answered as by a replica that has none of the items asked for'],
 ];
 
 /** What each kind of service fault does (lib/local/schedule.ts ServiceFaultPlan, lib/local/service-errors.ts). */
@@ -134,6 +136,7 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
           ['Executions (Lambda attempts, duplicates and re-runs included)', fmtInt(s.executions)],
           ['Call faults seen by the fault proxy (crash / timeout)', fmtInt(s.callFaults)],
           ...(r.serviceFaults ? [['Service faults seen by the fault proxy (throttling / 500 / unreachable, each attempt)', fmtInt(s.serviceFaults)]] : []),
+          ...(s.staleReads === undefined ? [] : [['Eventually consistent reads answered stale by the fault proxy', fmtInt(s.staleReads)]]),
           ['Late duplicates delivered after the run finished', fmtInt(s.lateDuplicates)],
           ['**Invariant violations**', `**${fmtInt(violations)}**`],
           ['Wall time (synthesis of the apps included)', `${fmt(r.wallSeconds, 1)} s`],

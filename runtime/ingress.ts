@@ -103,12 +103,15 @@ export function fanInMembers(x: Exec, f: FanInRef): string[] | undefined {
 /**
  * Values of checkpoints in key order, or undefined if any is missing. Keys
  * read with the own checkpoint are taken from that read; the others are read
- * now (consistently, in chunks of 100).
+ * now (consistently, in chunks of 100) and added to it, so that later
+ * lookups in the step's read (a callback attempt's previous decision) see
+ * what a stale first read missed.
  */
 export async function readValues(x: Exec, keys: readonly string[]): Promise<Json[] | undefined> {
   const read = x.read?.checkpoints;
   const rest = keys.filter((k) => !read?.has(k));
   const found = rest.length > 0 ? await x.rt.store.getCheckpoints(rest) : undefined;
+  if (x.read && found?.size) x.read = { ...x.read, checkpoints: new Map([...x.read.checkpoints, ...found]) };
   const out: Json[] = [];
   for (const k of keys) {
     const c = read?.get(k) ?? found?.get(k);

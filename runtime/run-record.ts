@@ -27,6 +27,7 @@ const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.sto
 export async function startRun(x: Exec): Promise<boolean> {
   const startedAt = now();
   const r = await x.rt.store.startRun(x.run, startedAt, runTtl(x), runDeadline(x, startedAt));
+  x.startedRun = r.created;
   const recent = r.created || Date.parse(r.startedAt ?? '') >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
   // Again on a retried start: the entry may have crashed between the record and the schedule.
   const deadline = recent ? runDeadline(x, r.created ? startedAt : (r.startedAt as string)) : undefined;
@@ -66,7 +67,13 @@ export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
 }
 
 /** What a redrive re-sends for this execution's invocation: for a callback Task whose failure committed, its next attempt. */
-const redoOf = (x: Exec): Redo => x.rt.tasks?.redo(x, x.read?.checkpoints.get(x.key)?.catchIndex) ?? { invocation: x.name, parked: parkedOf(x) };
+async function redoOf(x: Exec): Promise<Redo> {
+  const itself = { invocation: x.name, parked: parkedOf(x) };
+  if (!x.rt.tasks) return itself;
+  // The step's read may have been stale (eventually consistent): the committed failure is asked of the leader.
+  const own = x.read?.checkpoints.get(x.key) ?? (await x.rt.store.getCheckpoint(x.key));
+  return x.rt.tasks.redo(x, own?.catchIndex) ?? itself;
+}
 
 /**
  * Ends the run FAILED at `state` (a Fail or Choice state; by default the one
@@ -89,7 +96,7 @@ export async function failRun(x: Exec, error: string, cause: string, state = sta
 
 /** Parks this invocation in its FAILED run (runtime/park.ts); 'running' when a redrive made the run RUNNING again. */
 async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
-  const redo = redoOf(x);
+  const redo = await redoOf(x);
   await x.rt.store.putParked(x.run, redo.invocation, redo.parked, runTtl(x));
   return x.rt.store.parkInRun(x.run, redo.invocation);
 }

@@ -15,6 +15,7 @@ import { endedByDeadline } from './run-timeout';
 import { commitRunResult, resultFitsInline, runOver } from './run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from './ir';
+import type { ReadSet } from './store';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
@@ -60,19 +61,42 @@ async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplic
 
 /**
  * Runs one step. The own checkpoint is read with the inputs named by the
- * envelope (consistently), or with the run record alone, eventually
- * consistent: a stale miss only computes again, and the conditional put
- * returns the stored value. The run record comes in the same round trip:
- * once the run has ended (finished, stopped, past its deadline) nothing is
- * owed ('ended'). `plan` returns the step's work,
- * 'stale' when an input is missing already, or 'abandoned' when the state
- * attempt it belongs to was decided (ingress.ts `decidedAttemptKey`).
+ * envelope and the run record in one round trip, eventually consistent
+ * unless state attempts are read: a checkpoint is written once and a
+ * fan-in shard only gains arrivals, so a stale replica can miss an item or
+ * an arrival but never show a wrong one. A stale miss of the own checkpoint
+ * only computes again (the conditional put returns the stored value); a
+ * missing input or arrival is asked of the leader once more, consistently,
+ * before the step counts it missing ('stale', or an expired input). Once
+ * the run has ended (finished, stopped, past its deadline) nothing is owed
+ * ('ended'). `plan` returns the step's work, 'stale' when an input is
+ * missing already, or 'abandoned' when the state attempt it belongs to was
+ * decided (ingress.ts `decidedAttemptKey`).
  */
 export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
-  const inputs = inputKeys(x);
   const attempts = stateAttemptJoins(x);
-  const consistent = inputs.checkpoints.length + inputs.shards.length + attempts.length > 0;
-  x.read = await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
+  const outcome = await stepOnRead(x, plan, attempts, attempts.length > 0);
+  if (outcome !== 'missing') return outcome;
+  const again = await stepOnRead(x, plan, attempts, true);
+  return again === 'missing' ? staleOrExpired(x) : again;
+}
+
+const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runFailed: false };
+
+/**
+ * The entry's step in the execution that created the run's RUNNING record
+ * needs no read: the run has just started, and its own checkpoint exists
+ * only if a concurrent start of the same run committed it first, which the
+ * conditional put tells (as after a stale miss).
+ */
+const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards: readonly string[] }, attempts: readonly string[]): boolean =>
+  x.startedRun === true && inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
+
+/** The step on one read; 'missing' when an input or arrival was not found (by a consistent read: after `staleOrExpired`). */
+async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
+  const inputs = inputKeys(x);
+  const missing = async (): Promise<'stale' | 'missing'> => (consistent ? staleOrExpired(x) : 'missing');
+  x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
   if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
     return 'ended';
@@ -80,7 +104,7 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
   if (await stoppedByFailedState(x, attempts)) return 'stopped';
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
-  if (work === 'stale') return staleOrExpired(x);
+  if (work === 'stale') return missing();
   if (work === 'abandoned') return work;
   let ck: Committed;
   if (own) {
@@ -89,7 +113,7 @@ export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 
     ck = fromCheckpoint(x.key, own);
   } else {
     const output = await work.computeOutput();
-    if (!output) return staleOrExpired(x);
+    if (!output) return missing();
     if (output === 'waiting') return output;
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;

@@ -92,6 +92,8 @@ export interface Exec {
   readonly metrics: Partial<Record<MetricName, number>>;
   /** The step's first read: the own checkpoint and the inputs the envelope names (runtime/step.ts). */
   read?: ReadSet;
+  /** This execution wrote its run's RUNNING record just now (run-record.ts `startRun`). */
+  startedRun?: boolean;
   /** Epoch seconds until which what the run will read again is kept; sent on in every envelope. */
   lease: number;
   /** Attempts of the handler in this execution (retry rules), 0 when user code did not run. */

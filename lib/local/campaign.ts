@@ -37,6 +37,8 @@ export interface CampaignSummary {
   readonly callFaults: number;
   /** Service faults the executions' SDKs met (throttling, 500s, unreachable). */
   readonly serviceFaults: number;
+  /** Eventually consistent reads answered stale (none of their items). */
+  readonly staleReads: number;
   readonly lateDuplicates: number;
   readonly failures: Failure[];
   /** Notes of all runs (findings that break no invariant), deduplicated with counts. */
@@ -54,6 +56,7 @@ function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): Camp
     executions: runs.reduce((a, r) => a + r.run.executions, 0),
     callFaults: runs.reduce((a, r) => a + r.run.callFaults, 0),
     serviceFaults: runs.reduce((a, r) => a + r.run.serviceFaults, 0),
+    staleReads: runs.reduce((a, r) => a + r.run.staleReads, 0),
     lateDuplicates: runs.reduce((a, r) => a + r.run.lateDuplicates, 0),
     failures: runs.filter((r) => r.run.violations.length > 0).map((r) => ({ what: r.what, workflowId: r.run.workflowId, violations: r.run.violations })),
     notes: countNotes(runs.flatMap((r) => r.run.notes)),

@@ -31,10 +31,18 @@ export interface CallInfo {
   readonly occurrence: number;
   /** 0-based position among all calls of this execution. */
   readonly index: number;
+  /** A DynamoDB read that asks for no strong consistency (GetItem, BatchGetItem): a replica may answer it. */
+  readonly eventuallyConsistent?: boolean;
 }
 
-/** Crash before the call reaches its service, crash after it took effect, or hang until killed by the timeout. */
-export type CallFault = 'none' | 'crash-before' | 'crash-after' | 'timeout' | ServiceFault;
+/**
+ * Crash before the call reaches its service, crash after it took effect,
+ * hang until killed by the timeout, or (`stale`, an eventually consistent
+ * read only) answer from a replica that has seen none of the items asked
+ * for: DynamoDB Local is always consistent, and a missing item is the
+ * oldest view a replica can give of any item.
+ */
+export type CallFault = 'none' | 'crash-before' | 'crash-after' | 'timeout' | 'stale' | ServiceFault;
 
 /**
  * The service (or the network to it) fails one call and the execution goes

@@ -155,7 +155,8 @@ export class FaultProxy {
       return;
     }
     // The call took effect (`status` says how); the execution hears a 500 instead.
-    send(res, fault === 'error-after' ? serviceErrorReply(fault, call.service) : reply);
+    if (fault === 'error-after') send(res, serviceErrorReply(fault, call.service));
+    else send(res, fault === 'stale' && call.eventuallyConsistent ? withoutItems(reply) : reply);
   }
 
   private describeCall(exec: ExecutionInfo, req: http.IncomingMessage, pathname: string, body: string): CallInfo {
@@ -178,11 +179,12 @@ export class FaultProxy {
       operation = String(req.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, '');
       label = `${operation}(${keyKinds(body).join(',')})`;
     }
+    const eventuallyConsistent = service === 'dynamodb' && (operation === 'GetItem' || operation === 'BatchGetItem') && !readsConsistently(body);
     const counts = this.callCounts.get(exec) ?? { index: 0, labels: new Map<string, number>() };
     this.callCounts.set(exec, counts);
     const occurrence = counts.labels.get(label) ?? 0;
     counts.labels.set(label, occurrence + 1);
-    return { service, operation, label, occurrence, index: counts.index++ };
+    return { service, operation, label, occurrence, index: counts.index++, ...(eventuallyConsistent ? { eventuallyConsistent } : {}) };
   }
 
   private async forward(req: http.IncomingMessage, pathname: string, url: URL, body: string): Promise<Reply> {
@@ -257,4 +259,24 @@ function send(res: http.ServerResponse, reply: Reply): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether a GetItem or BatchGetItem asks for strong consistency (every table of a batch, as the runtime sends it). */
+function readsConsistently(body: string): boolean {
+  try {
+    const r = JSON.parse(body) as { ConsistentRead?: boolean; RequestItems?: Record<string, { ConsistentRead?: boolean }> };
+    return r.RequestItems ? Object.values(r.RequestItems).every((t) => t.ConsistentRead === true) : r.ConsistentRead === true;
+  } catch {
+    return true;
+  }
+}
+
+/** A read's answer as a replica that has seen none of its items gives it: no Item, empty Responses; the checksum header goes with the old body. */
+function withoutItems(reply: Reply): Reply {
+  if (reply.statusCode !== 200) return reply;
+  const r = JSON.parse(reply.body) as { Item?: unknown; Responses?: Record<string, unknown[]> };
+  delete r.Item;
+  if (r.Responses) for (const table of Object.keys(r.Responses)) r.Responses[table] = [];
+  const headers = Object.fromEntries(Object.entries(reply.headers).filter(([k]) => k.toLowerCase() !== 'x-amz-crc32'));
+  return { ...reply, headers, body: JSON.stringify(r) };
 }

@@ -26,6 +26,8 @@ export interface CheckedRun {
   readonly callFaults: number;
   /** Service faults the proxy injected in this run (throttling, 500s, unreachable). */
   readonly serviceFaults: number;
+  /** Eventually consistent reads the proxy answered as a replica that had none of their items. */
+  readonly staleReads: number;
   readonly lateDuplicates: number;
 }
 
@@ -106,8 +108,9 @@ export async function checkedRun(
   const executions = timeline.length;
   const faults = engine.traffic.of(workflowId).filter((c) => c.fault !== 'none');
   const callFaults = faults.filter((c) => isKillingFault(c.fault)).length;
+  const staleReads = faults.filter((c) => c.fault === 'stale').length;
   if (!options.keep) engine.forget(workflowId);
-  return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, serviceFaults: faults.length - callFaults, lateDuplicates };
+  return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, serviceFaults: faults.length - callFaults - staleReads, staleReads, lateDuplicates };
 }
 
 /** The counters of the run's effects, read once the run is quiet. */

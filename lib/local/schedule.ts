@@ -8,8 +8,9 @@
  *   invocation hits its retry.
  * - `RandomPlan`: faults drawn from a seed. fast-check turns the seed into
  *   rates (crashes, timeouts, duplicates, late duplicates, re-runs of
- *   successes, reordering); each decision hashes the seed's salt with the
- *   identities of the execution and call, so it does not depend on timing and
+ *   successes, reordering, stale answers to eventually consistent reads);
+ *   each decision hashes the seed's salt with the identities of the
+ *   execution and call, so it does not depend on timing and
  *   the same seed replays the same schedule. Each drawn fault fires once per
  *   run: an invocation invoked again (by a duplicate predecessor) does not
  *   meet the same fault again, or faults would multiply with every stage.
@@ -74,6 +75,8 @@ export interface RandomFaultParams {
   readonly rerun: number;
   /** Events wait up to this long before delivery (different waits reorder them). */
   readonly reorderMs: number;
+  /** Probability that an eventually consistent read is answered by a replica that has none of its items. */
+  readonly stale: number;
 }
 
 /** A rate in [0, max], uniform (no bias towards the edges: every seed should inject faults). */
@@ -87,6 +90,7 @@ export const randomFaultParams: fc.Arbitrary<RandomFaultParams> = fc.record({
   late: rate(0.2),
   rerun: rate(0.1),
   reorderMs: fc.noBias(fc.integer({ min: 0, max: 30 })),
+  stale: rate(0.5),
 });
 
 /** The fault parameters of a seed: the same seed always gives the same ones. */
@@ -95,11 +99,11 @@ export function paramsForSeed(seed: number): RandomFaultParams {
 }
 
 /** The kinds of fault a `RandomPlan` draws, as it counts them. */
-export const RANDOM_FAULT_KINDS = ['crash', 'timeout', 'duplicate', 'late', 'rerun'] as const;
+export const RANDOM_FAULT_KINDS = ['crash', 'timeout', 'duplicate', 'late', 'rerun', 'stale'] as const;
 
 export class RandomPlan implements FaultPlan {
   /** Faults this plan injected, by kind. */
-  readonly injected: Record<(typeof RANDOM_FAULT_KINDS)[number], number> = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0 };
+  readonly injected: Record<(typeof RANDOM_FAULT_KINDS)[number], number> = { crash: 0, timeout: 0, duplicate: 0, late: 0, rerun: 0, stale: 0 };
   private readonly fired = new Set<string>();
 
   constructor(readonly params: RandomFaultParams) {}
@@ -118,6 +122,10 @@ export class RandomPlan implements FaultPlan {
     if (r < this.params.crash + this.params.timeout) {
       this.injected.timeout++;
       return 'timeout';
+    }
+    if (call.eventuallyConsistent && this.draw(`stale|${key}`) < this.params.stale) {
+      this.injected.stale++;
+      return 'stale';
     }
     return 'none';
   }

@@ -31,10 +31,11 @@ function campaign(over: Partial<FaultCampaignRun> = {}): FaultCampaignRun {
       executions: 123_456,
       callFaults: 4_321,
       serviceFaults: 0,
+      staleReads: 800,
       lateDuplicates: 987,
       failures: [],
       notes: new Map([['fan-in shard fanin#<join>#0 left to its TTL', 3]]),
-      injected: { crash: 1_000, timeout: 500, duplicate: 2_000, late: 1_500, rerun: 700 },
+      injected: { crash: 1_000, timeout: 500, duplicate: 2_000, late: 1_500, rerun: 700, stale: 800 },
     },
     wallSeconds: 3_600.25,
     scheduleSeconds: 3_500,
@@ -79,7 +80,7 @@ describe('the fault-campaign figure', () => {
       'Seeds per second (synthesis excluded) | 2.86',
       expect.stringMatching(/^crash \| .* \| 1,000$/),
       expect.stringMatching(/^rerun \| .* \| 700$/),
-      '**total** |  | 5,700',
+      '**total** |  | 6,500',
     ]));
     expect(r.method?.[0]).toBe('Command: `npm run test:faults -- --seeds 10000 --record` at commit abc1234 + uncommitted changes, on Test CPU, 2 cores.');
     expect(r.method?.join('\n')).toContain('at the start: 1.00 / 1.00 / 1.00; at the end: 2.00 / 1.50 / 1.00');
@@ -119,7 +120,7 @@ describe('the extended fault-campaign figure', () => {
       expect.stringMatching(/^throughput \| .*ProvisionedThroughputExceededException.* \| 10$/),
       expect.stringMatching(/^error-after \| .*takes effect.* \| 40$/),
       expect.stringMatching(/^invoke-throttling \| .*429.* \| 6$/),
-      '**total** |  | 5,811',
+      '**total** |  | 6,611',
     ]));
     expect(r.method?.join('\n')).toContain('ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))');
     expect(r.method?.join('\n')).toContain('`npm run test:faults -- --extended --service-faults --seed S` replays a seed exactly');

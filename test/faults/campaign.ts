@@ -156,7 +156,7 @@ function recordCampaign(outFile: string, run: FaultCampaignRun): void {
 
 function report(title: string, s: CampaignSummary, started: number): void {
   const service = s.serviceFaults > 0 ? `, ${s.serviceFaults} service faults (throttling / 500 / unreachable)` : '';
-  process.stdout.write(`${title}: ${s.schedules} schedules, ${s.executions} executions, ${s.callFaults} call faults (crash/timeout)${service} injected, ${s.lateDuplicates} late duplicates delivered, violations ${s.failures.length}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`${title}: ${s.schedules} schedules, ${s.executions} executions, ${s.callFaults} call faults (crash/timeout)${service} injected, ${s.staleReads} stale reads, ${s.lateDuplicates} late duplicates delivered, violations ${s.failures.length}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   for (const [note, n] of s.notes) process.stdout.write(`  note (${n}x): ${note}\n`);
 }
 

@@ -51,7 +51,7 @@ test('random schedules with many duplicate and late launchers keep every invaria
   const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
   const seeds = Array.from({ length: FULL_DEPTH ? 8 : 1 }, (_, i) => i + 1);
   const runs = await withConcurrency(seeds, 4, async (salt) => {
-    const plan = new RandomPlan({ salt, crash: 0.05, timeout: 0.01, duplicate: 0.5, late: 0.5, rerun: 0.2, reorderMs: 20 });
+    const plan = new RandomPlan({ salt, crash: 0.05, timeout: 0.01, duplicate: 0.5, late: 0.5, rerun: 0.2, reorderMs: 20, stale: 0.3 });
     return { salt, plan, run: await checkedRun(engine, target.workflow, target.input, plan, expectation, { workflowId: `launch-tree-${salt}-${Date.now()}` }) };
   });
   expect(runs.filter((r) => r.run.violations.length > 0).map((r) => `salt ${r.salt}: ${r.run.violations.join('; ')}`)).toEqual([]);

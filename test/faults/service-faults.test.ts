@@ -4,7 +4,9 @@
  * Lambda refused or failed (throttling, 429, 500 before the call, 500 after
  * it took effect), an outage longer than the SDK's attempts (3 or 4, by SDK
  * version) fails the execution and Lambda's retry finishes it, and the run
- * ends with the fault-free result.
+ * ends with the fault-free result. And an eventually consistent read
+ * answered by a replica that has seen none of its items: the step asks the
+ * leader again.
  */
 import { expectationFor } from '../../lib/local/campaign';
 import { checkedRun, referenceRun } from '../../lib/local/fault-run';
@@ -96,6 +98,38 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     const tries = callsOf(outage?.executionId ?? '', 'UpdateItem(run)');
     expect(tries.length).toBeGreaterThanOrEqual(3);
     expect(tries.every((c) => c.fault === 'unreachable')).toBe(true);
+  } finally {
+    engine.forget(run.workflowId);
+  }
+});
+
+test('a first read answered by a lagging replica (no items) is asked again consistently: one attempt per node, the fault-free result', async () => {
+  const engine = faultEngine();
+  const target = FAULT_TARGETS.find((t) => t.workflow === 'Parallel3');
+  if (!target) throw new Error('no Parallel3 target');
+  const expectation = expectationFor(target, await referenceRun(engine, 'Parallel3', target.input), engine);
+  const nodes = Object.keys(engine.workflow('Parallel3').nodes);
+  const functionOf = (node: string): string => engine.workflow('Parallel3').nodes[node]?.functionName ?? '?';
+  const plan = new ScriptedPlan(functionOf, nodes.map((node) => ({ node, label: 'BatchGetItem(', occurrences: [0], fault: 'stale' as const })));
+  const run = await checkedRun(engine, 'Parallel3', target.input, plan, expectation, { keep: true });
+  try {
+    expect(run.violations).toEqual([]);
+    expect(run.record).toMatchObject({ status: 'SUCCEEDED', result: { sum: 12, parts: [2, 4, 6] } });
+    const timeline = engine.emulator.timeline.of(run.workflowId);
+    expect(timeline.filter((e) => e.attempt !== 1 || e.outcome !== 'ok')).toEqual([]);
+    const calls = engine.traffic.of(run.workflowId);
+    const consistency = (request: string): string => {
+      const [table] = Object.values((JSON.parse(request) as { RequestItems: Record<string, { ConsistentRead?: boolean }> }).RequestItems);
+      return table?.ConsistentRead === true ? 'consistent' : 'eventual';
+    };
+    const reads = (node: string): string[] =>
+      calls.filter((c) => c.exec.functionName === functionOf(node) && c.call.operation === 'BatchGetItem').map((c) => `${c.fault} ${consistency(c.request)}`);
+    // The join missed its shards and its branches' outputs: it asked the leader once more.
+    expect(reads('Sum')).toEqual(['stale eventual', 'none consistent']);
+    // A branch's input came inline: the stale answer only hid its own (absent) checkpoint.
+    expect(reads('Times1')).toEqual(['stale eventual']);
+    expect(run.staleReads).toBe(plan.fired.filter((f) => f.call.eventuallyConsistent).length);
+    expect(run.staleReads).toBeGreaterThanOrEqual(2);
   } finally {
     engine.forget(run.workflowId);
   }
