@@ -75,10 +75,10 @@ async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplic
  */
 export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
   const attempts = stateAttemptJoins(x);
-  const outcome = await stepOnRead(x, plan, attempts, attempts.length > 0);
-  if (outcome !== 'missing') return outcome;
-  const again = await stepOnRead(x, plan, attempts, true);
-  return again === 'missing' ? staleOrExpired(x) : again;
+  const consistent = attempts.length > 0;
+  const first = await stepOnRead(x, plan, attempts, consistent);
+  const outcome = first === 'missing' && !consistent ? await stepOnRead(x, plan, attempts, true) : first;
+  return outcome === 'missing' ? staleOrExpired(x) : outcome;
 }
 
 const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runFailed: false };
@@ -92,10 +92,9 @@ const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), state
 const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards: readonly string[] }, attempts: readonly string[]): boolean =>
   x.startedRun === true && inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
 
-/** The step on one read; 'missing' when an input or arrival was not found (by a consistent read: after `staleOrExpired`). */
+/** The step on one read; 'missing' when an input or arrival was not found. */
 async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
   const inputs = inputKeys(x);
-  const missing = async (): Promise<'stale' | 'missing'> => (consistent ? staleOrExpired(x) : 'missing');
   x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
   if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
@@ -104,7 +103,7 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
   if (await stoppedByFailedState(x, attempts)) return 'stopped';
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
-  if (work === 'stale') return missing();
+  if (work === 'stale') return 'missing';
   if (work === 'abandoned') return work;
   let ck: Committed;
   if (own) {
@@ -113,7 +112,7 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
     ck = fromCheckpoint(x.key, own);
   } else {
     const output = await work.computeOutput();
-    if (!output) return missing();
+    if (!output) return 'missing';
     if (output === 'waiting') return output;
     // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
     const passes = output.catchIndex === undefined && work.instructionsFollow;
