@@ -16,7 +16,7 @@ import { keepLease, startLease } from './lease';
 import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
 import { failRun, startRun } from './run-record';
-import { decideState } from './state-decision';
+import { decideState, redriveState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
 import { checkpointKey, retriedErrors } from './table';
 import { callUser, compute } from './user-code';
@@ -116,8 +116,8 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
     report(await runStep(x, completion));
   } catch (e) {
     if (e instanceof StateFailedError) {
-      // Decided already (no rule inside handled it): no Lambda retry changes it.
-      await failRunOrState(x, e.error, e.cause, undefined, `the failure of state ${x.rt.ir.state ?? x.rt.ir.node}, recorded for its Retry and Catch rules`);
+      // Decided already (no rule inside handled it): no Lambda retry changes it; a redrive runs the state again.
+      await failRunOrState(x, e.error, e.cause, undefined, redriveState(x));
       report('failed', e);
     } else if (!TERMINAL_ERRORS.has(errorName(e))) {
       // Lambda retries the invocation; when its retries are exhausted the failure recorder ends the run.

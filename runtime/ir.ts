@@ -336,12 +336,15 @@ export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' |
    * The Parallel's / Map's Retry rules: when a branch fails the state and a
    * rule matches, the join runs `fanOut` again from the state input, one
    * iteration later (docs/architecture.md "Retry and Catch on Parallel and
-   * Map"). Its Catch rules are the join node's `catch`.
+   * Map"). Its Catch rules are the join node's `catch`. Present on every
+   * state with Retry or Catch rules (`rules` empty when it has no Retry): a
+   * redrive of a failure no rule handled runs `fanOut` again too.
+   * @default none (a state without Retry or Catch rules)
    */
   readonly retry?: StateRetry;
 }
 
-/** A Parallel's / Map's Retry rules and the fan-out they run again. */
+/** A Parallel's / Map's Retry rules and the fan-out that they, and a redrive, run again. */
 export interface StateRetry {
   readonly rules: readonly RetryRule[];
   readonly fanOut: ParallelInvoke | MapInvoke;

@@ -5,19 +5,22 @@
  * rule with retries left runs the state again (the state input is committed
  * with catch index RETRY_STATE, and the fan-out follows one iteration
  * later); else the first matching Catch rule routes `{Error, Cause}` at its
- * ResultPath in the state input; else the state fails in turn.
+ * ResultPath in the state input; else the state fails in turn. The join
+ * of such a failure is parked for a redrive (its retry counts not spent:
+ * `redriveState`); re-sent by one, it runs the state again as a retry would.
  */
 import { StateFailedError, runtimeError } from './errors';
 import { readValues } from './ingress';
 import { proceed } from './interpreter';
-import type { FanInRef, Json } from './ir';
+import { ENVELOPE_BOUNDS, type FanInRef, type Json } from './ir';
 import { applyResultPath } from './io';
 import { sleep } from './pool';
 import { findCatch, matchesError, RESERVE_MS, retryDelay } from './retry';
+import { parkedOf } from './park';
 import { exactlyOnceStep, type StepOutcome } from './step';
 import { parseKey, RETRY_STATE, type StateFailure } from './table';
 import { remainingMs } from './user-code';
-import type { Exec } from './types';
+import type { Exec, Redo } from './types';
 
 /**
  * Retries the state when a rule allows it: counts are per rule, carried from
@@ -54,10 +57,27 @@ export function decideState(x: Exec, failed: FanInRef): Promise<StepOutcome> {
       const stateInput: Json = input[0];
       if (await retries(x, failure, previous?.retries ?? [])) return { value: stateInput, catchIndex: RETRY_STATE };
       const catchIndex = findCatch(x.rt.ir.catch, failure.error);
+      if (catchIndex < 0 && x.invocation.redrive !== undefined) {
+        // Re-sent by a redrive: the state's next attempt, its Retry counts starting over (as a redriven Task's).
+        await x.rt.store.setStateRetries(x.name, (x.rt.ir.join?.retry?.rules ?? []).map(() => 0));
+        return { value: stateInput, catchIndex: RETRY_STATE };
+      }
       if (catchIndex < 0) throw new StateFailedError(failure.error, failure.cause);
       const rule = x.rt.ir.catch![catchIndex];
       return { value: applyResultPath(rule.resultPath, stateInput, { Error: failure.error, Cause: failure.cause }), catchIndex };
     },
     afterCommit: (ck) => proceed(x, ck),
   }));
+}
+
+/**
+ * What a redrive re-sends for a join whose state failed the run (no rule
+ * handled the failure): the join itself, which then runs the state's next
+ * attempt; with its event's generation, so that a failure of an older
+ * delivery is stale. A string (why not) at the iteration bound, where no
+ * attempt follows.
+ */
+export function redriveState(x: Exec): Redo | string {
+  if (x.invocation.iteration >= ENVELOPE_BOUNDS.iteration) return `the state ${x.rt.ir.state ?? x.rt.ir.node}, whose attempts reached the limit of ${ENVELOPE_BOUNDS.iteration} iterations`;
+  return { invocation: x.name, parked: parkedOf(x), generation: x.invocation.redrive ?? 0 };
 }

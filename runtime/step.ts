@@ -96,11 +96,12 @@ const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards
 async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
   const inputs = inputKeys(x);
   x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
+  // Before the run's status: a branch of a failed state attempt is owed nothing, so it does not park in a FAILED run.
+  if (await stoppedByFailedState(x, attempts)) return 'stopped';
   if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
     return 'ended';
   }
-  if (await stoppedByFailedState(x, attempts)) return 'stopped';
   const own = x.read.checkpoints.get(x.key);
   const work = await plan();
   if (work === 'stale') return 'missing';

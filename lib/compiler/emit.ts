@@ -227,7 +227,8 @@ export class Emitter {
         b.instructions = this.flowTo(b.name, container, next, this.scope(container));
         // The state's rules are its join's: the join decides what a failed attempt leads to.
         this.catchRules(b, container);
-        if (container.retries.length > 0) this.joinRetries.set(b.name, { rules: container.retries.map(retryRule), fanOut: (this.fanOut(container) as { invoke: ParallelInvoke | MapInvoke }).invoke });
+        // Also without Retry rules: a redrive runs an uncaught failure's state again from this fan-out.
+        if (rules) this.joinRetries.set(b.name, { rules: container.retries.map(retryRule), fanOut: (this.fanOut(container) as { invoke: ParallelInvoke | MapInvoke }).invoke });
       });
       if (output) this.joinOutputs.set(name, output);
     }

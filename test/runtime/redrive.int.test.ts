@@ -8,7 +8,7 @@
 import { compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
 import { TableReader } from '../../lib/client/table';
-import { Definition, Fail, type IChainable, Parallel, Task } from '../../lib/definition';
+import { Definition, Fail, type IChainable, Map, Parallel, Task } from '../../lib/definition';
 import { invocationName } from '../../runtime/naming';
 import type { CheckpointStore } from '../../runtime/store';
 import { decodeParked, decodeRunRecord, parkKey, type RunRef } from '../../runtime/table';
@@ -193,6 +193,73 @@ test('a Fail state reached after another branch failed the run parks: redriven, 
   await d.drain();
   expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
   await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+});
+
+describe('a Parallel whose Retry and Catch rules did not handle a branch\'s failure: the redrive runs the state again, as its next attempt', () => {
+  const boom = (): Error => Object.assign(new Error('branch failed'), { name: 'Boom' });
+  /** Start, then P (Fast -> Fast2, Bad: Bad fails `times` calls with Boom) with `rules`, then Join. */
+  async function stateWithRules(workflow: string, times: number, rules: (p: Parallel) => Parallel) {
+    const h = handlers({ fast: (x: number) => x + 1, fast2: (x: number) => x * 2, bad: (x: number) => -x, a: (x: number) => x, join: (x: number[]) => x, other: () => 'caught' }, { bad: times }, boom);
+    const p = rules(new Parallel('P').branch(task('Fast', 'fast').next(task('Fast2', 'fast2')), task('Bad', 'bad')));
+    return { h, ...(await setUp(workflow, task('Start', 'a').next(p).next(task('Join', 'join')), h.module)) };
+  }
+  const catchOther = (p: Parallel) => p.addCatch(task('Other', 'other'), { errors: ['Other'] });
+  /** The join's events: those that tell it its state attempt failed. */
+  const failedNotices = (d: Driver) => d.invoker.sent.filter((s) => s.event.unum.inputs.some((i) => 'failed' in i));
+
+  test('an uncaught failure parks the join; the redrive reuses Start and runs the state\'s branches again; the run succeeds once', async () => {
+    const { h, d, deps, run, record } = await stateWithRules('redrive-state-catch', 1, catchOther);
+    await d.run({ workflowId: 'r', input: 5 });
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom', cause: expect.stringContaining('branch failed') } });
+    expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+    expect(h.calls).toMatchObject({ a: 1, fast: 2, bad: 2, join: 1 });
+    expect(h.calls.other).toBeUndefined();
+    await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+  });
+
+  test('the redriven attempt\'s Retry counts start over: exhausted before the redrive, the rule retries again after it', async () => {
+    // maxAttempts 1: attempts 0 and 1 fail (the run fails); redriven, attempt 2 fails and is retried, attempt 3 succeeds.
+    const { h, d, deps, run, record } = await stateWithRules('redrive-state-retry', 3, (p) => p.addRetry({ errors: ['Boom'], maxAttempts: 1, intervalSeconds: 1, jitter: 'FULL' }));
+    await d.run({ workflowId: 'r', input: 5 });
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
+    expect(h.calls.bad).toBe(2);
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+    expect(h.calls).toMatchObject({ a: 1, bad: 4, join: 1 });
+  });
+
+  test('a Map whose Catch rule did not handle an item\'s failure: redriven, every item runs again and the run succeeds once', async () => {
+    const h = handlers({ items: (n: number) => Array.from({ length: n }, (_, i) => i + 1), square: (x: number) => x * x, bad: (x: number) => x, total: (xs: number[]) => xs.reduce((a, b) => a + b, 0) }, { square: 1 }, boom);
+    const map = new Map('Squares').itemProcessor(task('Square', 'square')).addCatch(task('Bad', 'bad'), { errors: ['Other'] });
+    const { d, deps, run, record } = await setUp('redrive-map-catch', task('Items', 'items').next(map).next(task('Total', 'total')), h.module);
+    await d.run({ workflowId: 'r', input: 3 });
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '14', redriveCount: 1 });
+    expect(h.calls.items).toBe(1);
+    expect(h.calls.bad).toBeUndefined();
+    expect(h.calls.square).toBeGreaterThanOrEqual(4);
+  });
+
+  test('the old notice, delivered again after the redrive re-sent it, fails nothing: its failure is stale; under duplicates the run succeeds once', async () => {
+    const { h, d, deps, run, record } = await stateWithRules('redrive-state-stale', 1, catchOther);
+    await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2 });
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
+    const [old] = failedNotices(d);
+    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    await d.deliver(old.functionName, old.event);
+    expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
+    await d.drain({ deliveries: 2 });
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+    const callsAfter = { ...h.calls };
+    await d.deliver(old.functionName, old.event);
+    expect(h.calls).toEqual(callsAfter);
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
+  });
 });
 
 describe('a redrive generation: the re-sent event owns the invocation it re-sends', () => {

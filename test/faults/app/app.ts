@@ -29,4 +29,5 @@ new UnumWorkflow(runControl, 'TimesOut', { definition: w.timesOut(), removalPoli
 new UnumWorkflow(runControl, 'CallbackRace', { definition: w.callbackRace(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'CallbackRetry', { definition: w.callbackRetry(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'RedriveAfterFailure', { definition: w.redriveAfterFailure(), removalPolicy: RemovalPolicy.DESTROY });
+new UnumWorkflow(runControl, 'RedriveStateFailure', { definition: w.redriveStateFailure(), removalPolicy: RemovalPolicy.DESTROY });
 app.synth();

@@ -175,7 +175,7 @@ const answerFailureThenSuccess: RunIntervention = async (engine, workflow, workf
 };
 
 /**
- * Redrives the run once it is FAILED (its Flaky step fails until the file the
+ * Redrives the run once it is FAILED (its Flaky step or branch fails until the file the
  * handler looks for exists: the fix, deployed before the redrive), once:
  * Lambda's retries of a duplicate delivery of Flaky's event, begun before the
  * fix, may exhaust after the redrive, and the failure recorder must take that
@@ -202,7 +202,7 @@ const redriveAfterTheFailure: RunIntervention = async (engine, workflow, workflo
  * callback completed twice at once and once late, racing its timeout (the
  * task completes once), a callback whose failure its Retry rule retries
  * (each attempt completes once, the second with a new token), and a redrive after a failure (FAILED once, then one
- * result: invariant 1 allows one final write per redrive).
+ * result: invariant 1 allows one final write per redrive), of a step and of a Parallel whose rules did not handle it.
  */
 export const RUN_CONTROL_TARGETS: readonly Target[] = [
   {
@@ -213,6 +213,8 @@ export const RUN_CONTROL_TARGETS: readonly Target[] = [
   },
   { workflow: 'TimesOut', input: { x: 1 }, expect: () => ({ kind: 'ended', status: 'TIMED_OUT', error: 'States.Timeout' }) },
   { workflow: 'RedriveAfterFailure', input: { x: 5 }, expect: () => ({ kind: 'result', result: { x: 15 } }), during: redriveAfterTheFailure },
+  // Redriven, the Parallel runs again as its next attempt: both branches anew, the fixed one succeeding.
+  { workflow: 'RedriveStateFailure', input: { x: 5 }, expect: () => ({ kind: 'result', result: [{ x: 5 }, { x: 10 }] }), during: redriveAfterTheFailure },
   {
     workflow: 'CallbackRace',
     input: { x: 1 },

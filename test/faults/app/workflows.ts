@@ -172,3 +172,12 @@ export function callbackRetry(): Definition {
 export function redriveAfterFailure(): Definition {
   return Definition.from(task('BeforeFlaky', 'chainB').next(task('Flaky', 'flaky')).next(task('AfterFlaky', 'start')));
 }
+
+/**
+ * Run control (issue 18): a Parallel whose Catch rule does not match its FlakyBranch's error fails the run until
+ * the fix exists; the campaign then redrives it, and the state runs again as its next attempt (`RUN_CONTROL_TARGETS`).
+ */
+export function redriveStateFailure(): Definition {
+  const state = new Parallel('FlakyState').branch(task('SteadyBranch', 'start'), task('FlakyBranch', 'flaky')).addCatch(new Pass('NeverCaught'), { errors: ['NotThrown'] });
+  return Definition.from(task('BeforeState', 'start').next(state).next(task('AfterState', 'same')));
+}
