@@ -32,7 +32,7 @@ export interface BenchExample {
 
 /**
  * Engine time per real time: a Wait's day takes 8.6 s, and every schedule a run
- * creates (a callback's timeout too) fires before the run is measured.
+ * creates and does not delete fires before the run is measured.
  */
 export const BENCH_TIME_SCALE = 0.0001;
 

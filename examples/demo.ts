@@ -124,8 +124,8 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   const record = await engine.waitForRun(workflowId, { timeoutMs: 60_000 });
   const ended = Date.now() - t;
   if (wf.name === APPROVAL_WORKFLOW) {
-    out(`the approval's ${ANSWER_WITHIN.toHumanString()} timeout still fires (${scaled(ANSWER_WITHIN)} here) and finds the task completed: it changes nothing;`);
-    out('AskApprover runs three times below: its handler (hands out the token), the approver\'s completion, the timeout');
+    out(`the answer deleted the approval's ${ANSWER_WITHIN.toHumanString()} timeout schedule: it will not fire;`);
+    out('AskApprover runs twice below: its handler (hands out the token) and the approver\'s completion');
   }
   await engine.idle(workflowId);
   const entries = engine.emulator.timeline.of(workflowId);

@@ -12,7 +12,8 @@ import { applyResultPath, processInput, processOutput } from './io';
 import { itemTtl, leaseThroughWait } from './lease';
 import { assertStorable } from './payload';
 import { attemptOf, taskRetry } from './callback-retry';
-import { findCatch } from './retry';
+import { errorMessage, findCatch } from './retry';
+import { writeLogLine } from './log';
 import { TASK_FAILED, type TaskWait } from './table';
 import { encodeTaskToken, newTaskSecret } from './task-token';
 import { taskWaits } from './task-waits';
@@ -31,6 +32,32 @@ export interface WaitContext {
 
 /** A one-time schedule's name: per invocation, kind and time, so creating it again is harmless. */
 const scheduleName = (invocation: string, kind: string, at: number): string => createHash('sha256').update(JSON.stringify([invocation, kind, at])).digest('base64url');
+const checkKind = (outcome: Extract<TaskOutcome, { timeout: unknown }>): string => ('beats' in outcome ? `${outcome.timeout}:${outcome.beats}` : outcome.timeout);
+
+/** The checks the handler's execution scheduled (the timeout, the first heartbeat check): named from the waiting record's start. */
+function firstChecks(rt: Runtime, invocation: string, wait: TaskWait): string[] {
+  const spec = rt.ir.callback!;
+  const timeout = scheduleName(invocation, checkKind({ timeout: 'States.Timeout' }), wait.startedAt + spec.timeoutSeconds * 1000);
+  if (spec.heartbeatSeconds === undefined) return [timeout];
+  return [timeout, scheduleName(invocation, checkKind({ timeout: 'States.HeartbeatTimeout', beats: 0 }), wait.startedAt + spec.heartbeatSeconds * 1000)];
+}
+
+/**
+ * After a completion committed: deletes the timeout's schedule (up to a
+ * year away) and the first heartbeat check, which would otherwise fire, be
+ * billed and find the task completed. A later heartbeat's check is not
+ * named from the record and fires within a heartbeat interval. A failed
+ * delete loses nothing (the check finds the task completed): it is logged.
+ */
+export async function cancelChecks(rt: Runtime, invocation: string, wait: TaskWait): Promise<void> {
+  const { scheduler } = rt;
+  if (!scheduler) return;
+  const names = firstChecks(rt, invocation, wait);
+  const results = await Promise.allSettled(names.map((name) => scheduler.unschedule(name)));
+  for (const r of results) {
+    if (r.status === 'rejected') writeLogLine({ timestamp: new Date().toISOString(), level: 'WARN', message: 'unum: a completed task\'s check could not be unscheduled; it will fire and find the task completed', invocation, error: errorMessage(r.reason) });
+  }
+}
 
 /**
  * Delivers `outcome` (a timeout or a heartbeat check) of `token` to this
@@ -42,8 +69,7 @@ export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation:
   if (!functionName) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its own function name`);
   const event: TaskResponseEvent = { unumTask: { token, ...outcome } };
   if (!rt.scheduler) throw runtimeError(`node ${rt.ir.node}: a callback Task with a timeout needs a scheduler, and this runtime has none`);
-  const kind = 'beats' in outcome ? `${outcome.timeout}:${outcome.beats}` : outcome.timeout;
-  await rt.scheduler.schedule({ name: scheduleName(invocation, kind, at), functionName, event, at, maxDeliverySeconds: rt.ir.settings.handoffSeconds });
+  await rt.scheduler.schedule({ name: scheduleName(invocation, checkKind(outcome), at), functionName, event, at, maxDeliverySeconds: rt.ir.settings.handoffSeconds });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Scheduler on EventBridge Scheduler one-time schedules: `at(...)` in UTC (a whole minute),
- * no flexible window, deleted after they ran; the target is the function
- * after the Wait, invoked asynchronously with the envelope as its event.
+ * no flexible window, deleted after they ran (or before, when a callback
+ * Task completes before its timeout); the target is the function after the
+ * Wait, invoked asynchronously with the envelope as its event.
  * Default client config (AWS_ENDPOINT_URL_SCHEDULER works).
  */
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
@@ -25,12 +26,14 @@ const setting = (name: string): string => {
  */
 export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 19)})`;
 
+/** The client module, loaded on the first schedule: every function bundles this, few schedule anything. */
+const schedulerModule = () => loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
+
 export class EventBridgeScheduler implements Scheduler {
   private client?: SchedulerClient;
 
   async schedule(s: OneTimeSchedule<ScheduledEvent>): Promise<void> {
-    // Loaded on the first Wait: every function bundles this, few schedule anything.
-    const { CreateScheduleCommand, SchedulerClient } = await loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
+    const { CreateScheduleCommand, SchedulerClient } = await schedulerModule();
     this.client ??= new SchedulerClient({});
     try {
       await this.client.send(
@@ -52,6 +55,17 @@ export class EventBridgeScheduler implements Scheduler {
     } catch (e) {
       // An earlier execution of this invocation scheduled the wake-up already.
       if ((e as { name?: unknown }).name !== 'ConflictException') throw e;
+    }
+  }
+
+  async unschedule(name: string): Promise<void> {
+    const { DeleteScheduleCommand, SchedulerClient } = await schedulerModule();
+    this.client ??= new SchedulerClient({});
+    try {
+      await this.client.send(new DeleteScheduleCommand({ Name: name, GroupName: setting(ENV.scheduleGroup) }));
+    } catch (e) {
+      // It fired (and deleted itself) or another completion deleted it.
+      if ((e as { name?: unknown }).name !== 'ResourceNotFoundException') throw e;
     }
   }
 }

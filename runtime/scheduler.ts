@@ -19,4 +19,6 @@ export interface OneTimeSchedule<E = Envelope> {
 export interface Scheduler {
   /** Creates the schedule, or leaves the one of that name in place. */
   schedule(s: OneTimeSchedule<ScheduledEvent>): Promise<void>;
+  /** Deletes the schedule of that name before it fires; one that fired or never existed is no error. */
+  unschedule(name: string): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * A token is valid only while a waiting record with its secret exists:
  * anything else is answered `invalid` and writes nothing.
  */
-import { scheduleCheck, type WaitContext } from './callback';
+import { cancelChecks, scheduleCheck, type WaitContext } from './callback';
 import { execute } from './execute';
 import type { Json, TaskOutcome, TaskResponseAnswer } from './ir';
 import { invocationName } from './naming';
@@ -66,7 +66,10 @@ export async function respondToTask(rt: Runtime, event: { unumTask: unknown }, c
   if ('beats' in outcome && outcome.beats < wait.beats) return { task: 'heartbeat' };
   const invocation = { workflowId: token.workflowId, iteration: context.iteration, frames: context.fanOut, input: { value: null }, start: false, lease: context.lease, ...(context.parent ? { parent: context.parent } : {}) };
   const end = await execute(rt, invocation, ctx, { stateInput: JSON.parse(wait.input) as Json, result: resultOf(outcome, rt), retries: context.retries ?? [] });
-  return end.duplicate || end.outcome === 'duplicate' || end.outcome === 'stopped' || end.outcome === 'ended' ? ALREADY : { task: 'completed' };
+  if (end.duplicate || end.outcome === 'duplicate' || end.outcome === 'stopped' || end.outcome === 'ended') return ALREADY;
+  // The timeout's own delivery: its schedule deletes itself.
+  if (!('timeout' in outcome && outcome.timeout === 'States.Timeout')) await cancelChecks(rt, token.invocation, wait);
+  return { task: 'completed' };
 }
 
 /** Counts the heartbeat and schedules the check one heartbeat interval from now, unless the task completed. */

@@ -178,7 +178,7 @@ export class UnumWorkflow extends Construct {
         timeoutSeconds,
         environment: {
           ...compiledNode.fn.environment,
-          ...(waits && schedules(node, compiledNode) ? waits.allowScheduling(role) : {}),
+          ...(waits && schedules(node, compiledNode) ? waits.allowScheduling(role, compiledNode.ir.callback !== undefined) : {}),
           ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: names.get(FAILURE_RECORDER_NAME) as string } : {}),
         },
         loop: this.compiled.loops,

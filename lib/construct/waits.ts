@@ -11,8 +11,8 @@ import { physicalFunctionName } from './function-names';
  * Scheduler assumes (for this account only) that may invoke exactly the
  * functions that run after a Wait and the callback Tasks' own functions
  * (their timeouts). A function before a Wait, or a callback Task's, may
- * create schedules in that group and pass that role to Scheduler, and
- * nothing else of Scheduler's.
+ * create schedules in that group and pass that role to Scheduler (a
+ * callback Task's may also delete them), and nothing else of Scheduler's.
  */
 export class WaitScheduling extends Construct {
   readonly groupName: string;
@@ -31,16 +31,20 @@ export class WaitScheduling extends Construct {
     this.role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...wakeUpFunctionArns] }));
   }
 
-  /** Lets a function before a Wait (or a callback Task's) schedule its wake-ups; returns the environment its runtime reads them from. */
-  allowScheduling(role: iam.IRole): Record<string, string> {
+  /**
+   * Lets a function before a Wait (or a callback Task's) schedule its wake-ups; returns the environment its runtime reads them from.
+   * `unschedule`: it may also delete them (a callback Task deletes its timeout's schedule once the task completed).
+   */
+  allowScheduling(role: iam.IRole, unschedule = false): Record<string, string> {
     const stack = Stack.of(this);
+    const actions = unschedule ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'] : ['scheduler:CreateSchedule'];
     role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['scheduler:CreateSchedule'],
+      actions,
       resources: [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.groupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
     }));
     Validations.of(role).acknowledge({
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.groupName}/*]`,
-      reason: 'A schedule is named after the invocation it delivers (a hash computed at run time, unknown at deploy); the wildcard covers only this workflow\'s own schedule group, and the only action is CreateSchedule.',
+      reason: `A schedule is named after the invocation it delivers (a hash computed at run time, unknown at deploy); the wildcard covers only this workflow's own schedule group, and the only actions are ${actions.map((a) => a.replace('scheduler:', '')).join(' and ')}.`,
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({
       actions: ['iam:PassRole'],

@@ -12,7 +12,7 @@ import type { CallRecord } from '../local/traffic';
 import { isShardArrival, parseKey, TABLE } from '../../runtime/table';
 import { CapacityMeter } from './capacity';
 import type { WireItem } from './item-size';
-import { measureMechanisms, type MechanismUsage, type MeteredCall } from './mechanisms';
+import { measureMechanisms, type MechanismUsage, type MeteredCall, SCHEDULES_BILLED } from './mechanisms';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
 /** The `message` of the runtime's transition log line (runtime/log.ts). */
@@ -96,8 +96,8 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     // A call the fault plan dropped before it reached the service made no request.
     if (c.status === undefined) continue;
     if (c.call.service === 'lambda') { invokes++; continue; }
-    // A schedule created once fires once (a second create of its name is refused): Scheduler bills the invocation.
-    if (c.call.service === 'scheduler') { if (c.call.operation === 'CreateSchedule' && c.status === 200) schedules++; continue; }
+    // A schedule created once fires once (a second create of its name is refused), unless deleted first: Scheduler bills the invocation.
+    if (c.call.service === 'scheduler') { if (c.status === 200) schedules += SCHEDULES_BILLED[c.call.operation] ?? 0; continue; }
     const request = parse(c.request);
     const ok = c.status >= 200 && c.status < 300;
     if (ok && c.call.operation === 'UpdateItem' && isShardArrival(request.UpdateExpression)) arrivals++;

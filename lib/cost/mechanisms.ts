@@ -30,7 +30,7 @@ export interface CallbacksUsage {
   /** Waiting records put: one per callback Task's invocation (a later execution's put loses its condition, billed too). */
   readonly waitingRecords: number;
   readonly waitingRecordWriteUnits: number;
-  /** Timeout and heartbeat-check schedules created: each fires once, after a completion too. */
+  /** Timeout and heartbeat-check schedules that fire: created, less those a completion deleted before they fired. */
   readonly schedules: number;
   /** Responses (success, failure, heartbeat): one invocation of the task-response function each, which waits for the Task's. */
   readonly responses: number;
@@ -78,6 +78,9 @@ export interface MechanismEvidence {
 const TASK_EVENT = /@task:(success|failure|heartbeat|timeout|unknown)(?::\d+)?$/;
 const RESPONSE_KINDS = new Set(['success', 'failure', 'heartbeat']);
 
+/** What a successful Scheduler call does to the invocations Scheduler bills: a schedule created fires once, unless deleted first. */
+export const SCHEDULES_BILLED: Readonly<Record<string, number>> = { CreateSchedule: 1, DeleteSchedule: -1 };
+
 interface ScheduleRequest {
   readonly Target?: { readonly Arn?: string; readonly Input?: string };
 }
@@ -94,7 +97,10 @@ export function measureMechanisms(run: MechanismEvidence): MechanismUsage {
   let waitSchedules = 0;
   let taskSchedules = 0;
   for (const c of run.calls) {
-    if (c.call.operation !== 'CreateSchedule' || c.status !== 200) continue;
+    if (c.call.service !== 'scheduler' || c.status !== 200) continue;
+    // Only a callback Task deletes schedules (its checks, after a completion): that check is never billed.
+    if (c.call.operation === 'DeleteSchedule') taskSchedules--;
+    if (c.call.operation !== 'CreateSchedule') continue;
     const target = (JSON.parse(c.request) as ScheduleRequest).Target ?? {};
     const event = describeEvent(parseFunctionRef(target.Arn ?? '').name, target.Input ?? '', '');
     if (TASK_EVENT.test(event.identity)) taskSchedules++;

@@ -93,7 +93,7 @@ export function compareCosts(unum: UnumRunUsage, sfn: StepFunctionsRunUsage, run
     'unum\'s DynamoDB writes include one write to the runs index per run, at its start (what listing runs costs); the run\'s final write writes no index entry.',
     'Step Functions figures assume the same Lambda work without unum\'s runtime (tasks = user code time).',
     'Lambda durable functions: one invocation runs every state as a step, billed for the tasks\' duration; a wait or callback would end that invocation and a later one replay it, which is left out, as are its data-written and data-retained charges.',
-    'Every schedule a run creates is billed as the Scheduler invocation it becomes: a Wait\'s wake-up, and a callback Task\'s timeout, which fires after a completion too (and invokes the Task\'s function, which finds the task completed). A response to a task token adds an invocation of the task-response function, which waits for the Task\'s own.',
+    'Every schedule a run creates is billed as the Scheduler invocation it becomes: a Wait\'s wake-up, and a callback Task\'s timeout or heartbeat check unless a completion deleted it first (one that fires invokes the Task\'s function, which finds the task completed if it was). A response to a task token adds an invocation of the task-response function, which waits for the Task\'s own.',
   ];
   if (expressGbs > exp.firstTierGbSeconds) notes.push('Express duration exceeds the first price tier: later tiers are cheaper, so its cost is overestimated.');
   return {

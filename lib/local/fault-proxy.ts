@@ -166,9 +166,10 @@ export class FaultProxy {
     let label: string;
     if (SchedulerEmulator.handles(pathname)) {
       service = 'scheduler';
-      operation = req.method === 'POST' ? 'CreateSchedule' : 'GetSchedule';
+      operation = SchedulerEmulator.operation(req.method ?? 'GET');
       const schedule = SchedulerEmulator.describe(pathname, body);
-      label = `${operation}(${describeEvent(schedule.functionName, schedule.input, '').identity})`;
+      // A delete names no event, and its schedule's name holds a time: one label keeps a seed's replay exact.
+      label = operation === 'DeleteSchedule' ? `${operation}(check)` : `${operation}(${describeEvent(schedule.functionName, schedule.input, '').identity})`;
     } else if (invoke) {
       service = 'lambda';
       operation = 'Invoke';

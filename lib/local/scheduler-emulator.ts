@@ -3,7 +3,8 @@
  * (`at(...)`, UTC) whose target is a function of the app, reached over
  * HTTP through the fault proxy with `@aws-sdk/client-scheduler` (REST JSON:
  * `POST /schedules/<name>` creates, `GET /schedules/<name>?groupName=`
- * reads). A schedule fires once, somewhere in the minute of its time, as
+ * reads, `DELETE /schedules/<name>?groupName=` deletes one that has not
+ * fired: a callback Task's timeout after its completion). A schedule fires once, somewhere in the minute of its time, as
  * Scheduler does ("60 second precision": at a point of that minute drawn from
  * the schedule's name), with the distance from now multiplied by the engine's
  * `timeScale` (a day's wait at 0.0001 takes 8.6 s),
@@ -74,6 +75,11 @@ export class SchedulerEmulator {
     return SCHEDULE_PATH.test(pathname);
   }
 
+  /** The API operation of a request to a schedule's path. */
+  static operation(method: string): 'CreateSchedule' | 'DeleteSchedule' | 'GetSchedule' {
+    return method === 'POST' ? 'CreateSchedule' : method === 'DELETE' ? 'DeleteSchedule' : 'GetSchedule';
+  }
+
   /** The schedule's name and the event it delivers, for the fault proxy's records. */
   static describe(pathname: string, body: string): { name: string; functionName: string; input: string } {
     const request = parse(body);
@@ -87,6 +93,7 @@ export class SchedulerEmulator {
       const name = decodeURIComponent(SCHEDULE_PATH.exec(pathname)?.[1] ?? '');
       if (method === 'POST') return ok(this.create(name, parse(body)));
       if (method === 'GET') return ok(this.get(name, query.get('groupName') ?? 'default'));
+      if (method === 'DELETE') return ok(this.delete(name, query.get('groupName') ?? 'default'));
       throw new SchedulerError(400, 'ValidationException', `the local engine does not implement ${method} ${pathname}`);
     } catch (err) {
       if (!(err instanceof SchedulerError)) throw err;
@@ -134,6 +141,16 @@ export class SchedulerEmulator {
     }, plannedMs - now);
     this.schedules.set(key, { name, group, request, timer, busy, ...(workflowId !== undefined ? { workflowId } : {}) });
     return { ScheduleArn: `arn:aws:scheduler:us-east-1:${LOCAL_ACCOUNT}:schedule/${group}/${name}` };
+  }
+
+  private delete(name: string, group: string): Record<string, unknown> {
+    const key = `${group}/${name}`;
+    const s = this.schedules.get(key);
+    if (!s) throw new SchedulerError(404, 'ResourceNotFoundException', `Schedule ${name} does not exist.`);
+    clearTimeout(s.timer);
+    this.schedules.delete(key);
+    if (s.busy) this.options.pending.done(s.workflowId);
+    return {};
   }
 
   private get(name: string, group: string): Record<string, unknown> {

@@ -73,8 +73,9 @@ describe('a workflow with a callback Task', () => {
     expect(statements[0]).toEqual({ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^FlowTaskResponseFunction[0-9A-F]+$/), 'Arn'] } });
   });
 
-  test('the callback Task may schedule its timeouts, and the Scheduler role may invoke its function only', () => {
-    const create = statementsOf(template, 'FlowNodesApproveRole').find((s) => s.Action === 'scheduler:CreateSchedule');
+  test('the callback Task may schedule its timeouts (and delete them once completed), and the Scheduler role may invoke its function only', () => {
+    const create = statementsOf(template, 'FlowNodesApproveRole').find((s) => String(s.Action).includes('scheduler:CreateSchedule'));
+    expect(create?.Action).toEqual(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
     expect(JSON.stringify(create?.Resource)).toContain(`:schedule/${STACK_NAME}-Flow-waits/*`);
     for (const node of ['A', 'B']) expect(statementsOf(template, `FlowNodes${node}Role`).filter((s) => String(s.Action).startsWith('scheduler:'))).toEqual([]);
     expect(statementsOf(template, 'FlowWaitsRole')).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: lambdaArn(`${STACK_NAME}-Flow-Approve`) }]);

@@ -60,6 +60,9 @@ function committed(workflow: string, id: string, node: string): number {
 const resultCommits = (id: string): number =>
   engine.traffic.of(id).filter((c) => c.call.operation === 'UpdateItem' && c.status === 200 && runResultWritten(JSON.parse(c.request) as never) !== undefined).length;
 
+/** Scheduler calls of `operation` in run `id` that took effect. */
+const scheduleCalls = (id: string, operation: string): number => engine.traffic.of(id).filter((c) => c.call.operation === operation && c.status === 200).length;
+
 /** Whether any execution of `node` made a call in run `id` (every execution reads before it runs user code). */
 const ran = (id: string, node: string): boolean => engine.traffic.of(id).some((c) => c.exec.node === node);
 
@@ -79,6 +82,9 @@ test('DSL approval: the handler gets one token ($$.Task.Token and unum.taskToken
   const record = await engine.waitForRun(id, RUN_WAIT);
   expect(record).toMatchObject({ status: 'SUCCEEDED', result: { order: { sku: 'a-1' }, approval: { approvedBy: 'ann' }, shipped: true } });
   expect(committed('Approval', id, 'Ask')).toBe(1);
+  // The day-long timeout's schedule, created after the handler, is deleted by the completion: it never fires.
+  expect(scheduleCalls(id, 'CreateSchedule')).toBe(1);
+  expect(scheduleCalls(id, 'DeleteSchedule')).toBe(1);
 });
 
 test('ASL lambda:invoke.waitForTaskToken: the result is what sendTaskSuccess sent (no Payload wrapper), at ResultPath', async () => {
@@ -142,6 +148,8 @@ test('the timeout fails the task with States.Timeout (caught); a completion afte
   expect(await engine.waitForRun(id, RUN_WAIT)).toEqual(record);
   expect(committed('ShortTimeout', id, 'Ask')).toBe(1);
   expect(ran(id, 'Ship')).toBe(false);
+  // The timeout's own schedule delivered it and deleted itself: the completion deletes nothing.
+  expect(scheduleCalls(id, 'DeleteSchedule')).toBe(0);
 });
 
 test('heartbeats keep the task alive for several heartbeat intervals; without them it fails with States.HeartbeatTimeout', async () => {
@@ -159,6 +167,8 @@ test('heartbeats keep the task alive for several heartbeat intervals; without th
   await c.sendTaskSuccess(alive.token, { done: true });
   expect(await engine.waitForRun(alive.id, RUN_WAIT)).toMatchObject({ status: 'SUCCEEDED', result: { approval: { done: true }, shipped: true } });
   await expect(c.sendTaskHeartbeat(alive.token)).rejects.toThrow(UnumTaskAlreadyCompletedError);
+  // The completion deleted the timeout's schedule and the first heartbeat check (fired already: nothing to delete).
+  expect(scheduleCalls(alive.id, 'DeleteSchedule')).toBe(1);
 
   const silent = await start('Heartbeat', { sku: 'h-8' });
   expect(await engine.waitForRun(silent.id, RUN_WAIT)).toMatchObject({ status: 'FAILED', error: { node: 'Ask', error: 'States.HeartbeatTimeout' } });

@@ -98,6 +98,8 @@ export class QueueInvoker implements Invoker {
  */
 export class QueueScheduler implements Scheduler {
   readonly schedules: OneTimeSchedule[] = [];
+  /** Names the runtime asked to delete (every schedule fired already: nothing changes). */
+  readonly unscheduled: string[] = [];
   beforeWake: (s: OneTimeSchedule) => void = () => undefined;
 
   constructor(private readonly invoker: QueueInvoker) {}
@@ -108,6 +110,10 @@ export class QueueScheduler implements Scheduler {
     if (taken) return;
     this.beforeWake(s);
     await this.invoker.invoke(s.functionName, s.event);
+  }
+
+  async unschedule(name: string): Promise<void> {
+    this.unscheduled.push(name);
   }
 }
 
