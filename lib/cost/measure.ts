@@ -4,7 +4,7 @@
  * (every call a function made, with request and response), user-code time from
  * the runtime's transition log lines. Turned into the inputs of lib/cost/report.ts.
  */
-import type { Instruction, NodeIR } from '../../runtime/ir';
+import { ENV, type Instruction, type NodeIR } from '../../runtime/ir';
 import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
@@ -12,7 +12,7 @@ import type { CallRecord } from '../local/traffic';
 import { isShardArrival, parseKey, TABLE } from '../../runtime/table';
 import { CapacityMeter } from './capacity';
 import type { WireItem } from './item-size';
-import { measureMechanisms, type MechanismUsage, type MeteredCall, SCHEDULES_BILLED } from './mechanisms';
+import { measureMechanisms, type MechanismUsage, type MeteredCall, SCHEDULES_BILLED, TASK_EVENT } from './mechanisms';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
 /** The `message` of the runtime's transition log line (runtime/log.ts). */
@@ -75,6 +75,14 @@ function choiceStates(instructions: readonly Instruction[]): number {
 
 const parse = (s: string | undefined): Record<string, unknown> => (s ? JSON.parse(s) as Record<string, unknown> : {});
 
+/** The tables a DynamoDB request names (one, or those of a batch or transaction). */
+function tablesOf(request: Record<string, unknown>): string[] {
+  if (typeof request.TableName === 'string') return [request.TableName];
+  if (request.RequestItems && typeof request.RequestItems === 'object') return Object.keys(request.RequestItems);
+  const items = Array.isArray(request.TransactItems) ? (request.TransactItems as Record<string, { TableName?: string }>[]) : [];
+  return items.flatMap((t) => Object.values(t).map((op) => op.TableName ?? ''));
+}
+
 export function measureRun(run: RunEvidence): MeasuredRun {
   const memory = (fn: string): number => run.functions.get(fn)?.memoryMb ?? 128;
   const ir = (fn: string): NodeIR | undefined => run.functions.get(fn)?.ir;
@@ -87,6 +95,8 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     runRecord.readUnits += readUnits;
   });
   const metered: MeteredCall[] = [];
+  // The handlers' own tables (an approval inbox) are user work, the same with or without unum: not metered as unum's.
+  const workflowTables = new Set([...run.functions.values()].map((f) => f.environment[ENV.table]).filter((t) => t !== undefined));
   let invokes = 0;
   let arrivals = 0;
   let schedules = 0;
@@ -99,6 +109,7 @@ export function measureRun(run: RunEvidence): MeasuredRun {
     // A schedule created once fires once (a second create of its name is refused), unless deleted first: Scheduler bills the invocation.
     if (c.call.service === 'scheduler') { if (c.status === 200) schedules += SCHEDULES_BILLED[c.call.operation] ?? 0; continue; }
     const request = parse(c.request);
+    if (!tablesOf(request).some((t) => workflowTables.has(t))) continue;
     const ok = c.status >= 200 && c.status < 300;
     if (ok && c.call.operation === 'UpdateItem' && isShardArrival(request.UpdateExpression)) arrivals++;
     const before = { readUnits: meter.totals.readUnits, writeUnits: meter.totals.writeUnits };
@@ -122,8 +133,9 @@ export function measureRun(run: RunEvidence): MeasuredRun {
   for (const e of firsts.values()) {
     const node = ir(e.functionName);
     if (node) unumTransitions++;
-    // The failure recorder and a start node are unum's own machinery, no state of the definition.
-    if (!node || isStartNode(node.node)) continue;
+    // The failure recorder, a start node and a callback Task's executions on its responses (one state, counted at its
+    // handler's execution) are unum's own machinery, no state of the definition.
+    if (!node || isStartNode(node.node) || TASK_EVENT.test(e.identity)) continue;
     transitions += 1 + choiceStates(node.instructions);
     if (node.handler.kind === 'pass') continue; // a Pass state runs no Lambda
     taskRequests++;

@@ -75,7 +75,7 @@ export interface MechanismEvidence {
 }
 
 /** The identity of a task-response event's execution: `<function>@task:<kind>[:<iteration>]` (lib/local/events.ts). */
-const TASK_EVENT = /@task:(success|failure|heartbeat|timeout|unknown)(?::\d+)?$/;
+export const TASK_EVENT = /@task:(success|failure|heartbeat|timeout|unknown)(?::\d+)?$/;
 const RESPONSE_KINDS = new Set(['success', 'failure', 'heartbeat']);
 
 /** What a successful Scheduler call does to the invocations Scheduler bills: a schedule created fires once, unless deleted first. */

@@ -12,7 +12,7 @@ const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
   functionNames: {},
 });
 const fn = (name: string, memoryMb: number, nodeIr?: NodeIR): [string, LocalFunction] =>
-  [name, { functionName: name, memoryMb, environment: {}, ...(nodeIr ? { ir: nodeIr } : {}) } as LocalFunction];
+  [name, { functionName: name, memoryMb, environment: { UNUM_TABLE: 't' }, ...(nodeIr ? { ir: nodeIr } : {}) } as unknown as LocalFunction];
 const functions = new Map([fn('f-A', 1024, ir('A', 'user', 1)), fn('f-P', 512, ir('P', 'pass')), fn('f-fail', 128)]);
 
 const exec = (id: string, functionName: string, identity: string, start: number, end: number, duplicate = false): TimelineEntry =>
@@ -57,6 +57,15 @@ test('the runs index: one write unit at the run\'s start, counted in the write u
   expect(m.unum.writeUnits).toBe(1 + 1 + 1);
   expect(m.indexWriteUnits).toBe(1);
   expect(averageRuns([m, measureRun(evidence)]).indexWriteUnits).toBe(0.5);
+});
+
+test('a handler\'s own table (an approval inbox) is user work: only the workflow\'s table is metered as unum\'s', () => {
+  const m = measureRun({ ...evidence, calls: [
+    ...evidence.calls,
+    call('e1', 'dynamodb', 'PutItem', { TableName: 'inbox', Item: { pk: { S: 'claim-1' } } }, 200, {}),
+    call('e1', 'dynamodb', 'BatchGetItem', { RequestItems: { inbox: { Keys: [{ pk: { S: 'claim-1' } }] } } }, 200, { Responses: { inbox: [] } }),
+  ] });
+  expect(m.unum).toEqual(measureRun(evidence).unum);
 });
 
 test('modelled durations: user code + latency per call', () => {
@@ -130,4 +139,19 @@ test('by mechanism: a Wait\'s schedule and the execution it woke; a callback\'s 
   // The task-response invocation is no execution of the run: added to unum's requests.
   expect(m.unum).toMatchObject({ lambdaRequests: 6, scheduledInvocations: 2 });
   expect(averageRuns([m, m]).mechanisms).toEqual(m.mechanisms);
+  // On Step Functions the callback Task is one state, entered once: A (1 + its Choice), W, T; its response executions are none.
+  expect(m.stepFunctions).toMatchObject({ stateTransitions: 4, taskRequests: 2 });
+
+  // A completion that deleted the timeout's schedule before it fired: neither billed nor counted as a callback schedule.
+  const deleted = measureRun({
+    functions: withMechanisms,
+    executions: [exec('et', 'f-T', 'f-T@0[]', 300, 310), exec('es', 'f-T', 'f-T@task:success:0', 400, 420)],
+    calls: [
+      call('et', 'scheduler', 'CreateSchedule', { Target: { Arn: arn('f-T'), Input: taskEvent('timeout') } }, 200, {}),
+      call('es', 'scheduler', 'DeleteSchedule', {}, 200, {}),
+    ],
+    userCodeMs: new Map([['et', 0], ['es', 0]]),
+  });
+  expect(deleted.unum.scheduledInvocations).toBe(0);
+  expect(deleted.mechanisms.callbacks.schedules).toBe(0);
 });
