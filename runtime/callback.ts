@@ -6,19 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import { contextObject } from './context';
-import { boundedError, runtimeError } from './errors';
+import { boundedError, runtimeError, StateFailedError, TERMINAL_ERRORS } from './errors';
 import type { FanOutFrame, Json, TaskOutcome, TaskResponseEvent } from './ir';
 import { applyResultPath, processInput, processOutput } from './io';
 import { itemTtl, leaseThroughWait } from './lease';
 import { assertStorable } from './payload';
 import { attemptOf, taskRetry } from './callback-retry';
-import { errorMessage, findCatch } from './retry';
+import { errorCause, errorMessage, errorName, findCatch } from './retry';
 import { writeLogLine } from './log';
 import { TASK_FAILED, type TaskWait } from './table';
 import { encodeTaskToken, newTaskSecret } from './task-token';
 import { taskWaits } from './task-waits';
 import type { Exec, LambdaContext, Runtime, TaskCompletion } from './types';
-import { callUser, compute } from './user-code';
+import { callUser } from './user-code';
 
 /** What a completion needs of the waiting invocation's envelope, kept in its waiting record. */
 export interface WaitContext {
@@ -79,7 +79,7 @@ export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation:
  * returns, and a later execution of this invocation (a Lambda retry) hands
  * out the same token on the recorded input. A retried or redriven attempt
  * takes its input (and retry counts) from the previous attempt's checkpoint.
- * A handler error goes through the Retry and Catch rules as usual; after a
+ * A handler error is one of the Task's failures (`handlerFailure`); after a
  * return the task waits: nothing is committed, and its timeout and first
  * heartbeat check are scheduled.
  */
@@ -104,16 +104,35 @@ export async function handOutToken(x: Exec, received: Json): Promise<{ value: Js
   const templates = contextObject(x, { Task: { Token: token } });
   // The recorded input: a later execution may have none of its own (a response's event, parked and redriven).
   const recorded = JSON.parse(wait.input) as Json;
-  const output = await compute(x, recorded, async () => {
+  x.attempts = 1;
+  try {
     await callUser(x, [processInput(ir.io, recorded, templates)], x.ctx);
-    return null;
-  });
-  if (output.catchIndex !== undefined) return output;
+  } catch (e) {
+    return handlerFailure(x, e, recorded, retries);
+  }
   await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.Timeout' }, wait.startedAt + spec.timeoutSeconds * 1000);
   if (spec.heartbeatSeconds !== undefined) {
     await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.HeartbeatTimeout', beats: 0 }, wait.startedAt + spec.heartbeatSeconds * 1000);
   }
   return 'waiting';
+}
+
+/**
+ * The handler's own error is one of the Task's failures, as in Step
+ * Functions: the Retry rules count it together with the token's failures
+ * (a retry is the next attempt, which hands out a new token), then the
+ * Catch rules take it. An error no rule handles goes back to Lambda (its
+ * retries, then the failure recorder), as a Task's does, or fails the
+ * Parallel/Map with rules around the Task; so does a terminal error.
+ */
+function handlerFailure(x: Exec, e: unknown, stateInput: Json, retries: readonly number[]): { value: Json; catchIndex: number } {
+  const name = errorName(e);
+  x.attemptErrors.push(name);
+  if (TERMINAL_ERRORS.has(name)) throw e;
+  const decided = completionOutput(x, { stateInput, result: { error: name, cause: errorCause(e) }, retries });
+  if (decided.catchIndex !== TASK_FAILED) return decided as { value: Json; catchIndex: number };
+  if (x.rt.ir.stateErrors) throw new StateFailedError(name, errorCause(e));
+  throw e;
 }
 
 /**
