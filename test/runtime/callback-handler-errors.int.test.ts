@@ -51,16 +51,22 @@ async function driver(catchFlaky: boolean) {
   return { d, record };
 }
 
-const respond = (d: Driver, event: unknown): Promise<TaskResponseAnswer> => d.handlers.get('fn-Ask')!(event, lambdaContext('fn-Ask')) as Promise<TaskResponseAnswer>;
 // Timeouts (an hour) are held: only the responses below complete tokens.
 const holdTimeouts = { hold: (x: { event: unknown }) => JSON.stringify(x.event).includes('States.Timeout') };
 
+/** A run whose handler throws `Flaky` in its first `times` calls, run until it waits or ends; the tokens it was given. */
+async function runThrowing(id: string, times: number, catchFlaky: boolean) {
+  const { d, record } = await driver(catchFlaky);
+  throwing.set(id, times);
+  await d.run({ workflowId: id, input: { order: id } }, holdTimeouts);
+  return { d, record, handed: tokens.get(id)! };
+}
+
+const respond = (d: Driver, event: unknown): Promise<TaskResponseAnswer> => d.handlers.get('fn-Ask')!(event, lambdaContext('fn-Ask')) as Promise<TaskResponseAnswer>;
+
 test('a handler error retried by the rule spends its one attempt: the next token\'s sent failure is caught, not retried again', async () => {
-  const { d, record } = await driver(true);
-  throwing.set('shared', 1);
-  await d.run({ workflowId: 'shared', input: { order: 'shared' } }, holdTimeouts);
+  const { d, record, handed } = await runThrowing('shared', 1, true);
   // The first attempt threw: its retry is the next attempt, with a token of its own.
-  const handed = tokens.get('shared')!;
   expect(handed).toHaveLength(2);
   expect(new Set(handed).size).toBe(2);
   expect(await respond(d, { unumTask: { token: handed[1], failure: { error: 'Flaky', cause: 'declined by the inbox' } } })).toEqual({ task: 'completed' });
@@ -74,21 +80,16 @@ test('a handler error retried by the rule spends its one attempt: the next token
 });
 
 test('handler errors past the rule go to the Catch rule; the run goes on from it', async () => {
-  const { d, record } = await driver(true);
-  throwing.set('exhausted', 2);
-  await d.run({ workflowId: 'exhausted', input: { order: 'exhausted' } }, holdTimeouts);
-  expect(tokens.get('exhausted')).toHaveLength(2);
+  const { record, handed } = await runThrowing('exhausted', 2, true);
+  expect(handed).toHaveLength(2);
   const run = await record('exhausted');
   expect(run.status).toBe('SUCCEEDED');
   expect(JSON.parse(run.result ?? 'null')).toMatchObject({ order: 'exhausted', error: { Error: 'Flaky', Cause: expect.stringContaining('the inbox was down') } });
 });
 
 test('an error no rule handles goes back to Lambda: its retries run the handler again with the same token', async () => {
-  const { d, record } = await driver(false);
   // Past the rule's one retry (2 attempts) and Lambda's 2 retries of the second attempt's invocation: the recorder fails the run.
-  throwing.set('uncaught', 4);
-  await d.run({ workflowId: 'uncaught', input: { order: 'uncaught' } }, holdTimeouts);
-  const handed = tokens.get('uncaught')!;
+  const { d, record, handed } = await runThrowing('uncaught', 4, false);
   expect(handed).toHaveLength(4);
   expect(new Set(handed).size).toBe(2);
   expect(d.failures).toHaveLength(1);
