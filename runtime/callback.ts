@@ -32,14 +32,16 @@ export interface WaitContext {
 
 /** A one-time schedule's name: per invocation, kind and time, so creating it again is harmless. */
 const scheduleName = (invocation: string, kind: string, at: number): string => createHash('sha256').update(JSON.stringify([invocation, kind, at])).digest('base64url');
-const checkKind = (outcome: Extract<TaskOutcome, { timeout: unknown }>): string => ('beats' in outcome ? `${outcome.timeout}:${outcome.beats}` : outcome.timeout);
+/** A timeout or heartbeat check of a callback Task. */
+type Check = Extract<TaskOutcome, { timeout: unknown }>;
+const checkKind = (outcome: Check): string => ('beats' in outcome ? `${outcome.timeout}:${outcome.beats}` : outcome.timeout);
 
-/** The checks the handler's execution scheduled (the timeout, the first heartbeat check): named from the waiting record's start. */
-function firstChecks(rt: Runtime, invocation: string, wait: TaskWait): string[] {
+/** The checks the handler's execution schedules (the timeout, the first heartbeat check), timed from the waiting record's start. */
+function firstChecks(rt: Runtime, wait: TaskWait): { outcome: Check; at: number }[] {
   const spec = rt.ir.callback!;
-  const timeout = scheduleName(invocation, checkKind({ timeout: 'States.Timeout' }), wait.startedAt + spec.timeoutSeconds * 1000);
+  const timeout = { outcome: { timeout: 'States.Timeout' } as const, at: wait.startedAt + spec.timeoutSeconds * 1000 };
   if (spec.heartbeatSeconds === undefined) return [timeout];
-  return [timeout, scheduleName(invocation, checkKind({ timeout: 'States.HeartbeatTimeout', beats: 0 }), wait.startedAt + spec.heartbeatSeconds * 1000)];
+  return [timeout, { outcome: { timeout: 'States.HeartbeatTimeout', beats: 0 }, at: wait.startedAt + spec.heartbeatSeconds * 1000 }];
 }
 
 /**
@@ -52,8 +54,7 @@ function firstChecks(rt: Runtime, invocation: string, wait: TaskWait): string[] 
 export async function cancelChecks(rt: Runtime, invocation: string, wait: TaskWait): Promise<void> {
   const { scheduler } = rt;
   if (!scheduler) return;
-  const names = firstChecks(rt, invocation, wait);
-  const results = await Promise.allSettled(names.map((name) => scheduler.unschedule(name)));
+  const results = await Promise.allSettled(firstChecks(rt, wait).map((c) => scheduler.unschedule(scheduleName(invocation, checkKind(c.outcome), c.at))));
   for (const r of results) {
     if (r.status === 'rejected') writeLogLine({ timestamp: new Date().toISOString(), level: 'WARN', message: 'unum: a completed task\'s check could not be unscheduled; it will fire and find the task completed', invocation, error: errorMessage(r.reason) });
   }
@@ -64,7 +65,7 @@ export async function cancelChecks(rt: Runtime, invocation: string, wait: TaskWa
  * function at `at` (epoch ms) by a one-time schedule (one due already fires
  * at once). Scheduler never delivers early, so the receiver compares no times.
  */
-export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation: string, token: string, outcome: Extract<TaskOutcome, { timeout: unknown }>, at: number): Promise<void> {
+export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation: string, token: string, outcome: Check, at: number): Promise<void> {
   const functionName = ctx.functionName ?? rt.ir.functionNames[rt.ir.node];
   if (!functionName) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its own function name`);
   const event: TaskResponseEvent = { unumTask: { token, ...outcome } };
@@ -110,10 +111,7 @@ export async function handOutToken(x: Exec, received: Json): Promise<{ value: Js
   } catch (e) {
     return handlerFailure(x, e, recorded, retries);
   }
-  await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.Timeout' }, wait.startedAt + spec.timeoutSeconds * 1000);
-  if (spec.heartbeatSeconds !== undefined) {
-    await scheduleCheck(x.rt, x.ctx, x.name, token, { timeout: 'States.HeartbeatTimeout', beats: 0 }, wait.startedAt + spec.heartbeatSeconds * 1000);
-  }
+  for (const check of firstChecks(x.rt, wait)) await scheduleCheck(x.rt, x.ctx, x.name, token, check.outcome, check.at);
   return 'waiting';
 }
 

@@ -26,46 +26,50 @@ const setting = (name: string): string => {
  */
 export const atExpression = (ms: number): string => `at(${new Date(Math.ceil(ms / 60_000) * 60_000).toISOString().slice(0, 19)})`;
 
-/** The client module, loaded on the first schedule: every function bundles this, few schedule anything. */
-const schedulerModule = () => loadModule<typeof import('@aws-sdk/client-scheduler')>('@aws-sdk/client-scheduler');
+type SchedulerModule = typeof import('@aws-sdk/client-scheduler');
+
+/** Waits for `call`; the error named `done` means its work is done already. */
+async function unlessDone(call: Promise<unknown>, done: string): Promise<void> {
+  try {
+    await call;
+  } catch (e) {
+    if ((e as { name?: unknown }).name !== done) throw e;
+  }
+}
 
 export class EventBridgeScheduler implements Scheduler {
   private client?: SchedulerClient;
 
   async schedule(s: OneTimeSchedule<ScheduledEvent>): Promise<void> {
-    const { CreateScheduleCommand, SchedulerClient } = await schedulerModule();
-    this.client ??= new SchedulerClient({});
-    try {
-      await this.client.send(
-        new CreateScheduleCommand({
-          Name: s.name,
-          GroupName: setting(ENV.scheduleGroup),
-          ScheduleExpression: atExpression(s.at),
-          ScheduleExpressionTimezone: 'UTC',
-          FlexibleTimeWindow: { Mode: 'OFF' },
-          ActionAfterCompletion: 'DELETE',
-          Target: {
-            Arn: setting(ENV.functionArnPrefix) + s.functionName,
-            RoleArn: setting(ENV.schedulerRoleArn),
-            Input: JSON.stringify(s.event),
-            RetryPolicy: { MaximumEventAgeInSeconds: Math.min(Math.max(s.maxDeliverySeconds, DELIVERY_SECONDS.min), DELIVERY_SECONDS.max) },
-          },
-        }),
-      );
-    } catch (e) {
-      // An earlier execution of this invocation scheduled the wake-up already.
-      if ((e as { name?: unknown }).name !== 'ConflictException') throw e;
-    }
+    const { m, client } = await this.sdk();
+    const create = new m.CreateScheduleCommand({
+      Name: s.name,
+      GroupName: setting(ENV.scheduleGroup),
+      ScheduleExpression: atExpression(s.at),
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: setting(ENV.functionArnPrefix) + s.functionName,
+        RoleArn: setting(ENV.schedulerRoleArn),
+        Input: JSON.stringify(s.event),
+        RetryPolicy: { MaximumEventAgeInSeconds: Math.min(Math.max(s.maxDeliverySeconds, DELIVERY_SECONDS.min), DELIVERY_SECONDS.max) },
+      },
+    });
+    // An earlier execution of this invocation scheduled the wake-up already.
+    await unlessDone(client.send(create), 'ConflictException');
   }
 
   async unschedule(name: string): Promise<void> {
-    const { DeleteScheduleCommand, SchedulerClient } = await schedulerModule();
-    this.client ??= new SchedulerClient({});
-    try {
-      await this.client.send(new DeleteScheduleCommand({ Name: name, GroupName: setting(ENV.scheduleGroup) }));
-    } catch (e) {
-      // It fired (and deleted itself) or another completion deleted it.
-      if ((e as { name?: unknown }).name !== 'ResourceNotFoundException') throw e;
-    }
+    const { m, client } = await this.sdk();
+    // It fired (and deleted itself) or another completion deleted it.
+    await unlessDone(client.send(new m.DeleteScheduleCommand({ Name: name, GroupName: setting(ENV.scheduleGroup) })), 'ResourceNotFoundException');
+  }
+
+  /** Loaded on the first schedule: every function bundles this, few schedule anything. */
+  private async sdk(): Promise<{ m: SchedulerModule; client: SchedulerClient }> {
+    const m = await loadModule<SchedulerModule>('@aws-sdk/client-scheduler');
+    this.client ??= new m.SchedulerClient({});
+    return { m, client: this.client };
   }
 }
