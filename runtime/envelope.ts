@@ -45,7 +45,16 @@ export function parseFrame(f: unknown, i: number): FanOutFrame {
   check(isCount(f.iteration, MAX_ITERATION), `${at}.iteration`, ITERATION);
   check(isKey(f.origin), `${at}.origin`, KEY);
   check(f.originNode === undefined || (f.kind === 'map' && isNodeName(f.originNode)), `${at}.originNode`, "must be a node name, on a 'map' frame");
-  const frame: FanOutFrame = { index: f.index, size: f.size, kind: f.kind, iteration: f.iteration, origin: f.origin, ...(f.originNode === undefined ? {} : { originNode: f.originNode }) };
+  check(f.replaces === undefined || (isCount(f.replaces, MAX_ITERATION) && f.replaces < f.iteration), `${at}.replaces`, 'must be an iteration below the frame\'s');
+  const frame: FanOutFrame = {
+    index: f.index,
+    size: f.size,
+    kind: f.kind,
+    iteration: f.iteration,
+    origin: f.origin,
+    ...(f.originNode === undefined ? {} : { originNode: f.originNode }),
+    ...(f.replaces === undefined ? {} : { replaces: f.replaces }),
+  };
   const j = f.join;
   if (j === undefined) return frame;
   check(isObject(j) && isNodeName(j.node) && Array.isArray(j.tails) && j.tails.length <= TAIL_RADIX && j.tails.every(isNodeName), `${at}.join`, 'must be {node, tails}');

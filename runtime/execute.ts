@@ -15,6 +15,7 @@ import { launcherName, runLauncher } from './launch-tree';
 import { keepLease, startLease } from './lease';
 import { invocationName } from './naming';
 import { errorMessage, errorName } from './retry';
+import { replacedKey } from './reuse';
 import { failRun, startRun } from './run-record';
 import { decideState, redriveState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
@@ -93,8 +94,11 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   const foldIndex = spec.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
   const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
   const input = invocation.input;
-  const name = 'launch' in input ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
-  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };
+  const launcher = 'launch' in input;
+  const name = launcher ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+  // A launcher commits nothing, so reuses nothing.
+  const replaced = launcher ? undefined : replacedKey(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+  const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), ...(replaced ? { replaced } : {}), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };
   let end: ExecutionEnd['outcome'] = 'error';
   const report = (outcome: ExecutionEnd['outcome'], error?: unknown): void => {
     end = outcome;

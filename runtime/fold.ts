@@ -28,7 +28,7 @@ function firstStepItems(x: Exec): string[] | undefined {
 }
 
 export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): Promise<StepOutcome> {
-  const { fold, iteration, frames } = x.invocation;
+  const { fold, iteration } = x.invocation;
   const k = fold?.index ?? 0;
   return exactlyOnceStep(x, () => {
     const items = fold ? fold.items : firstStepItems(x);
@@ -54,6 +54,8 @@ export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): 
       async afterCommit(ck) {
         if (ck.catchIndex !== undefined || lastStep) return proceed(x, ck);
         await appendCommit(x, ck, { next: [x.rt.ir.node] });
+        // The frames as the step left them (a redriven attempt's chain may have ended: runtime/reuse.ts).
+        const frames = x.invocation.frames;
         const next = checkpointKey(invocationName(x.run, x.rt.ir.node, iteration, frames, k + 1));
         if (await unlessCommitted(x, [next])) {
           await send(x, x.rt.ir.node, { iteration, fanOut: frames, inputs: [passValue(x, ck)], fold: { index: k + 1, items } });

@@ -11,12 +11,13 @@ import { runtimeError } from './errors';
 import { failure } from './fail';
 import { arrivalCode, joinKeys, readJoinState, recordArrival } from './fan-in';
 import { appendCommit } from './history';
-import { checkpointKey, RETRY_STATE, TASK_FAILED, TASK_RETRY, type Transition } from './table';
+import { checkpointKey, REDRIVE_STATE, RETRY_STATE, TASK_FAILED, TASK_RETRY, type Transition } from './table';
 import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from './ir';
 import { passOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import { launchEach, launchesDirectly, launchRange, type LaunchSpec } from './launch-tree';
 import { invocationName } from './naming';
+import { replacing } from './reuse';
 import { itemTtl } from './lease';
 import { derivedValue, passValue } from './payload';
 import { failRun, runOver, succeedRun } from './run-record';
@@ -26,6 +27,8 @@ import type { Committed, Exec, Redo } from './types';
 interface Outgoing {
   iteration: number;
   frames: readonly FanOutFrame[];
+  /** A redrive's next attempt of the state: the failed attempt's iteration, written into the fan-out's frames. */
+  replaces?: number;
 }
 
 /**
@@ -99,7 +102,7 @@ async function fanOut(x: Exec, ck: Committed, state: PathState, out: Outgoing, s
   const { kind, size, originNode } = spec;
   const joinName = invocationName(x.run, spec.join, out.iteration, out.frames);
   await appendOnce(x, ck, state, { next: spec.next, join: joinName, size });
-  const frame = (index: number): FanOutFrame => ({ index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}) });
+  const frame = (index: number): FanOutFrame => ({ index, size, kind, iteration: out.iteration, origin: ck.key, ...(originNode ? { originNode } : {}), ...replacing(out) });
   const launch: LaunchSpec = { outer: out.frames, frame, branch: spec.branch, ...(spec.launcher ? { launcher: spec.launcher } : {}) };
   const count = spec.launched ?? size;
   if (x.metrics.duplicates) {
@@ -128,7 +131,7 @@ function nextItem(x: Exec, launch: ItemLaunch, top: FanOutFrame, outer: readonly
   const index = top.index + launch.maxConcurrency;
   if (index >= top.size) return undefined;
   if (top.kind !== 'map' || !top.originNode) throw runtimeError(`node ${x.rt.ir.node}: the frame of a bounded Map names no origin node`);
-  return [...outer, { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode }];
+  return [...outer, { index, size: top.size, kind: 'map', iteration: top.iteration, origin: top.origin, originNode: top.originNode, ...replacing(top) }];
 }
 
 /**
@@ -299,10 +302,11 @@ export async function failRunOrState(x: Exec, error: string, cause: string, stat
 /** After commit: a caught error goes to its catch handler, a join's retry decision to the state's fan-out, a callback Task's retry to its next attempt and its uncaught failure fails the run or state, anything else runs the instructions. */
 export async function proceed(x: Exec, ck: Committed): Promise<void> {
   const out: Outgoing = { iteration: x.invocation.iteration, frames: x.invocation.frames };
-  if (ck.catchIndex === RETRY_STATE) {
+  if (ck.catchIndex === RETRY_STATE || ck.catchIndex === REDRIVE_STATE) {
     const retry = x.rt.ir.join?.retry;
     if (!retry) throw runtimeError(`node ${x.rt.ir.node}: checkpoint retries a state, which the IR does not`);
     // The attempt is the next iteration: every invocation inside gets a new name.
+    if (ck.catchIndex === REDRIVE_STATE) out.replaces = x.invocation.iteration;
     await runInstructions(x, ck, [{ op: 'incrIteration' }, { op: 'invoke', invoke: retry.fanOut }], 'open', out);
     return;
   }

@@ -513,6 +513,13 @@ export interface FanOutFrame {
    * checkpoint, and the origin may be any of the nodes a Map is folded into.
    */
   readonly originNode?: string;
+  /**
+   * Set by a redrive's next attempt of a Parallel/Map state: the iteration of
+   * the failed attempt this fan-out replaces. Every step inside reads its
+   * checkpoint of that attempt too and reuses a committed value instead of
+   * running again (runtime/reuse.ts).
+   */
+  readonly replaces?: number;
 }
 
 /** Where an input value comes from. */

@@ -17,6 +17,7 @@ import { mapInput, mapItem, mapItemList } from './map-items';
 import { invocationName } from './naming';
 import { derivedValue } from './payload';
 import { forEachLimit } from './pool';
+import { replacing } from './reuse';
 import { send } from './send';
 import type { Exec, Invocation } from './types';
 
@@ -113,7 +114,7 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   const { size, kind, iteration, originNode } = top;
   await launchRange(x, {
     outer,
-    frame: (index) => ({ index, size, kind, iteration, origin: range.origin, ...(originNode ? { originNode } : {}) }),
+    frame: (index) => ({ index, size, kind, iteration, origin: range.origin, ...(originNode ? { originNode } : {}), ...replacing(top) }),
     branch: (index) => ({
       target: ir.node,
       input: derivedValue(x, mapItem(x, spec, input, list, index, state), { mapItem: { origin: range.origin, index, state: range.state } }),

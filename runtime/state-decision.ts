@@ -7,7 +7,8 @@
  * later); else the first matching Catch rule routes `{Error, Cause}` at its
  * ResultPath in the state input; else the state fails in turn. The join
  * of such a failure is parked for a redrive (its retry counts not spent:
- * `redriveState`); re-sent by one, it runs the state again as a retry would.
+ * `redriveState`); re-sent by one, it runs the state again as a retry would,
+ * reusing the failed attempt's committed steps (REDRIVE_STATE).
  */
 import { StateFailedError, runtimeError } from './errors';
 import { readValues } from './ingress';
@@ -18,7 +19,7 @@ import { sleep } from './pool';
 import { findCatch, matchesError, RESERVE_MS, retryDelay } from './retry';
 import { parkedOf } from './park';
 import { exactlyOnceStep, type StepOutcome } from './step';
-import { parseKey, RETRY_STATE, type StateFailure } from './table';
+import { parseKey, REDRIVE_STATE, RETRY_STATE, type StateFailure } from './table';
 import { remainingMs } from './user-code';
 import type { Exec, Redo } from './types';
 
@@ -60,7 +61,7 @@ export function decideState(x: Exec, failed: FanInRef): Promise<StepOutcome> {
       if (catchIndex < 0 && x.invocation.redrive !== undefined) {
         // Re-sent by a redrive: the state's next attempt, its Retry counts starting over (as a redriven Task's).
         await x.rt.store.setStateRetries(x.name, (x.rt.ir.join?.retry?.rules ?? []).map(() => 0));
-        return { value: stateInput, catchIndex: RETRY_STATE };
+        return { value: stateInput, catchIndex: REDRIVE_STATE };
       }
       if (catchIndex < 0) throw new StateFailedError(failure.error, failure.cause);
       const rule = x.rt.ir.catch![catchIndex];

@@ -11,6 +11,7 @@ import { inputKeys } from './ingress';
 import { leadingPasses } from './interpreter';
 import { expired } from './lease';
 import { endsRun } from './run-end';
+import { chainBeforeCompute, resumeChain, reusableValue } from './reuse';
 import { endedByDeadline } from './run-timeout';
 import { commitRunResult, resultFitsInline, runOver } from './run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
@@ -19,7 +20,7 @@ import type { ReadSet } from './store';
 import type { Committed, Exec } from './types';
 
 /** The step's outcome in the transition log line (docs/architecture.md "Observability"). */
-export type StepOutcome = 'committed' | 'caught' | 'duplicate' | 'stale' | 'abandoned' | 'stopped' | 'ended' | 'waiting';
+export type StepOutcome = 'committed' | 'caught' | 'reused' | 'duplicate' | 'stale' | 'abandoned' | 'stopped' | 'ended' | 'waiting';
 
 /** The computed value, or a caught error with its catch index. */
 export interface StepOutput {
@@ -69,7 +70,9 @@ async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplic
  * missing input or arrival is asked of the leader once more, consistently,
  * before the step counts it missing ('stale', or an expired input). Once
  * the run has ended (finished, stopped, past its deadline) nothing is owed
- * ('ended'). `plan` returns the step's work, 'stale' when an input is
+ * ('ended'). Inside a redriven state's attempt the step's checkpoint of
+ * the failed attempt is read too, and reused when it may be (reuse.ts).
+ * `plan` returns the step's work, 'stale' when an input is
  * missing already, or 'abandoned' when the state attempt it belongs to was
  * decided (ingress.ts `decidedAttemptKey`).
  */
@@ -95,22 +98,30 @@ const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards
 /** The step on one read; 'missing' when an input or arrival was not found. */
 async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
   const inputs = inputKeys(x);
-  x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([x.key, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
+  const own = x.replaced ? [x.key, x.replaced] : [x.key];
+  x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([...own, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
   // Before the run's status: a branch of a failed state attempt is owed nothing, so it does not park in a FAILED run.
   if (await stoppedByFailedState(x, attempts)) return 'stopped';
   if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
     x.metrics.duplicates = 1;
     return 'ended';
   }
-  const own = x.read.checkpoints.get(x.key);
+  const committed = x.read.checkpoints.get(x.key);
+  const old = x.replaced === undefined ? undefined : x.read.checkpoints.get(x.replaced);
+  const chain = x.replaced === undefined ? undefined : chainBeforeCompute(x, committed, old);
   const work = await plan();
   if (work === 'stale') return 'missing';
   if (work === 'abandoned') return work;
+  const reused = committed ? undefined : reusableValue(x, old);
   let ck: Committed;
-  if (own) {
+  if (committed) {
     // A retry or duplicate after commit: skip user code, invoke the successors that have not committed.
     x.metrics.duplicates = 1;
-    ck = fromCheckpoint(x.key, own);
+    ck = fromCheckpoint(x.key, committed);
+  } else if (reused) {
+    // A redriven state's step that the failed attempt completed: its value, committed under this attempt's name.
+    const value = fromCheckpoint(x.key, reused);
+    ck = await commit(x, value.value, value.catchIndex);
   } else {
     const output = await work.computeOutput();
     if (!output) return 'missing';
@@ -122,6 +133,9 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
     if (ended) return ended;
     ck = await commit(x, value, output.catchIndex);
   }
+  if (chain) resumeChain(x, chain, ck, old);
   await work.afterCommit(ck);
-  return own ? 'duplicate' : ck.catchIndex === undefined ? 'committed' : 'caught';
+  if (committed) return 'duplicate';
+  if (reused) return x.metrics.duplicates ? 'duplicate' : 'reused';
+  return ck.catchIndex === undefined ? 'committed' : 'caught';
 }

@@ -254,6 +254,14 @@ export const TASK_FAILED = -2;
  */
 export const TASK_RETRY = -3;
 
+/**
+ * The catch index of a Parallel/Map join's checkpoint that runs its state
+ * again on a redrive (no rule handled the failure): as RETRY_STATE, and the
+ * fan-out's frames name the failed attempt (`FanOutFrame.replaces`), whose
+ * committed steps the new attempt reuses.
+ */
+export const REDRIVE_STATE = -4;
+
 /** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
   const deflated = item?.z?.B as Uint8Array | string | undefined;

@@ -82,13 +82,16 @@ export interface Invocation {
 /** One execution of an invocation: its identity and what it measured. */
 export interface Exec {
   readonly rt: Runtime;
-  readonly invocation: Invocation;
+  /** The received invocation; its frames lose `replaces` where a redriven attempt's chain of reused steps ends (runtime/reuse.ts). */
+  invocation: Invocation;
   readonly ctx: LambdaContext;
   /** This node's workflow and the invocation's run id: what the run's keys and names carry. */
   readonly run: RunRef;
   readonly name: string;
   /** This invocation's checkpoint key. */
   readonly key: string;
+  /** Its checkpoint key in the failed attempt of a state a redrive runs again, whose committed value it reuses (runtime/reuse.ts). */
+  readonly replaced?: string;
   readonly metrics: Partial<Record<MetricName, number>>;
   /** The step's first read: the own checkpoint and the inputs the envelope names (runtime/step.ts). */
   read?: ReadSet;

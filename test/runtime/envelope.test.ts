@@ -92,6 +92,16 @@ test("the lease and a frame's join parse", () => {
   expect(parseEvent({ unum }, B, ctx)).toMatchObject({ lease: 1_900_000_000, frames: [{ index: 1, join: { node: 'J', tails: ['T1', 'T2'] } }] });
 });
 
+test("a frame's replaced attempt (a redriven state's) parses: an iteration below the frame's only", () => {
+  const frame = { index: 1, size: 3, kind: 'parallel', iteration: 4, origin: K };
+  const unum = (f: object) => ({ v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [f], inputs: [{ ref: K }] });
+  expect(parseEvent({ unum: unum({ ...frame, replaces: 3 }) }, B, ctx)).toMatchObject({ frames: [{ iteration: 4, replaces: 3 }] });
+  expect(parseEvent({ unum: unum(frame) }, B, ctx).frames[0]).not.toHaveProperty('replaces');
+  for (const replaces of [4, 5, -1, 1.5, '3', null]) {
+    expect(rejection(() => parseEvent({ unum: unum({ ...frame, replaces }) }, B, ctx)).message).toMatch(/unum\.fanOut\[0\]\.replaces must be an iteration below the frame's/);
+  }
+});
+
 test('a redrive generation (the redrive that re-sent the event) parses on an envelope and a start request; only a positive integer', () => {
   const unum = { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ ref: K }] };
   expect(parseEvent({ unum: { ...unum, redrive: 2 } }, B, ctx)).toMatchObject({ redrive: 2 });
