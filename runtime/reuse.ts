@@ -11,11 +11,13 @@
  * while every step before it in the attempt continued with its old value,
  * so the frames' `replaces` travels only along such a chain: a step whose
  * value differs from its old one (none was found: it failed, never ran, or
- * expired; or it was computed again) sends its successors and notices
- * without it, and they compute.
+ * expired; or it was computed again and differs) sends its successors and
+ * notices without it, and they compute. A fan-in's join also checks the
+ * members the chain did not bring it.
  */
-import type { FanOutFrame, InputRef } from './ir';
-import { invocationName } from './naming';
+import { readArrivals, tailKey } from './fan-in';
+import type { FanInRef, FanOutFrame } from './ir';
+import { invocationName, type FramePosition } from './naming';
 import { checkpointKey, TASK_FAILED, TASK_RETRY, type Checkpoint, type RunRef } from './table';
 import type { Exec } from './types';
 
@@ -29,20 +31,8 @@ export const replacing = (from: { readonly replaces?: number }): { replaces?: nu
  */
 export function replacedKey(run: RunRef, node: string, iteration: number, frames: readonly FanOutFrame[], foldIndex?: number): string | undefined {
   if (!frames.some((f) => f.replaces !== undefined)) return undefined;
-  const old = frames.map((f) => ({ index: f.index, iteration: f.replaces ?? f.iteration }));
-  return checkpointKey(invocationName(run, node, iteration, old, foldIndex));
+  return checkpointKey(invocationName(run, node, iteration, failedAttempt(frames), foldIndex));
 }
-
-/**
- * Whether the old value may stand for this step's: its one input came
- * along the chain (a value or reference from a predecessor that continued
- * with its old value, a Map item of such an origin). A fan-in's join, a
- * fold's step (its items are other branches' values) and a state's decision
- * (the new attempt's failure) have inputs the chain does not vouch for:
- * they compute, and the chain goes on after them where the result is the
- * old one.
- */
-const chainInput = (input: InputRef): boolean => 'value' in input || 'ref' in input || 'mapItem' in input;
 
 /**
  * A callback Task's failure or retry decision did not complete its state:
@@ -50,9 +40,43 @@ const chainInput = (input: InputRef): boolean => 'value' in input || 'ref' in in
  */
 const completedState = (c: Checkpoint): boolean => c.catchIndex !== TASK_FAILED && c.catchIndex !== TASK_RETRY;
 
-/** The failed attempt's checkpoint, when this step may reuse it instead of computing. */
-export function reusableValue(x: Exec, old: Checkpoint | undefined): Checkpoint | undefined {
-  return old && completedState(old) && x.invocation.fold === undefined && chainInput(x.invocation.input) ? old : undefined;
+const isFold = (x: Exec): boolean => x.rt.ir.handler.kind === 'fold';
+
+/** The frames' positions in the failed attempt. */
+const failedAttempt = (frames: readonly FanOutFrame[]): FramePosition[] => frames.map((f) => ({ index: f.index, iteration: f.replaces ?? f.iteration }));
+
+/**
+ * A fan-in's members (the branches' tails) each hold the value they had in
+ * the failed attempt: one read of both attempts' keys. The chain vouches
+ * only for the tail whose arrival invoked the join.
+ */
+async function membersKept(x: Exec, frames: readonly FanOutFrame[], f: FanInRef): Promise<boolean> {
+  const tails = x.rt.ir.join?.tails;
+  const arrivals = tails && x.read && readArrivals(x.read, f.join, f.size);
+  if (!tails || !arrivals) return false;
+  const { iteration } = x.invocation;
+  const now = arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
+  const before = arrivals.map((a, index) => tailKey(x.run, tails, failedAttempt(frames), iteration, { ...a, index }));
+  const found = await x.rt.store.getCheckpoints([...now, ...before]);
+  return now.every((key, i) => {
+    const value = found.get(key);
+    return value !== undefined && same(value, found.get(before[i]));
+  });
+}
+
+/**
+ * The failed attempt's checkpoint, when this step may reuse it instead of
+ * computing: its input is the one the old value was computed from. A value
+ * or reference from a predecessor on the chain and a Map item of such an
+ * origin are; a fan-in's (a join's, a fold's first step's) when every
+ * member kept its value too. A state's decision decides on the new
+ * attempt's failure: it computes.
+ */
+export async function reusableValue(x: Exec, old: Checkpoint | undefined, frames: readonly FanOutFrame[] | undefined): Promise<Checkpoint | undefined> {
+  if (!old || !frames || !completedState(old)) return undefined;
+  const input = x.invocation.input;
+  if ('value' in input || 'ref' in input || 'mapItem' in input) return old;
+  return 'fanIn' in input && (await membersKept(x, frames, input.fanIn)) ? old : undefined;
 }
 
 const same = (a: Checkpoint, b: Checkpoint | undefined): boolean => b !== undefined && a.json === b.json && a.catchIndex === b.catchIndex;
@@ -76,7 +100,12 @@ export function chainBeforeCompute(x: Exec, committed: Checkpoint | undefined, o
   return frames;
 }
 
-/** After a commit: the value is the old one, so the successors may reuse theirs. */
-export function resumeChain(x: Exec, frames: readonly FanOutFrame[], committed: Checkpoint, old: Checkpoint | undefined): void {
-  if (same(committed, old)) x.invocation = { ...x.invocation, frames };
+/**
+ * After a commit: the value is the old one, so the successors may reuse
+ * theirs. A fold's step must have reused it, not computed it: the next step
+ * folds another branch's value as well, which only the first step's reuse
+ * vouches for (every member kept its value).
+ */
+export function resumeChain(x: Exec, frames: readonly FanOutFrame[], committed: Checkpoint, old: Checkpoint | undefined, reused: boolean): void {
+  if (same(committed, old) && (reused || !isFold(x))) x.invocation = { ...x.invocation, frames };
 }

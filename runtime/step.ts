@@ -112,7 +112,7 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
   const work = await plan();
   if (work === 'stale') return 'missing';
   if (work === 'abandoned') return work;
-  const reused = committed ? undefined : reusableValue(x, old);
+  const reused = committed ? undefined : await reusableValue(x, old, chain);
   let ck: Committed;
   if (committed) {
     // A retry or duplicate after commit: skip user code, invoke the successors that have not committed.
@@ -133,7 +133,7 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
     if (ended) return ended;
     ck = await commit(x, value, output.catchIndex);
   }
-  if (chain) resumeChain(x, chain, ck, old);
+  if (chain) resumeChain(x, chain, ck, old, reused !== undefined);
   await work.afterCommit(ck);
   if (committed) return 'duplicate';
   if (reused) return x.metrics.duplicates ? 'duplicate' : 'reused';

@@ -264,7 +264,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     return { h, ...(await setUp(workflow, task('Start', 'a').next(p).next(task('Join', 'join')), h.module, undefined, options)) };
   }
 
-  test('a bounded Map inside a branch and a chain around the failed step: every step the failed attempt completed is reused but the Map\'s join; the failed step and those after it run again', async () => {
+  test('a bounded Map inside a branch and a chain around the failed step: every step the failed attempt completed is reused, the Map\'s join too; the failed step and those after it run again', async () => {
     let broken = true;
     // A launch width of 2 sends the Map's first items through launchers: their frames carry the failed attempt too.
     const { h, d, deps, run, record } = await nestedState('redrive-state-nested', () => broken, { mapLaunchWidth: 2 });
@@ -278,9 +278,9 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[55,198]', redriveCount: 1 });
-    // What the failed attempt committed was reused: Prep, each Sq, Pre. The Map's join Sum runs again (its
-    // input is other branches' values, which the chain of reused steps does not vouch for).
-    expect(h.calls).toEqual({ a: 1, prep: 1, sq: 5, sum: 2, pre: 1, bad: 2, post: 1, join: 1 });
+    // Each completed step's handler ran once over both attempts: what the failed attempt committed was reused,
+    // the Map's join Sum too (each item it joins kept its value).
+    expect(h.calls).toEqual({ a: 1, prep: 1, sq: 5, sum: 1, pre: 1, bad: 2, post: 1, join: 1 });
   });
 
   test('a chain of reused steps ends at a step whose old value is gone: it computes again, and the steps after it compute from its new value', async () => {
@@ -307,6 +307,35 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(h.calls).toEqual({ a: 1, x: 1, y: 2, z: 2, bad: 2, join: 1 });
   });
 
+  test('a fan-in\'s join inside the state whose member has another value than in the failed attempt computes again, and the steps after it too', async () => {
+    let broken = true;
+    let rs = 0;
+    const fns = { a: (x: number) => x, l: (v: number) => v + 1, r: (v: number) => v + 1000 * ++rs, j: (vs: number[]) => vs[0] + vs[1], z: (v: number) => v * 2, bad: (v: number) => {
+      if (broken) throw boom();
+      return -v;
+    }, join: (v: unknown) => v, other: () => 'caught' };
+    const h = handlers(fns, {}, boom);
+    const inner = new Parallel('Inner').branch(task('L', 'l'), task('R', 'r'));
+    const p = new Parallel('P').branch(inner.next(task('J', 'j')).next(task('Z', 'z')), task('Bad', 'bad')).addCatch(task('Other', 'other'), { errors: ['Other'] });
+    const { d, deps, run, record, name } = await setUp('redrive-state-join-member', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    await d.run({ workflowId: 'r', input: 1 }, { hold: (e) => e.functionName === 'fn-Bad' });
+    d.invoker.queue.push(...d.held.splice(0));
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
+    expect(h.calls).toMatchObject({ l: 1, r: 1, j: 1, z: 1 });
+    // R's checkpoint of the failed attempt (inner branch 1 inside outer branch 0, both fanned out at iteration 0) expires.
+    await db.client.send(new DeleteItemCommand({ TableName: name, Key: keyItem(checkpointKey(invocationName(run, 'R', 0, [{ iteration: 0, index: 0 }, { iteration: 0, index: 1 }]))) }));
+    broken = false;
+    await redriveRun(deps, run);
+    // L, reused and on the chain, arrives last: its arrival invokes J, whose other member R computed.
+    await d.drain({ hold: (e) => e.functionName === 'fn-L' });
+    d.invoker.queue.push(...d.held.splice(0));
+    await d.drain();
+    // L reused (2); R computed 2001, not 1001; J and Z computed from it: (2 + 2001) * 2.
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[4006,-1]' });
+    expect(h.calls).toEqual({ a: 1, l: 1, r: 2, j: 2, z: 2, bad: 2, join: 1 });
+  });
+
   test('under duplicate delivery of every event before and after the redrive, the reused steps run no handler again and the run succeeds once', async () => {
     let broken = true;
     const { h, d, deps, run, record } = await nestedState('redrive-state-nested-dup', () => broken);
@@ -315,8 +344,8 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     d.invoker.queue.push(...d.held.splice(0));
     await d.drain({ deliveries: 2 });
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
-    const completed = { prep: h.calls.prep, sq: h.calls.sq, pre: h.calls.pre };
-    expect(h.calls.sum).toBeGreaterThanOrEqual(1);
+    const completed = { prep: h.calls.prep, sq: h.calls.sq, sum: h.calls.sum, pre: h.calls.pre };
+    expect(completed.sum).toBeGreaterThanOrEqual(1);
     broken = false;
     expect((await redriveRun(deps, run)).redriveCount).toBe(1);
     await d.drain({ deliveries: 2 });
