@@ -3,12 +3,14 @@
  * has committed, and instead of invoking the Wait's node it creates a
  * one-time schedule that invokes it at the due time. The schedule is named
  * after the invocation it delivers, so a duplicate or retry of this node
- * creates nothing new; a due time already past (a late duplicate) invokes at once.
+ * creates nothing new; a due time already past (a late duplicate) invokes at once,
+ * as does a Wait that a redriven state's failed attempt waited out (reuse.ts).
  */
 import { runtimeError } from './errors';
 import type { Envelope, WaitSpec } from './ir';
 import { leaseThroughWait } from './lease';
 import { invocationName } from './naming';
+import { waitedInFailedAttempt } from './reuse';
 import type { Committed, Exec } from './types';
 import { waitDue } from './wait-time';
 
@@ -19,7 +21,8 @@ export type PendingWait = ({ readonly spec: WaitSpec } | { readonly at: number }
 export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: string, event: () => Envelope): Promise<void> {
   const now = Date.now();
   const due = 'at' in wait ? wait.at : waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now);
-  if (due <= now) {
+  const { node, iteration, fanOut } = event().unum;
+  if (due <= now || ('spec' in wait && (await waitedInFailedAttempt(x, node, iteration, fanOut)))) {
     await x.rt.invoker.invoke(functionName, event());
     return;
   }
@@ -28,12 +31,10 @@ export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: st
   await leaseThroughWait(x, Math.ceil(due / 1000));
   // The Wait's node may read this checkpoint by reference: it must outlast the wait too.
   if ((wait.ck.ttl ?? 0) < x.lease) await x.rt.store.extendTtl(wait.ck.key, x.lease);
-  const e = event();
-  const { node, iteration, fanOut } = e.unum;
   await scheduler.schedule({
     name: invocationName(x.run, node, iteration, fanOut),
     functionName,
-    event: e,
+    event: event(),
     at: due,
     maxDeliverySeconds: x.rt.ir.settings.handoffSeconds,
   });

@@ -109,3 +109,15 @@ export function chainBeforeCompute(x: Exec, committed: Checkpoint | undefined, o
 export function resumeChain(x: Exec, frames: readonly FanOutFrame[], committed: Checkpoint, old: Checkpoint | undefined, reused: boolean): void {
   if (same(committed, old) && (reused || !isFold(x))) x.invocation = { ...x.invocation, frames };
 }
+
+/**
+ * A Wait on the chain that the failed attempt waited out already: its node
+ * committed there, so the redriven attempt invokes it at once, as Step
+ * Functions does not run a completed Wait again.
+ */
+export async function waitedInFailedAttempt(x: Exec, node: string, iteration: number, frames: readonly FanOutFrame[]): Promise<boolean> {
+  const key = replacedKey(x.run, node, iteration, frames);
+  if (!key) return false;
+  const old = (await x.rt.store.getCheckpoints([key])).get(key);
+  return old !== undefined && completedState(old);
+}

@@ -8,7 +8,7 @@
 import { type CompileOptions, compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
 import { TableReader } from '../../lib/client/table';
-import { Definition, Fail, type IChainable, Map, Parallel, Task } from '../../lib/definition';
+import { Definition, Fail, type IChainable, Map, Parallel, Task, Wait, WaitTime } from '../../lib/definition';
 import { invocationName } from '../../runtime/naming';
 import type { CheckpointStore } from '../../runtime/store';
 import { checkpointKey, decodeParked, decodeRunRecord, keyItem, parkKey, type RunRef } from '../../runtime/table';
@@ -334,6 +334,29 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     // L reused (2); R computed 2001, not 1001; J and Z computed from it: (2 + 2001) * 2.
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[4006,-1]' });
     expect(h.calls).toEqual({ a: 1, l: 1, r: 2, j: 2, z: 2, bad: 2, join: 1 });
+  });
+
+  test('a Wait in a branch that the failed attempt waited out is not waited again: no second schedule, the step after it reused', async () => {
+    let broken = true;
+    const fns = { a: (x: number) => x, w: (v: number) => v + 1, b: (v: number) => v * 3, bad: (v: number) => {
+      if (broken) throw boom();
+      return -v;
+    }, join: (v: unknown) => v, other: () => 'caught' };
+    const h = handlers(fns, {}, boom);
+    const waiting = task('W', 'w').next(new Wait('Day', { time: WaitTime.duration(86_400) })).next(task('B', 'b'));
+    const p = new Parallel('P').branch(waiting, task('Bad', 'bad')).addCatch(task('Other', 'other'), { errors: ['Other'] });
+    const { d, deps, run, record } = await setUp('redrive-state-wait', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    await d.run({ workflowId: 'r', input: 1 }, { hold: (e) => e.functionName === 'fn-Bad' });
+    d.invoker.queue.push(...d.held.splice(0));
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
+    expect(d.scheduler.schedules).toHaveLength(1);
+    broken = false;
+    await redriveRun(deps, run);
+    await d.drain();
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[6,-1]' });
+    expect(d.scheduler.schedules).toHaveLength(1);
+    expect(h.calls).toEqual({ a: 1, w: 1, b: 1, bad: 2, join: 1 });
   });
 
   test('under duplicate delivery of every event before and after the redrive, the reused steps run no handler again and the run succeeds once', async () => {
