@@ -108,6 +108,8 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
   }
   const committed = x.read.checkpoints.get(x.key);
   const old = x.replaced === undefined ? undefined : x.read.checkpoints.get(x.replaced);
+  // Once per execution: a redriven attempt's steps are inside a state with rules, whose reads are consistent, so
+  // there is no second, consistent pass (exactlyOnceStep) to find the frames this may have changed.
   const chain = x.replaced === undefined ? undefined : chainBeforeCompute(x, committed, old);
   const work = await plan();
   if (work === 'stale') return 'missing';
