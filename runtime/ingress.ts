@@ -12,8 +12,8 @@ import { runtimeError } from './errors';
 import { processOutput } from './io';
 import { mapInput, mapItem, mapItemList } from './map-items';
 import type { InputRef, JoinSpec, Json } from './ir';
-import { invocationName } from './naming';
-import { checkpointKey } from './table';
+import { invocationName, type FramePosition } from './naming';
+import { type Checkpoint, checkpointKey } from './table';
 import type { Exec } from './types';
 
 type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
@@ -91,30 +91,38 @@ export function inputKeys(x: Exec): { checkpoints: string[]; shards: string[] } 
  * from the shards (tail position and iteration per branch). Undefined when a
  * shard is missing or incomplete: they expired.
  */
-export function fanInMembers(x: Exec, f: FanInRef): string[] | undefined {
+export function fanInMembers(x: Exec, f: FanInRef, frames: readonly FramePosition[] = x.invocation.frames): string[] | undefined {
   const tails = x.rt.ir.join?.tails;
   if (!tails) throw runtimeError(`node ${x.rt.ir.node} received a fan-in but has no join spec`);
   const arrivals = x.read && readArrivals(x.read, f.join, f.size);
   if (!arrivals) return undefined;
-  const { iteration, frames } = x.invocation;
+  const { iteration } = x.invocation;
   return arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
 }
 
 /**
- * Values of checkpoints in key order, or undefined if any is missing. Keys
- * read with the own checkpoint are taken from that read; the others are read
- * now (consistently, in chunks of 100) and added to it, so that later
- * lookups in the step's read (a callback attempt's previous decision) see
- * what a stale first read missed.
+ * The checkpoints of `keys` that exist. Keys read with the own checkpoint
+ * are taken from that read; the others are read now (consistently, in
+ * chunks of 100) and added to it, so that later lookups in the step's read
+ * (a callback attempt's previous decision, a join's members after the
+ * redrive's check) see what a stale first read missed, and nothing is read twice.
  */
-export async function readValues(x: Exec, keys: readonly string[]): Promise<Json[] | undefined> {
-  const read = x.read?.checkpoints;
-  const rest = keys.filter((k) => !read?.has(k));
+export async function readCheckpoints(x: Exec, keys: readonly string[]): Promise<ReadonlyMap<string, Checkpoint>> {
+  const read = x.read?.checkpoints ?? new Map<string, Checkpoint>();
+  const rest = keys.filter((k) => !read.has(k));
   const found = rest.length > 0 ? await x.rt.store.getCheckpoints(rest) : undefined;
-  if (x.read && found?.size) x.read = { ...x.read, checkpoints: new Map([...x.read.checkpoints, ...found]) };
+  if (!found?.size) return read;
+  const all = new Map([...read, ...found]);
+  if (x.read) x.read = { ...x.read, checkpoints: all };
+  return all;
+}
+
+/** Values of checkpoints in key order, or undefined if any is missing (readCheckpoints). */
+export async function readValues(x: Exec, keys: readonly string[]): Promise<Json[] | undefined> {
+  const found = await readCheckpoints(x, keys);
   const out: Json[] = [];
   for (const k of keys) {
-    const c = read?.get(k) ?? found?.get(k);
+    const c = found.get(k);
     if (!c) return undefined;
     out.push(JSON.parse(c.json) as Json);
   }

@@ -15,7 +15,7 @@
  * notices without it, and they compute. A fan-in's join also checks the
  * members the chain did not bring it.
  */
-import { readArrivals, tailKey } from './fan-in';
+import { fanInMembers, readCheckpoints } from './ingress';
 import type { FanInRef, FanOutFrame } from './ir';
 import { invocationName, type FramePosition } from './naming';
 import { checkpointKey, TASK_FAILED, TASK_RETRY, type Checkpoint, type RunRef } from './table';
@@ -51,13 +51,11 @@ const failedAttempt = (frames: readonly FanOutFrame[]): FramePosition[] => frame
  * only for the tail whose arrival invoked the join.
  */
 async function membersKept(x: Exec, frames: readonly FanOutFrame[], f: FanInRef): Promise<boolean> {
-  const tails = x.rt.ir.join?.tails;
-  const arrivals = tails && x.read && readArrivals(x.read, f.join, f.size);
-  if (!tails || !arrivals) return false;
-  const { iteration } = x.invocation;
-  const now = arrivals.map((a, index) => tailKey(x.run, tails, frames, iteration, { ...a, index }));
-  const before = arrivals.map((a, index) => tailKey(x.run, tails, failedAttempt(frames), iteration, { ...a, index }));
-  const found = await x.rt.store.getCheckpoints([...now, ...before]);
+  const now = fanInMembers(x, f);
+  const before = fanInMembers(x, f, failedAttempt(frames));
+  if (!now || !before) return false;
+  // Into the step's read: a join that computes after all finds its members there.
+  const found = await readCheckpoints(x, [...now, ...before]);
   return now.every((key, i) => {
     const value = found.get(key);
     return value !== undefined && same(value, found.get(before[i]));

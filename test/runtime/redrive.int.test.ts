@@ -251,30 +251,38 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(h.calls.square).toBe(4);
   });
 
-  /** P: [Prep -> Map Each(Sq) -> Sum] and [Pre -> Bad -> Post], with a Catch rule that does not match; Bad fails while `broken()`. */
-  async function nestedState(workflow: string, broken: () => boolean, options: CompileOptions = {}) {
-    const bad = (x: number): number => {
-      if (broken()) throw boom();
-      return x + 100;
+  /** A handler that throws Boom until `fix()` (deployed before the redrive), then applies `then`. */
+  function failingUntilFixed(then: (v: number) => number) {
+    let broken = true;
+    const fn = (v: number): number => {
+      if (broken) throw boom();
+      return then(v);
     };
+    return { fn, fix: () => (broken = false) };
+  }
+
+  /** Start -> P (`branches`, a Catch rule that does not match: the failure fails the run) -> Join. */
+  const aroundState = (...branches: IChainable[]): IChainable =>
+    task('Start', 'a').next(new Parallel('P').branch(...branches).addCatch(task('Other', 'other'), { errors: ['Other'] })).next(task('Join', 'join'));
+
+  /** P: [Prep -> Map Each(Sq) -> Sum] and [Pre -> Bad -> Post], with a Catch rule that does not match; Bad fails until `fix()`. */
+  async function nestedState(workflow: string, options: CompileOptions = {}) {
+    const { fn: bad, fix } = failingUntilFixed((x) => x + 100);
     const fns = { a: (x: number) => x, prep: (x: number) => [x, x + 1, x + 2, x + 3, x + 4], sq: (x: number) => x * x, sum: (xs: number[]) => xs.reduce((a, b) => a + b, 0), pre: (x: number) => -x, bad, post: (x: number) => x * 2, join: (x: unknown) => x, other: () => 'caught' };
     const h = handlers(fns, {}, boom);
     const each = new Map('Each', { maxConcurrency: 2 }).itemProcessor(task('Sq', 'sq'));
-    const p = new Parallel('P').branch(task('Prep', 'prep').next(each).next(task('Sum', 'sum')), task('Pre', 'pre').next(task('Bad', 'bad')).next(task('Post', 'post'))).addCatch(task('Other', 'other'), { errors: ['Other'] });
-    return { h, ...(await setUp(workflow, task('Start', 'a').next(p).next(task('Join', 'join')), h.module, undefined, options)) };
+    return { h, fix, ...(await setUp(workflow, aroundState(task('Prep', 'prep').next(each).next(task('Sum', 'sum')), task('Pre', 'pre').next(task('Bad', 'bad')).next(task('Post', 'post'))), h.module, undefined, options)) };
   }
 
   test('a bounded Map inside a branch and a chain around the failed step: every step the failed attempt completed is reused, the Map\'s join too; the failed step and those after it run again', async () => {
-    let broken = true;
     // A launch width of 2 sends the Map's first items through launchers: their frames carry the failed attempt too.
-    const { h, d, deps, run, record } = await nestedState('redrive-state-nested', () => broken, { mapLaunchWidth: 2 });
+    const { h, fix, d, deps, run, record } = await nestedState('redrive-state-nested', { mapLaunchWidth: 2 });
     // Bad is held until the rest of the failed attempt has committed, so every other step has a checkpoint to reuse.
     await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-Bad' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain();
+    await d.releaseHeld();
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(h.calls).toEqual({ a: 1, prep: 1, sq: 5, sum: 1, pre: 1, bad: 1 });
-    broken = false;
+    fix();
     expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[55,198]', redriveCount: 1 });
@@ -284,22 +292,17 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
   });
 
   test('a chain of reused steps ends at a step whose old value is gone: it computes again, and the steps after it compute from its new value', async () => {
-    let broken = true;
     let ys = 0;
-    const fns = { a: (x: number) => x, x: (v: number) => v + 1, y: (v: number) => v + 1000 * ++ys, z: (v: number) => v * 2, bad: (v: number) => {
-      if (broken) throw boom();
-      return -v;
-    }, join: (v: unknown) => v, other: () => 'caught' };
+    const { fn: bad, fix } = failingUntilFixed((v) => -v);
+    const fns = { a: (x: number) => x, x: (v: number) => v + 1, y: (v: number) => v + 1000 * ++ys, z: (v: number) => v * 2, bad, join: (v: unknown) => v, other: () => 'caught' };
     const h = handlers(fns, {}, boom);
-    const p = new Parallel('P').branch(task('X', 'x').next(task('Y', 'y')).next(task('Z', 'z')), task('Bad', 'bad')).addCatch(task('Other', 'other'), { errors: ['Other'] });
-    const { d, deps, run, record, name } = await setUp('redrive-state-chain-end', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    const { d, deps, run, record, name } = await setUp('redrive-state-chain-end', aroundState(task('X', 'x').next(task('Y', 'y')).next(task('Z', 'z')), task('Bad', 'bad')), h.module);
     await d.run({ workflowId: 'r', input: 1 }, { hold: (e) => e.functionName === 'fn-Bad' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain();
+    await d.releaseHeld();
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     // Y's checkpoint of the failed attempt (iteration 0, branch 0) expires before the redrive; X's and Z's remain.
     await db.client.send(new DeleteItemCommand({ TableName: name, Key: keyItem(checkpointKey(invocationName(run, 'Y', 0, [{ iteration: 0, index: 0 }]))) }));
-    broken = false;
+    fix();
     await redriveRun(deps, run);
     await d.drain();
     // Y computed 2002 (not 1002); Z, whose old value 2004 came from Y's old one, computed again from it.
@@ -308,50 +311,39 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
   });
 
   test('a fan-in\'s join inside the state whose member has another value than in the failed attempt computes again, and the steps after it too', async () => {
-    let broken = true;
     let rs = 0;
-    const fns = { a: (x: number) => x, l: (v: number) => v + 1, r: (v: number) => v + 1000 * ++rs, j: (vs: number[]) => vs[0] + vs[1], z: (v: number) => v * 2, bad: (v: number) => {
-      if (broken) throw boom();
-      return -v;
-    }, join: (v: unknown) => v, other: () => 'caught' };
+    const { fn: bad, fix } = failingUntilFixed((v) => -v);
+    const fns = { a: (x: number) => x, l: (v: number) => v + 1, r: (v: number) => v + 1000 * ++rs, j: (vs: number[]) => vs[0] + vs[1], z: (v: number) => v * 2, bad, join: (v: unknown) => v, other: () => 'caught' };
     const h = handlers(fns, {}, boom);
     const inner = new Parallel('Inner').branch(task('L', 'l'), task('R', 'r'));
-    const p = new Parallel('P').branch(inner.next(task('J', 'j')).next(task('Z', 'z')), task('Bad', 'bad')).addCatch(task('Other', 'other'), { errors: ['Other'] });
-    const { d, deps, run, record, name } = await setUp('redrive-state-join-member', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    const { d, deps, run, record, name } = await setUp('redrive-state-join-member', aroundState(inner.next(task('J', 'j')).next(task('Z', 'z')), task('Bad', 'bad')), h.module);
     await d.run({ workflowId: 'r', input: 1 }, { hold: (e) => e.functionName === 'fn-Bad' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain();
+    await d.releaseHeld();
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(h.calls).toMatchObject({ l: 1, r: 1, j: 1, z: 1 });
     // R's checkpoint of the failed attempt (inner branch 1 inside outer branch 0, both fanned out at iteration 0) expires.
     await db.client.send(new DeleteItemCommand({ TableName: name, Key: keyItem(checkpointKey(invocationName(run, 'R', 0, [{ iteration: 0, index: 0 }, { iteration: 0, index: 1 }]))) }));
-    broken = false;
+    fix();
     await redriveRun(deps, run);
     // L, reused and on the chain, arrives last: its arrival invokes J, whose other member R computed.
     await d.drain({ hold: (e) => e.functionName === 'fn-L' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain();
+    await d.releaseHeld();
     // L reused (2); R computed 2001, not 1001; J and Z computed from it: (2 + 2001) * 2.
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[4006,-1]' });
     expect(h.calls).toEqual({ a: 1, l: 1, r: 2, j: 2, z: 2, bad: 2, join: 1 });
   });
 
   test('a Wait in a branch that the failed attempt waited out is not waited again: no second schedule, the step after it reused', async () => {
-    let broken = true;
-    const fns = { a: (x: number) => x, w: (v: number) => v + 1, b: (v: number) => v * 3, bad: (v: number) => {
-      if (broken) throw boom();
-      return -v;
-    }, join: (v: unknown) => v, other: () => 'caught' };
+    const { fn: bad, fix } = failingUntilFixed((v) => -v);
+    const fns = { a: (x: number) => x, w: (v: number) => v + 1, b: (v: number) => v * 3, bad, join: (v: unknown) => v, other: () => 'caught' };
     const h = handlers(fns, {}, boom);
     const waiting = task('W', 'w').next(new Wait('Day', { time: WaitTime.duration(86_400) })).next(task('B', 'b'));
-    const p = new Parallel('P').branch(waiting, task('Bad', 'bad')).addCatch(task('Other', 'other'), { errors: ['Other'] });
-    const { d, deps, run, record } = await setUp('redrive-state-wait', task('Start', 'a').next(p).next(task('Join', 'join')), h.module);
+    const { d, deps, run, record } = await setUp('redrive-state-wait', aroundState(waiting, task('Bad', 'bad')), h.module);
     await d.run({ workflowId: 'r', input: 1 }, { hold: (e) => e.functionName === 'fn-Bad' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain();
+    await d.releaseHeld();
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(d.scheduler.schedules).toHaveLength(1);
-    broken = false;
+    fix();
     await redriveRun(deps, run);
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[6,-1]' });
@@ -360,16 +352,14 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
   });
 
   test('under duplicate delivery of every event before and after the redrive, the reused steps run no handler again and the run succeeds once', async () => {
-    let broken = true;
-    const { h, d, deps, run, record } = await nestedState('redrive-state-nested-dup', () => broken);
+    const { h, fix, d, deps, run, record } = await nestedState('redrive-state-nested-dup');
     // Bad is held until the rest of the failed attempt has committed, so every other step has a checkpoint to reuse.
     await d.run({ workflowId: 'r', input: 1 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Bad' });
-    d.invoker.queue.push(...d.held.splice(0));
-    await d.drain({ deliveries: 2 });
+    await d.releaseHeld({ deliveries: 2 });
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     const completed = { prep: h.calls.prep, sq: h.calls.sq, sum: h.calls.sum, pre: h.calls.pre };
     expect(completed.sum).toBeGreaterThanOrEqual(1);
-    broken = false;
+    fix();
     expect((await redriveRun(deps, run)).redriveCount).toBe(1);
     await d.drain({ deliveries: 2 });
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[55,198]', redriveCount: 1 });

@@ -204,6 +204,12 @@ export class Driver {
     await this.drain(options);
   }
 
+  /** Delivers the events held back so far (`hold`), then drains. */
+  async releaseHeld(options: DriverOptions = {}): Promise<void> {
+    this.invoker.queue.push(...this.held.splice(0));
+    await this.drain(options);
+  }
+
   async drain(options: DriverOptions = {}): Promise<void> {
     const limit = options.concurrency ?? 32;
     const inFlight = new Set<Promise<void>>();
