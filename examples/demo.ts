@@ -3,7 +3,9 @@
  * example workflow on its `examples/<name>/input.json`, and print the result,
  * a per-node timeline and the workflow's diagram; then stop everything.
  *
- *   npm run demo -- [--faults <seed>] [--app <cdk.out>] [--verbose]
+ *   npm run demo -- [--only <name,...>] [--faults <seed>] [--app <cdk.out>] [--verbose]
+ *
+ * `--only` runs the named examples alone (e.g. `--only Collatz,Orders`).
  *
  * With `--faults`, each workflow also runs under the seed's random fault
  * schedule (crashes, duplicates, reordering) and is checked against its
@@ -45,9 +47,9 @@ const MAX_RESULT_LINES = 25;
 const DEMO_TIME_SCALE = 0.0001;
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['faults', 'app'], flags: ['verbose', 'help'] });
+  const args = parseArgs(argv, { values: ['only', 'faults', 'app'], flags: ['verbose', 'help'] });
   if (args.flags.has('help')) {
-    process.stdout.write('usage: npm run demo -- [--faults <seed>] [--app <cloud assembly dir>] [--verbose]\n');
+    process.stdout.write('usage: npm run demo -- [--only <workflow,...>] [--faults <seed>] [--app <cloud assembly dir>] [--verbose]\n');
     return 0;
   }
   const started = Date.now();
@@ -60,7 +62,8 @@ export async function main(argv: string[]): Promise<number> {
     await synthesize({ appDir, outDir: assembly });
   }
   const verbose = args.flags.has('verbose');
-  const database = await ordersDatabase(assembly);
+  const only = chosenWorkflows(assembly, args.values.get('only'));
+  const database = await ordersDatabase(only);
   process.stdout.write('starting the local engine (DynamoDB Local + Lambda emulator) ...\n');
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
     timeScale: DEMO_TIME_SCALE,
@@ -79,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   let failures = 0;
   try {
     process.stdout.write(`engine up in ${Date.now() - started} ms: ${engine.workflows.length} workflows, ${engine.app.functions.size} functions\n`);
-    for (const wf of engine.workflows) {
+    for (const wf of engine.workflows.filter((w) => only.includes(w.name))) {
       const inputFile = exampleInput(appDir, wf.name);
       if (!inputFile) {
         process.stdout.write(`\n== ${wf.name}: no examples/<name>/input.json, skipped\n`);
@@ -101,10 +104,19 @@ export async function main(argv: string[]): Promise<number> {
   return failures ? 1 : 0;
 }
 
-/** The Orders example's database, when the app has it and PostgreSQL can be started here; else why not. */
-async function ordersDatabase(assembly: string): Promise<{ started?: OrdersDatabase; missing?: string }> {
-  const workflows = readCloudAssembly(assembly).workflows;
-  if (!WORKFLOWS_WITH_DATABASE.some((name) => workflows.has(name))) return {};
+/** The workflows to run: the app's, or those `--only` names (all of them the app's). */
+function chosenWorkflows(assembly: string, only: string | undefined): string[] {
+  const all = [...readCloudAssembly(assembly).workflows.keys()];
+  if (only === undefined) return all;
+  const names = only.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !all.includes(n));
+  if (unknown.length > 0 || names.length === 0) throw new Error(`--only ${only}: the app's workflows are ${all.join(', ')}`);
+  return names;
+}
+
+/** The Orders example's database, when it is to run and PostgreSQL can be started here; else why not. */
+async function ordersDatabase(workflows: readonly string[]): Promise<{ started?: OrdersDatabase; missing?: string }> {
+  if (!WORKFLOWS_WITH_DATABASE.some((name) => workflows.includes(name))) return {};
   const missing = postgresMissing();
   if (missing) return { missing };
   process.stdout.write('starting PostgreSQL for the Orders example ...\n');

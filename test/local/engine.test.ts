@@ -148,14 +148,17 @@ test('the demo runs every example and prints result, timeline and Mermaid diagra
   expect(r.out).toMatch(/engine stopped/);
 });
 
-test('without PostgreSQL the demo skips Orders, saying why, and runs the other examples', async () => {
+test('without PostgreSQL the demo skips Orders, saying why, and runs the other examples it is given', async () => {
   const saved = process.env.UNUM_PG_BIN;
   process.env.UNUM_PG_BIN = path.join(outDir, 'no-postgres-here');
   try {
-    const r = await capture(() => demo(['--app', outDir]));
+    const r = await capture(() => demo(['--app', outDir, '--only', 'Orders,Collatz']));
     expect(r.code).toBe(0);
     expect(r.out).toContain(`== Orders: skipped, it needs PostgreSQL: PostgreSQL is not installed here: no initdb or pg_ctl in ${process.env.UNUM_PG_BIN}`);
-    for (const name of ['TextPipeline', 'WordCount', 'Collatz']) expect(r.out).toMatch(new RegExp(`run demo-${name}-\\d+: SUCCEEDED`));
+    expect(r.out).toMatch(/run demo-Collatz-\d+: SUCCEEDED/);
+    // --only ran Collatz alone of the others.
+    for (const name of ['TextPipeline', 'WordCount', 'Approval']) expect(r.out).not.toContain(`demo-${name}-`);
+    await expect(capture(() => demo(['--app', outDir, '--only', 'Nope']))).rejects.toThrow(/--only Nope: the app's workflows are .*Collatz/);
   } finally {
     if (saved === undefined) delete process.env.UNUM_PG_BIN;
     else process.env.UNUM_PG_BIN = saved;

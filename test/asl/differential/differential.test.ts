@@ -12,19 +12,19 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Json } from '../../../runtime/ir';
-import { forEachLimit } from '../../../runtime/pool';
 import { startLocalEngine, type LocalTestEngine } from '../../../lib/local';
 import { synthesizeCorpus } from './app';
 import { CASES, type Case, type PinKind } from './cases';
 import { documentFiles, loadCorpus } from './corpus';
 import { comparable, failed, succeeded, type Outcome } from './outcome';
 import { runOnPeer } from './peer';
+import { forEachGrouped } from '../../support/grouped-runs';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-/** Runs at once on the local engine: enough to keep both cores busy, few enough to keep sandboxes warm. */
-const CONCURRENT_RUNS = 8;
+/** Documents run at once on the local engine (each document's cases in turn): enough to keep both cores busy, few enough to keep sandboxes warm. */
+const CONCURRENT_DOCUMENTS = 8;
 /** Where the retry handler counts attempts (handlers.ts); each side has its own directory. */
 const ATTEMPTS_DIR = 'DIFFERENTIAL_ATTEMPTS_DIR';
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
   process.env[ATTEMPTS_DIR] = peerAttempts;
   const byName = new Map(corpus.map((d) => [d.name, d]));
   await Promise.all([
-    forEachLimit(ROWS, CONCURRENT_RUNS, async (row) => {
+    forEachGrouped(ROWS, (row) => row.doc, CONCURRENT_DOCUMENTS, async (row) => {
       unumOutcomes.set(row.id, await runOnUnum(started, row));
     }),
     ...ROWS.map(async (row) => {
