@@ -7,6 +7,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }] },
   setupFiles: ['<rootDir>/test/setup-env.js'],
+  // One DynamoDB Local for the run's integration tests (test/support/test-dynamodb.ts).
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   // A bound against hangs only: tests that start DynamoDB Local, synthesize or bundle take
   // seconds on an idle machine and many times that on a loaded, shared one (test/support/load.ts).
   testTimeout: 10 * 60_000,

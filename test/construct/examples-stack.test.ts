@@ -61,17 +61,40 @@ describe('example app', () => {
   });
 });
 
+/** The violations in the synthesized app's validation report (a conformant app gets no plugin report at all). */
+function reportedViolations(app: App): Array<{ ruleName: string }> {
+  const assembly = app.synth();
+  const report = JSON.parse(fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as {
+    pluginReports: Array<{ pluginName: string; conclusion: string; violations: Array<{ ruleName: string }> }>;
+  };
+  return report.pluginReports.flatMap((r) => r.violations);
+}
+
+describe("aws-cdk-lib's built-in template validation (off in the other tests: test/setup-env.js)", () => {
+  const saved = process.env.CDK_VALIDATION;
+  beforeAll(() => { delete process.env.CDK_VALIDATION; });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.CDK_VALIDATION;
+    else process.env.CDK_VALIDATION = saved;
+  });
+
+  test('finds nothing in the example app', () => {
+    expect(reportedViolations(synthExamples(fs.mkdtempSync(path.join(os.tmpdir(), 'unum-validate-'))).app)).toEqual([]);
+  });
+
+  test('is on: a property of the wrong type is reported', () => {
+    const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'unum-validate-')) });
+    new sqs.CfnQueue(new Stack(app, 'Control'), 'Queue').addPropertyOverride('VisibilityTimeout', 'soon');
+    expect(reportedViolations(app).map((v) => v.ruleName)).toContain('F3012');
+  });
+});
+
 describe('cdk-nag AwsSolutionsChecks', () => {
   test('no unacknowledged findings', () => {
     const { app } = synthExamples(fs.mkdtempSync(path.join(os.tmpdir(), 'unum-nag-')));
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // Error findings make synth throw; warnings only appear in the report: we accept neither.
-    const assembly = app.synth();
-    const report = JSON.parse(fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as {
-      pluginReports: Array<{ pluginName: string; conclusion: string; violations: unknown[] }>;
-    };
-    // A conformant app gets no plugin report at all.
-    expect(report.pluginReports.flatMap((r) => r.violations)).toEqual([]);
+    expect(reportedViolations(app)).toEqual([]);
   });
 
   test('the checks are wired: a non-conformant resource is reported', () => {

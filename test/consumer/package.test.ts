@@ -27,9 +27,12 @@ let tmp: string;
 let appDir: string;
 let packed: { files: string[]; manifest: PackedManifest };
 
-/** The environment of the app's commands: this one's, without any endpoint a test before set. */
+/**
+ * The environment of the app's commands: this one's, without any endpoint a test before set, and with
+ * aws-cdk-lib's template validation on (test/setup-env.js turns it off), so the app synthesizes as a user's does.
+ */
 function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { AWS_ENDPOINT_URL_LAMBDA: _l, AWS_ENDPOINT_URL_DYNAMODB: _d, AWS_ENDPOINT_URL_SQS: _s, AWS_ENDPOINT_URL_SCHEDULER: _sc, ...env } = process.env;
+  const { AWS_ENDPOINT_URL_LAMBDA: _l, AWS_ENDPOINT_URL_DYNAMODB: _d, AWS_ENDPOINT_URL_SQS: _s, AWS_ENDPOINT_URL_SCHEDULER: _sc, CDK_VALIDATION: _v, ...env } = process.env;
   return { ...env, ...extra };
 }
 

@@ -64,7 +64,7 @@ test('a bundled function loads its IR beside the bundle, checkpoints and invokes
     ...process.env,
     NODE_PATH: resolve(__dirname, '../../node_modules'),
     UNUM_TABLE: name,
-    AWS_ENDPOINT_URL_DYNAMODB: db.local.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
     AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${address.port}`,
   };
   delete env.UNUM_IR_FILE;

@@ -1,13 +1,13 @@
-/** DynamoDB Local for a test file: one instance per file, a fresh table per test. */
+/** DynamoDB Local for a test file (the run's shared instance, test-dynamodb.ts), a fresh table per test, deleted after the file. */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { DeleteTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { createWorkflowTable } from '../../lib/local/table';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
 import { keyOf, parseKey } from '../../runtime/table';
+import { testDynamoDb } from './test-dynamodb';
 
 export interface TestDb {
-  readonly local: DynamoDbLocal;
+  readonly endpoint: string;
   readonly client: DynamoDBClient;
   /** A new table and a store on it. */
   table(): Promise<{ name: string; store: DynamoDbStore }>;
@@ -20,7 +20,7 @@ export interface TestDb {
 export async function startTestDb(): Promise<TestDb> {
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  const local = await startDynamoDbLocal();
+  const local = await testDynamoDb();
   const client = new DynamoDBClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const scan = async (table: string): Promise<Record<string, AttributeValue>[]> => {
     const items: Record<string, AttributeValue>[] = [];
@@ -32,12 +32,14 @@ export async function startTestDb(): Promise<TestDb> {
     } while (start);
     return items;
   };
+  const tables: string[] = [];
   return {
-    local,
+    endpoint: local.endpoint,
     client,
     async table() {
       const name = `t-${randomUUID()}`;
       await createWorkflowTable(client, name);
+      tables.push(name);
       return { name, store: new DynamoDbStore(name, client) };
     },
     scan,
@@ -50,15 +52,16 @@ export async function startTestDb(): Promise<TestDb> {
       return runs[0];
     },
     async stop() {
+      await Promise.all(tables.map((TableName) => client.send(new DeleteTableCommand({ TableName }))));
       client.destroy();
-      await local.stop();
+      await local.release();
     },
   };
 }
 
 /**
- * The hooks of a test file on DynamoDB Local: one instance for the file,
- * stopped after it, and (unless `quiet: false`) the runtime's log lines kept
+ * The hooks of a test file on DynamoDB Local: its tables deleted after the
+ * file, and (unless `quiet: false`) the runtime's log lines kept
  * off the test output (they go straight to stdout). The returned object stands
  * for the started instance inside tests.
  */

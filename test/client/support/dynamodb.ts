@@ -3,8 +3,9 @@
  * runtime does (docs/architecture.md, "Table"; docs/client.md for history).
  */
 import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal } from '../../../lib/local/dynamodb-local';
+import { randomUUID } from 'crypto';
 import { createWorkflowTable } from '../../../lib/local/table';
+import { testDynamoDb } from '../../support/test-dynamodb';
 
 export interface LocalDynamo {
   readonly endpoint: string;
@@ -13,22 +14,21 @@ export interface LocalDynamo {
 }
 
 export async function startDynamo(): Promise<LocalDynamo> {
-  const local = await startDynamoDbLocal();
+  const local = await testDynamoDb();
   const client = new DynamoDBClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   return {
     endpoint: local.endpoint,
     client,
     stop: async () => {
       client.destroy();
-      await local.stop();
+      await local.release();
     },
   };
 }
 
-let tableCount = 0;
-/** A fresh table per test, created as the construct deploys it. */
+/** A fresh table per test, created as the construct deploys it (named at random: files share DynamoDB Local). */
 export async function createTable(client: DynamoDBClient): Promise<string> {
-  const name = `unum-client-test-${++tableCount}`;
+  const name = `unum-client-test-${randomUUID()}`;
   await createWorkflowTable(client, name);
   return name;
 }
