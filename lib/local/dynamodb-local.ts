@@ -85,6 +85,9 @@ export async function startDynamoDbLocal(options: { timeoutMs?: number } = {}): 
 
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
+      // Referenced again while it stops: a caller with nothing else pending (jest's global teardown) would
+      // otherwise see its process exit before java did.
+      child.ref();
       child.stdin?.end();
       await exited;
     }

@@ -270,15 +270,7 @@ export class LocalEngine {
     await parts.runner.close();
     await parts.proxy.stop();
     parts.client.destroy();
-    // DynamoDB Local's process is unref'd (it must not keep a CLI alive), so
-    // nothing would keep this process alive while we wait for it to exit:
-    // without this timer a CLI exits mid-stop, losing its last output and exit code.
-    const keepAlive = setInterval(() => undefined, 1000);
-    try {
-      await parts.dynamo.stop();
-    } finally {
-      clearInterval(keepAlive);
-    }
+    await parts.dynamo.stop();
   }
 
   private get started(): Started {
