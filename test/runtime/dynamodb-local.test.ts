@@ -51,6 +51,11 @@ test('java does not outlive its owner even when the owner is SIGKILLed', async (
   expect(javaOnPort(port)).toBe(false);
 });
 
+test('a process with nothing else pending waits for stop() to finish (jest\'s global teardown is one)', () => {
+  const script = `require('ts-node').register({ transpileOnly: true }); require(${JSON.stringify(require.resolve('../../lib/local/dynamodb-local'))}).startDynamoDbLocal().then((d) => d.stop()).then(() => console.log('stopped'));`;
+  expect(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim()).toBe('stopped');
+});
+
 test('without java on the PATH, the error says what to install', () => {
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-nojava-'));
   try {
