@@ -9,7 +9,12 @@ import { forEachLimit } from '../../runtime/pool';
  */
 export async function forEachGrouped<T>(items: readonly T[], groupOf: (item: T) => string, limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(groupOf(item), [...(groups.get(groupOf(item)) ?? []), item]);
+  for (const item of items) {
+    const key = groupOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
   await forEachLimit([...groups.values()], limit, async (group) => {
     for (const item of group) await fn(item);
   });
