@@ -4,6 +4,7 @@
  */
 import { createHandler } from '../../runtime/handler';
 import type { Envelope } from '../../runtime/ir';
+import type { CheckpointStore } from '../../runtime/store';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
@@ -14,9 +15,33 @@ const envelopeFor = (workflow: string, node: string, input: unknown, workflowId 
   unum: { v: 2, workflow, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
+/**
+ * Holds each of the first `n` reads until all `n` have been made, so that `n` concurrent executions all
+ * find no checkpoint and race at the conditional put, however the machine schedules them.
+ */
+function readsMeetFirst(inner: CheckpointStore, n: number): CheckpointStore {
+  let arrived = 0;
+  let release!: () => void;
+  const allArrived = new Promise<void>((resolve) => (release = resolve));
+  return new Proxy(inner, {
+    get(target, prop: string) {
+      const orig = (target as unknown as Record<string, unknown>)[prop];
+      if (prop !== 'read' || typeof orig !== 'function') return orig;
+      return async (...args: unknown[]) => {
+        const result = await (orig as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (arrived < n) {
+          if (++arrived === n) release();
+          await allArrived;
+        }
+        return result;
+      };
+    },
+  });
+}
+
 test('50 concurrent executions of one invocation commit one checkpoint and send one identical input', async () => {
   const { store } = await db.table();
-  const c = counting(store);
+  const c = counting(readsMeetFirst(store, 50));
   const nodes = defineWorkflow('race', {
     A: { fn: () => 0, instructions: [seq('B')] },
     B: { fn: () => ({ r: Math.random() }), instructions: [seq('C'), seq('D')] },
@@ -28,7 +53,7 @@ test('50 concurrent executions of one invocation commit one checkpoint and send 
   const event = envelopeFor('race', 'B', 1);
   await Promise.all(Array.from({ length: 50 }, () => h(event, lambdaContext('fn-B'))));
   expect(c.commits).toHaveLength(1);
-  expect(c.calls.putCheckpoint).toBeGreaterThan(1);
+  expect(c.calls.putCheckpoint).toBe(50);
   for (const target of ['fn-C', 'fn-D']) {
     const sent = invoker.sent.filter((s) => s.functionName === target).map((s) => s.event as Envelope);
     expect(sent).toHaveLength(50);
