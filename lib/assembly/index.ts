@@ -7,5 +7,5 @@
 export { CloudAssemblyError, type StackArtifact, type StackWorkflow } from './manifest';
 export { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './metadata';
 export { noWorkflowError, readAssembly, type AssemblyStack, type AssetFunction, type CloudAssembly, type NodeFunction, type SynthesizedWorkflow, type TemplateResource } from './read';
-export { LOCAL_ACCOUNT, localName, localQueueUrl } from './local-names';
+export { LOCAL_ACCOUNT, LOCAL_TABLE_PREFIX_VARIABLE, localName, localQueueUrl } from './local-names';
 export { findAssemblyWorkflow, workflowsInAssembly, type AssemblyWorkflow } from './workflows';

@@ -5,6 +5,12 @@
  * client and the CLI find them by the same rule.
  */
 
+/**
+ * Set in an engine's `environment` when its table names carry a prefix (an engine given a DynamoDB
+ * it shares with others): the prefix, put before every table's local name.
+ */
+export const LOCAL_TABLE_PREFIX_VARIABLE = 'UNUM_LOCAL_TABLE_PREFIX';
+
 /** The account of the engine's ARNs and queue URLs. */
 export const LOCAL_ACCOUNT = '000000000000';
 

@@ -18,7 +18,7 @@ export function localLocation(found: AssemblyWorkflow, engine: Environment): Wor
   const sqs = engine.AWS_ENDPOINT_URL_SQS;
   return {
     entryFunction: found.entryFunction,
-    table: typeof found.table === 'string' ? found.table : assembly.localName(found.stack, found.table.logicalId),
+    table: (engine[assembly.LOCAL_TABLE_PREFIX_VARIABLE] ?? '') + (typeof found.table === 'string' ? found.table : assembly.localName(found.stack, found.table.logicalId)),
     workflow: found.workflow,
     ...(sqs && found.deadLetterQueue ? { deadLetterQueue: assembly.localQueueUrl(sqs, assembly.localName(found.stack, found.deadLetterQueue.logicalId)) } : {}),
     ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),

@@ -82,13 +82,22 @@ export interface LocalApp {
   readonly unbundledStacks: readonly string[];
 }
 
+export interface ReadAssemblyOptions {
+  /**
+   * Put before every table's local name, wherever the app names it (the tables, the functions'
+   * environment, the workflows): several engines' tables side by side in one DynamoDB.
+   * @default ''
+   */
+  readonly tablePrefix?: string;
+}
+
 /** Reads every stack of the assembly in `dir` (nested stage assemblies included). */
-export function readCloudAssembly(dir: string): LocalApp {
+export function readCloudAssembly(dir: string, options: ReadAssemblyOptions = {}): LocalApp {
   const assembly = readAssembly(dir);
   const functions = new Map<string, LocalFunction>();
   const tables: LocalTable[] = [];
   const queues: string[] = [];
-  for (const stack of assembly.stacks) readStack(stack, functions, tables, queues);
+  for (const stack of assembly.stacks) readStack(stack, functions, tables, queues, options.tablePrefix ?? '');
   const workflows = new Map<string, LocalWorkflow>();
   for (const [name, workflow] of assembly.workflows) workflows.set(name, localWorkflow(workflow, functions));
   return { dir: assembly.dir, functions, tables, queues, workflows, unbundledStacks: assembly.unbundledStacks };
@@ -117,8 +126,8 @@ function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<str
 }
 
 /** Several assemblies as one app (e.g. the examples and the fault-test workflows on one engine). */
-export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
-  const apps = dirs.map(readCloudAssembly);
+export function readCloudAssemblies(dirs: readonly string[], options: ReadAssemblyOptions = {}): LocalApp {
+  const apps = dirs.map((dir) => readCloudAssembly(dir, options));
   const functions = new Map<string, LocalFunction>();
   const workflows = new Map<string, LocalWorkflow>();
   for (const app of apps) {
@@ -141,7 +150,7 @@ export function readCloudAssemblies(dirs: readonly string[]): LocalApp {
   };
 }
 
-function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[], queues: string[]): void {
+function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[], queues: string[], tablePrefix: string): void {
   const { resources } = stack;
   const names = new Map<string, string>();
   for (const [id, r] of Object.entries(resources)) {
@@ -152,7 +161,7 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
       names.set(id, name);
       queues.push(name);
     } else if (r.Type === 'AWS::DynamoDB::Table') {
-      const name = localName(stack.name, id, r.Properties?.TableName);
+      const name = tablePrefix + localName(stack.name, id, r.Properties?.TableName);
       names.set(id, name);
       const ttl = r.Properties?.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
       const schema = tableSchema(r.Properties ?? {});

@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Json } from '../../runtime/ir';
-import { localQueueUrl, noWorkflowError } from '../assembly';
+import { LOCAL_TABLE_PREFIX_VARIABLE, localQueueUrl, noWorkflowError } from '../assembly';
 import { readRun, type RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table';
 import { pollUntilFinished } from '../client/wait';
@@ -22,7 +22,7 @@ import { SchedulerEmulator } from './scheduler-emulator';
 import { SqsEmulator } from './sqs-emulator';
 import type { Timeline } from './timeline';
 import { synthesize } from './synth';
-import { createWorkflowTable } from './table';
+import { createWorkflowTable, deleteTables } from './table';
 import { Traffic } from './traffic';
 import { TtlReaper } from './ttl-reaper';
 import { UnumLocalError } from './errors';
@@ -63,6 +63,22 @@ export interface LocalEngineOptions {
   readonly functionEnvironment?: Readonly<Record<string, string>>;
   /** Receives the functions' log lines. @default dropped */
   readonly onLog?: (line: string, functionName: string, executionId: string | undefined) => void;
+  /**
+   * A DynamoDB (Local) already running, instead of one the engine starts: several engines can
+   * share one warm instance. The engine creates the app's tables there, each name preceded by
+   * `tablePrefix` (functions see the prefixed names), and deletes them when it stops; the
+   * service itself keeps running.
+   * @default the engine starts DynamoDB Local in memory and stops it with itself
+   */
+  readonly dynamoDb?: ExistingDynamoDb;
+}
+
+/** A DynamoDB endpoint the engine uses without owning it. */
+export interface ExistingDynamoDb {
+  /** e.g. `http://127.0.0.1:8000` */
+  readonly endpoint: string;
+  /** Put before each of the app's table names, to keep them apart from other tables there. @default '' */
+  readonly tablePrefix?: string;
 }
 
 /** @internal */
@@ -106,7 +122,8 @@ export class LocalEngine {
 
   /** Starts an engine for the assembly in `dir` (e.g. `cdk.out`), or for several assemblies at once. */
   static async fromCloudAssembly(dir: string | readonly string[], options: LocalEngineOptions = {}): Promise<LocalEngine> {
-    const engine = new LocalEngine(typeof dir === 'string' ? readCloudAssembly(dir) : readCloudAssemblies(dir), options);
+    const read = { tablePrefix: options.dynamoDb?.tablePrefix ?? '' };
+    const engine = new LocalEngine(typeof dir === 'string' ? readCloudAssembly(dir, read) : readCloudAssemblies(dir, read), options);
     await engine.start();
     return engine;
   }
@@ -145,8 +162,9 @@ export class LocalEngine {
 
   /**
    * The settings that point the AWS SDK (`UnumClient`, the `unum` commands,
-   * your scripts) at this engine: its endpoints, the region, and placeholder
-   * credentials (the engine checks none, but the SDK wants some).
+   * your scripts) at this engine: its endpoints, the region, placeholder
+   * credentials (the engine checks none, but the SDK wants some) and, in a
+   * DynamoDB it was given with a table prefix, that prefix (`UNUM_LOCAL_TABLE_PREFIX`).
    */
   get environment(): Readonly<Record<string, string>> {
     return {
@@ -157,6 +175,7 @@ export class LocalEngine {
       AWS_REGION: this.options.region ?? 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
+      ...(this.options.dynamoDb?.tablePrefix ? { [LOCAL_TABLE_PREFIX_VARIABLE]: this.options.dynamoDb.tablePrefix } : {}),
     };
   }
 
@@ -258,7 +277,7 @@ export class LocalEngine {
     this.started.emulator.timeline.forget(workflowId);
   }
 
-  /** Stops everything the engine started: sandboxes, the endpoint, DynamoDB Local. */
+  /** Stops everything the engine started: sandboxes, the endpoint, DynamoDB Local (or, in one it was given, deletes its tables). */
   async stop(): Promise<void> {
     const parts = this.parts;
     if (!parts) return;
@@ -269,6 +288,7 @@ export class LocalEngine {
     await parts.reaper.stop();
     await parts.runner.close();
     await parts.proxy.stop();
+    if (this.options.dynamoDb) await deleteTables(parts.client, this.app.tables.map((t) => t.tableName));
     parts.client.destroy();
     await parts.dynamo.stop();
   }
@@ -280,11 +300,14 @@ export class LocalEngine {
 
   private async start(): Promise<void> {
     const region = this.options.region ?? 'us-east-1';
-    const dynamo = await startDynamoDbLocal();
+    const existing = this.options.dynamoDb;
+    const dynamo = existing ? { endpoint: existing.endpoint, stop: () => undefined } : await startDynamoDbLocal();
     const stops: Array<() => Promise<void> | void> = [() => dynamo.stop()];
     try {
       const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
       stops.push(() => client.destroy());
+      // An instance the engine does not own keeps running: what the engine made there goes (in this order, before the client).
+      if (existing) stops.push(() => deleteTables(client, this.app.tables.map((t) => t.tableName)));
       for (const table of this.app.tables) await createWorkflowTable(client, table.tableName, table.schema);
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
       // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.

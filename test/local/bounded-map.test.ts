@@ -13,6 +13,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import { checkedRun } from '../../lib/local/fault-run';
 import { boundedMaps, mapConcurrencyViolations, type BoundedMap } from '../../lib/local/map-concurrency';
 import { paramsForSeed, RandomPlan } from '../../lib/local/schedule';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(300_000);
 
@@ -24,7 +25,7 @@ let engine: LocalEngine;
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-bounded-map-'));
 
 beforeAll(async () => {
-  engine = await LocalEngine.fromApp(APP, { outDir });
+  engine = await LocalEngine.fromApp(APP, { outDir, ...engineDynamoDb() });
 });
 afterAll(async () => {
   await engine?.stop();

@@ -1,9 +1,8 @@
 /**
  * The local engine on the example app, synthesized by the real pipeline
  * (`cdk synth` of examples/app.ts): every example runs to its result on the same
- * bundles that deploy; the engine expires TTL items; stop() leaves no process.
+ * bundles that deploy; the engine expires TTL items.
  */
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
@@ -19,6 +18,7 @@ import { reapExpired } from '../../lib/local/ttl-reaper';
 import { cachedAssembly } from '../support/cached-assembly';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 const ROOT = path.join(__dirname, '..', '..');
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -31,7 +31,7 @@ beforeAll(async () => {
   outDir = await cachedAssembly(ROOT);
   // The Orders example writes PostgreSQL: its functions get the database's address.
   database = await startOrdersDatabase('the local engine test');
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, functionEnvironment: database.environment });
+  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, functionEnvironment: database.environment, ...engineDynamoDb() });
 });
 
 afterAll(async () => {
@@ -107,15 +107,6 @@ test('expired items are deleted by the engine (DynamoDB Local keeps them)', asyn
   expect((await get('ckpt#alive')).Item).toBeDefined();
 });
 
-test('stop() ends DynamoDB Local', async () => {
-  const port = new URL(engine.dynamoEndpoint).port;
-  const javaRunning = (): boolean => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
-    .split('\n')
-    .some((l) => l.trim().startsWith('java ') && l.includes('DynamoDBLocal.jar') && l.includes(`-port ${port}`));
-  expect(javaRunning()).toBe(true);
-  await engine.stop();
-  expect(javaRunning()).toBe(false);
-});
 
 /** Runs a CLI main with stdout and stderr captured. */
 async function capture(run: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {

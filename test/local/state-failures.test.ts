@@ -13,6 +13,7 @@ import { fromAsl } from '../../lib/asl';
 import { UnumWorkflow } from '../../lib/construct';
 import { LocalEngine } from '../../lib/local/engine';
 import { runWorkflow } from '../../lib/local/run-workflow';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(180_000);
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
     new UnumWorkflow(stack, name, { definition: fromAsl(asl, { workflowName: name, defaultTask }), retryAttempts: 0, removalPolicy: RemovalPolicy.DESTROY });
   }
   app.synth();
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001 });
+  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, ...engineDynamoDb() });
 });
 
 afterAll(async () => {

@@ -18,6 +18,7 @@ import { Choice, Condition, Definition, Fail, Fold, Map, Succeed, Task } from '.
 import { LocalEngine } from '../../lib/local/engine';
 import { renderTimeline, runSummary, summarize } from '../../lib/local/report';
 import { runWorkflow } from '../../lib/local/run-workflow';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(180_000);
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
     );
   new UnumWorkflow(stack, 'Payment', { definition: Definition.from(definition), history: true, removalPolicy: RemovalPolicy.DESTROY });
   app.synth();
-  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001 });
+  engine = await LocalEngine.fromCloudAssembly(outDir, { timeScale: 0.001, ...engineDynamoDb() });
 });
 
 afterAll(async () => {

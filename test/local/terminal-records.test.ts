@@ -20,6 +20,7 @@ import { itemsWithoutTtl, leftoverViolations } from '../../lib/local/checker';
 import type { LocalEngine } from '../../lib/local/engine';
 import { type CallInfo, type ExecutionInfo, type FaultPlan, NO_EVENT_FAULT } from '../../lib/local/fault-plan';
 import { useFaultEngine } from '../faults/fault-engine';
+import { tablePrefixOf } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -173,6 +174,7 @@ async function recoverWithCli(workflow: string): Promise<RecoveryReport> {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_REGION: 'us-east-1',
+    ...tablePrefixOf(engine),
   });
   let out = '';
   const io: CliIo = {

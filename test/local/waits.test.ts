@@ -12,6 +12,7 @@ import { LocalEngine } from '../../lib/local/engine';
 import type { ExecutionInfo, FaultPlan } from '../../lib/local/fault-plan';
 import { NO_EVENT_FAULT } from '../../lib/local/fault-plan';
 import type { CallRecord } from '../../lib/local/traffic';
+import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(300_000);
 
@@ -23,7 +24,7 @@ let engine: LocalEngine;
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-waits-'));
 
 beforeAll(async () => {
-  engine = await LocalEngine.fromApp(APP, { outDir, timeScale: TIME_SCALE });
+  engine = await LocalEngine.fromApp(APP, { outDir, timeScale: TIME_SCALE, ...engineDynamoDb() });
 });
 afterAll(async () => {
   await engine?.stop();

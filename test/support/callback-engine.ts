@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { UnumClient } from '../../lib/client';
 import { LocalEngine } from '../../lib/local/engine';
+import { engineDynamoDb } from './test-dynamodb';
 
 export interface CallbackEngine {
   /** The started engine (inside tests only). */
@@ -26,7 +27,7 @@ export function useCallbackEngine(appDir: string, name: string, timeScale: numbe
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `unum-${name}-`));
   const tokens = fs.mkdtempSync(path.join(os.tmpdir(), `unum-${name}-tokens-`));
   beforeAll(async () => {
-    engine = await LocalEngine.fromApp(appDir, { outDir, timeScale, functionEnvironment: { CALLBACK_TOKENS: tokens } });
+    engine = await LocalEngine.fromApp(appDir, { outDir, timeScale, functionEnvironment: { CALLBACK_TOKENS: tokens }, ...engineDynamoDb() });
   });
   afterAll(async () => {
     await engine?.stop();

@@ -1,7 +1,7 @@
 /** DynamoDB Local for a test file (the run's shared instance, test-dynamodb.ts), a fresh table per test, deleted after the file. */
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { createWorkflowTable } from '../../lib/local/table';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { createWorkflowTable, deleteTables } from '../../lib/local/table';
 import { DynamoDbStore } from '../../runtime/dynamodb-store';
 import { keyOf, parseKey } from '../../runtime/table';
 import { testDynamoDb } from './test-dynamodb';
@@ -52,7 +52,7 @@ export async function startTestDb(): Promise<TestDb> {
       return runs[0];
     },
     async stop() {
-      await Promise.all(tables.map((TableName) => client.send(new DeleteTableCommand({ TableName }))));
+      await deleteTables(client, tables);
       client.destroy();
       await local.release();
     },

@@ -20,6 +20,7 @@ import { comparable, failed, succeeded, type Outcome } from './outcome';
 import { runOnPeer } from './peer';
 import { forEachGrouped } from '../../support/grouped-runs';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../../support/load';
+import { engineDynamoDb } from '../../support/test-dynamodb';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -55,7 +56,7 @@ beforeAll(async () => {
   for (const d of [unumAttempts, peerAttempts]) fs.mkdirSync(d);
   const corpus = loadCorpus({ [ATTEMPTS_DIR]: unumAttempts });
   synthesizeCorpus(corpus, path.join(outdir, 'cdk.out'));
-  const started = await startLocalEngine({ app: path.join(outdir, 'cdk.out') });
+  const started = await startLocalEngine({ app: path.join(outdir, 'cdk.out'), ...engineDynamoDb() });
   engine = started;
   // The peer calls the handlers in this process.
   process.env[ATTEMPTS_DIR] = peerAttempts;
