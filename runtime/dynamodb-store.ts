@@ -54,6 +54,7 @@ import {
   runStart,
   runStartedAt,
   runStatusOf,
+  timedOutInstead,
   shardArrival,
   shardRenewal,
   type StateFailure,
@@ -222,7 +223,11 @@ export class DynamoDbStore implements CheckpointStore {
   }
 
   async finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean> {
-    return wrote(this.update(runFinish(run, end, finishedAt, ttl)));
+    return conditional(this.update(runFinish(run, end, finishedAt, ttl), undefined, 'ALL_OLD').then(() => true), async (e) => {
+      const instead = timedOutInstead(e.Item);
+      if (instead) await this.interruptRun(run, instead, finishedAt);
+      return false;
+    });
   }
 
   async interruptRun(run: RunRef, end: RunInterruption, finishedAt: string): Promise<boolean> {

@@ -24,9 +24,8 @@ import { invocationName } from './naming';
 import { ttlIn } from './payload';
 import { failParked, redriveUntil } from './park';
 import { failEnclosingState } from './recorded-state-failure';
-import { runTimedOut } from './run-timeout';
 import type { CheckpointStore } from './store';
-import { historyItem, type Parked, type RunEnd, type RunRef } from './table';
+import { historyItem, runTimedOut, type Parked, type RunEnd, type RunRef } from './table';
 
 /** Lambda's destination record for a failed async invocation. */
 export interface FailureRecord {

@@ -8,14 +8,8 @@
 import { runtimeError } from './errors';
 import { ENV } from './ir';
 import { runTimeoutName } from './naming';
-import type { RunInterruption } from './table';
+import { runTimedOut } from './table';
 import type { Exec } from './types';
-
-/** How a run past its deadline ends (Step Functions: an execution TIMED_OUT with `States.Timeout`). */
-export const runTimedOut = (timeoutSeconds: number): RunInterruption => ({
-  status: 'TIMED_OUT',
-  error: { node: '', error: 'States.Timeout', cause: `the run did not finish within its timeout of ${timeoutSeconds} s` },
-});
 
 /** The deadline (epoch ms) of a run started at `startedAt`, when the workflow has a timeout. */
 export function runDeadline(x: Exec, startedAt: string): number | undefined {

@@ -437,6 +437,12 @@ export interface RunInterruption {
   readonly error: WrittenRunError;
 }
 
+/** How a run past its deadline ends (Step Functions: an execution TIMED_OUT with `States.Timeout`). */
+export const runTimedOut = (timeoutSeconds: number): RunInterruption => ({
+  status: 'TIMED_OUT',
+  error: { node: '', error: 'States.Timeout', cause: `the run did not finish within its timeout of ${timeoutSeconds} s` },
+});
+
 /** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
 export interface RunRecord {
   readonly status: RunRecordStatus;
@@ -558,7 +564,20 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   values[':ri'] = index[RUNS];
   values[':rk'] = index[RUNS_SK];
   sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
-  return update(runKey(run), `SET ${sets.join(', ')}${add}`, values, `${ABSENT} OR ${running}`);
+  // Past its deadline (by the writer's clock) a run can only time out, whatever its last state did:
+  // the timeout's own schedule may fire late or fail, and an execution's read of the deadline may be stale.
+  values[':now'] = N(Date.now());
+  return update(runKey(run), `SET ${sets.join(', ')}${add}`, values, `${ABSENT} OR (${running} AND (attribute_not_exists(${DEADLINE}) OR ${DEADLINE} > :now))`);
+}
+
+/**
+ * A run `runFinish` found RUNNING past its deadline (its record `item`, returned by the failed
+ * condition): how it ends instead. The timeout is the record's own, its deadline less its start.
+ */
+export function timedOutInstead(item: Item | undefined): RunInterruption | undefined {
+  const deadline = runDeadline(item);
+  if (!item || runStatusOf(item) !== 'RUNNING' || deadline === undefined || deadline > Date.now()) return undefined;
+  return runTimedOut(Math.round((deadline - Date.parse(str(item, 'startedAt') ?? '')) / 1000));
 }
 
 /**

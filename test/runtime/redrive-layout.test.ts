@@ -27,6 +27,8 @@ import { defineWorkflow, seq } from '../support/harness';
 const RUN = { workflow: 'W', workflowId: 'w-1' };
 const NAME = 'a'.repeat(43);
 const error = { node: 'B', state: 'B', error: 'States.Runtime', cause: 'bad' };
+/** Every final write's condition ends with this: past its deadline a run can only time out. */
+const BEFORE_DEADLINE = '(attribute_not_exists(dl) OR dl > :now)';
 
 test('a parked item\'s key parses back; the item decodes to what was put', () => {
   fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), (workflowId, invocation) => {
@@ -61,7 +63,7 @@ test('a FAILED write parks the failing invocation in the same update, or marks t
   const parked = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME } }, '2026-11-26T00:00:00.000Z', 99);
   expect(parked.UpdateExpression).toMatch(/ ADD rd :redo$/);
   expect(parked.ExpressionAttributeValues[':redo']).toEqual({ SS: [NAME] });
-  expect(parked.ConditionExpression).toBe('attribute_not_exists(#pk) OR #s = :running');
+  expect(parked.ConditionExpression).toBe(`attribute_not_exists(#pk) OR (#s = :running AND ${BEFORE_DEADLINE})`);
   const never = runFinish(RUN, { status: 'FAILED', error, redrive: { never: 'Fail state F' } }, '2026-11-26T00:00:00.000Z', 99);
   expect(never.UpdateExpression).not.toContain('ADD');
   expect(Object.values(never.ExpressionAttributeValues)).toContainEqual({ S: 'Fail state F' });
@@ -70,10 +72,10 @@ test('a FAILED write parks the failing invocation in the same update, or marks t
 
 test('a failure checked not stale at a redrive count is written only while the record has that count', () => {
   const unredriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 0 } }, '2026-11-26T00:00:00.000Z', 99);
-  expect(unredriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND attribute_not_exists(rc))');
+  expect(unredriven.ConditionExpression).toBe(`attribute_not_exists(#pk) OR ((#s = :running AND attribute_not_exists(rc)) AND ${BEFORE_DEADLINE})`);
   expect(unredriven.ExpressionAttributeValues).not.toHaveProperty(':rc');
   const redriven = runFinish(RUN, { status: 'FAILED', error, redrive: { redo: NAME, redrives: 2 } }, '2026-11-26T00:00:00.000Z', 99);
-  expect(redriven.ConditionExpression).toBe('attribute_not_exists(#pk) OR (#s = :running AND rc = :rc)');
+  expect(redriven.ConditionExpression).toBe(`attribute_not_exists(#pk) OR ((#s = :running AND rc = :rc) AND ${BEFORE_DEADLINE})`);
   expect(redriven.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
 });
 

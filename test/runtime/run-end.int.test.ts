@@ -121,3 +121,37 @@ test('endsRun follows choices on the value to commit', () => {
   expect(endsRun([{ op: 'fail', state: 'F', error: 'E' } as never, succeed], 5)).toBe(false);
   expect(endsRun([], 5)).toBe(false);
 });
+
+describe('a final write past the run\'s deadline ends it TIMED_OUT instead (the timeout\'s schedule may fire late or fail, and the deadline an execution read may be stale)', () => {
+  const startedAt = (secondsAgo: number): string => new Date(Date.now() - secondsAgo * 1000).toISOString();
+  const ends = [
+    { status: 'SUCCEEDED', result: '{"x":1}' },
+    { status: 'FAILED', error: { node: 'B', state: 'B', error: 'Boom', cause: 'late' }, redrive: { never: 'n' } },
+  ] as const;
+
+  test.each(ends)('a $status end past the deadline: false, and the record TIMED_OUT with the record\'s own timeout', async (end) => {
+    const { name, store } = await db.table();
+    const run = { workflow: 'dl', workflowId: `past-${end.status}` };
+    const started = startedAt(61);
+    await store.startRun(run, started, Math.floor(Date.now() / 1000) + 3600, Date.parse(started) + 60_000);
+    expect(await store.finishRun(run, end, new Date().toISOString(), Math.floor(Date.now() / 1000) + 3600)).toBe(false);
+    const record = await db.run(name, run.workflowId);
+    expect(record?.status?.S).toBe('TIMED_OUT');
+    expect(record?.error?.M?.error?.S).toBe('States.Timeout');
+    expect(record?.error?.M?.cause?.S).toBe('the run did not finish within its timeout of 60 s');
+    expect(record?.result).toBeUndefined();
+  });
+
+  test('before the deadline the end is written; a run with no deadline ends whenever', async () => {
+    const { name, store } = await db.table();
+    const ttl = Math.floor(Date.now() / 1000) + 3600;
+    const early = { workflow: 'dl', workflowId: 'early' };
+    const started = startedAt(1);
+    await store.startRun(early, started, ttl, Date.parse(started) + 60_000);
+    expect(await store.finishRun(early, ends[0], new Date().toISOString(), ttl)).toBe(true);
+    const open = { workflow: 'dl', workflowId: 'no-deadline' };
+    await store.startRun(open, startedAt(86_400), ttl);
+    expect(await store.finishRun(open, ends[0], new Date().toISOString(), ttl)).toBe(true);
+    for (const id of ['early', 'no-deadline']) expect((await db.run(name, id))?.status?.S).toBe('SUCCEEDED');
+  });
+});

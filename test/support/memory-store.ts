@@ -4,7 +4,7 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef } from '../../runtime/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOut } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -146,6 +146,11 @@ export class MemoryStore implements CheckpointStore {
     this.count('finishRun', true);
     const r = this.runs.get(runKey(run));
     if (r && r.status !== 'RUNNING') return false;
+    // As the table's conditional update: past its deadline the run times out instead.
+    if (r?.deadline !== undefined && r.deadline <= Date.now()) {
+      await this.interruptRun(run, runTimedOut(Math.round((r.deadline - Date.parse(r.startedAt ?? '')) / 1000)), finishedAt);
+      return false;
+    }
     const { redrive, ...ended } = end.status === 'FAILED' ? end : { ...end, redrive: undefined };
     this.runs.set(runKey(run), { ...r, ...ended, finishedAt });
     this.ttls.set(runKey(run), ttl);
