@@ -306,7 +306,7 @@ export class LocalEngine {
     try {
       const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
       stops.push(() => client.destroy());
-      // An instance the engine does not own keeps running: what the engine made there goes (in this order, before the client).
+      // A DynamoDB the engine does not own keeps running: only the engine's tables go (stops run in reverse, so before the client).
       if (existing) stops.push(() => deleteTables(client, this.app.tables.map((t) => t.tableName)));
       for (const table of this.app.tables) await createWorkflowTable(client, table.tableName, table.schema);
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
