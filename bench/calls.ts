@@ -15,6 +15,8 @@ import { itemSize, type WireItem } from '../lib/cost/item-size';
 export interface ObservedCall extends DynamoCall {
   /** Order in which the call was issued (shared with other events through `CallLog.next`). */
   readonly seq: number;
+  /** The sequence number taken when its answer came: a call issued before another's `doneSeq` overlapped it. */
+  readonly doneSeq: number;
   readonly ms: number;
   /** Capacity DynamoDB Local reported (ReturnConsumedCapacity TOTAL). */
   readonly reported: number;
@@ -57,6 +59,18 @@ function reportedUnits(output: Record<string, unknown> | undefined): number {
   return (Array.isArray(c) ? c : [c]).reduce((s, x) => s + (x.CapacityUnits ?? 0), 0);
 }
 
+/**
+ * Round trips in a row among `calls`: the longest chain of calls each issued
+ * after the one before it was answered (calls in flight together count once).
+ */
+export function roundTripsInRow(calls: readonly ObservedCall[]): number {
+  const depth = new Map<ObservedCall, number>();
+  for (const c of [...calls].sort((a, b) => a.seq - b.seq)) {
+    depth.set(c, 1 + Math.max(0, ...calls.filter((p) => p.doneSeq < c.seq).map((p) => depth.get(p) ?? 0)));
+  }
+  return Math.max(0, ...depth.values());
+}
+
 /** Records every call `client` sends into `log`. */
 export function instrument(client: DynamoDBClient, log: CallLog): void {
   client.middlewareStack.add(
@@ -69,12 +83,12 @@ export function instrument(client: DynamoDBClient, log: CallLog): void {
       try {
         const r = await next(args);
         const output = r.output as unknown as Record<string, unknown>;
-        log.add({ operation, seq, ms: performance.now() - t0, ok: true, request: input, response: output, reported: reportedUnits(output) });
+        log.add({ operation, seq, doneSeq: log.next(), ms: performance.now() - t0, ok: true, request: input, response: output, reported: reportedUnits(output) });
         return r;
       } catch (e) {
         const err = e as Error & { Item?: WireItem };
         const response: Record<string, unknown> = { __type: err.name, message: err.message, ...(err.Item ? { Item: err.Item } : {}) };
-        log.add({ operation, seq, ms: performance.now() - t0, ok: false, request: input, response, reported: 0 });
+        log.add({ operation, seq, doneSeq: log.next(), ms: performance.now() - t0, ok: false, request: input, response, reported: 0 });
         throw e;
       }
     },

@@ -14,7 +14,7 @@ import { chainEngine } from './engine';
 import { localClients } from '../lib/client/stack';
 import { medianCommitRoundTripMs, medianRoundTripMs, workerRoundTripsMs } from './round-trip';
 import { fmt, fmtMs, median } from './stats';
-import { plainStepMs, runRecordServiceMs, UNUM_SEGMENTS, unumStepSegments, type UnumStepSegments } from './step-breakdown';
+import { plainStepMs, runRecordServiceMs, UNUM_SEGMENTS, unumSteps, type UnumStep, type UnumStepSegments } from './step-breakdown';
 import type { BenchContext, FigureOutput } from './types';
 
 const STEPS = 10;
@@ -31,7 +31,7 @@ function span(engine: LocalEngine, workflowId: string, expected: number): number
 
 interface UnumRun {
   readonly ms: number;
-  readonly steps: UnumStepSegments[];
+  readonly steps: UnumStep[];
   readonly runRecordMs: number;
 }
 
@@ -41,7 +41,7 @@ async function unumRun(engine: LocalEngine, workflow: string): Promise<UnumRun> 
   const record = await engine.readRun(workflow, id);
   if (record.status !== 'SUCCEEDED') throw new Error(`unum run ${id}: ${record.status} ${JSON.stringify(record.error)}`);
   const calls = engine.traffic.of(id);
-  const run = { ms: span(engine, id, STEPS), steps: unumStepSegments(calls), runRecordMs: runRecordServiceMs(calls) };
+  const run = { ms: span(engine, id, STEPS), steps: unumSteps(calls), runRecordMs: runRecordServiceMs(calls) };
   engine.forget(id);
   return run;
 }
@@ -59,10 +59,10 @@ async function plainRun(engine: LocalEngine): Promise<{ ms: number; steps: numbe
 
 const SEGMENT_ROWS: Record<keyof UnumStepSegments, string> = {
   handoff: 'hand-off: predecessor\'s Invoke received -> read received (delivery, sandbox wake-up, event parse, building the read)',
-  read: 'BatchGetItem of the own checkpoint and the run record, at DynamoDB Local (proxy received -> answered)',
-  readToCommit: 'in the sandbox: read answer back, user code, building and sending the conditional PutItem',
+  toCommit: 'in the sandbox, while the read is in flight: user code, building and sending the conditional PutItem',
   commit: 'conditional PutItem of the checkpoint, at DynamoDB Local',
-  commitToInvoke: 'in the sandbox: commit answer back, building and sending the successor\'s Invoke',
+  readWait: 'waiting for the read\'s answer after the commit\'s (0 when it came first)',
+  toInvoke: 'in the sandbox: the answers back, building and sending the successor\'s Invoke',
 };
 
 export async function run(ctx: BenchContext): Promise<FigureOutput> {
@@ -93,36 +93,38 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const putRt = await medianCommitRoundTripMs(probe, table, samples, JSON.stringify(INPUT));
   probe.destroy();
   const inWorker = await workerRoundTripsMs(engine.environment, table, samples, JSON.stringify(INPUT));
-  // The unit the target counts in: a round trip of the calls a step makes (one BatchGetItem, one conditional PutItem).
+  // The unit the target counts in: a round trip of the calls a step makes (one GetItem, one conditional PutItem).
   const roundTrip = (getRt + putRt) / 2;
   const rt = (ms: number): string => fmt(ms / roundTrip, 2);
   const added = (u - p) / STEPS;
-  const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, median(unumRuns.flatMap((x) => x.steps.map((st) => st[k])))])) as Record<keyof UnumStepSegments, number>;
+  const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, median(unumRuns.flatMap((x) => x.steps.map((st) => st.segments[k])))])) as Record<keyof UnumStepSegments, number>;
+  const readMs = median(unumRuns.flatMap((x) => x.steps.map((st) => st.readMs)));
   const unumStep = UNUM_SEGMENTS.reduce((sum, k) => sum + segments[k], 0);
   const plainStep = median(plainRuns.flatMap((x) => x.steps));
   const innerAdded = unumStep - plainStep;
   const runRecord = median(unumRuns.map((x) => x.runRecordMs));
   // Each run's time outside its inner steps (its first and last steps, the run record), unum's beyond plain's.
   const innerSum = (steps: readonly number[]): number => steps.reduce((a, b) => a + b, 0);
-  const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => UNUM_SEGMENTS.reduce((sum, k) => sum + st[k], 0)))))
+  const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => UNUM_SEGMENTS.reduce((sum, k) => sum + st.segments[k], 0)))))
     - median(plainRuns.map((x) => x.ms - innerSum(x.steps)));
-  const sandboxMs = segments.handoff - plainStep + segments.readToCommit + segments.commitToInvoke;
-  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: read ${fmtMs(segments.read)}, commit ${fmtMs(segments.commit)}, sandbox ${fmtMs(sandboxMs)}`);
+  const sandboxMs = segments.handoff - plainStep + segments.toCommit + segments.toInvoke;
+  const atDynamoDb = segments.commit + segments.readWait;
+  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: commit ${fmtMs(segments.commit)}, read beside it ${fmtMs(readMs)}, sandbox ${fmtMs(sandboxMs)}`);
   return {
     tables: [{
       caption: `A ${STEPS}-step chain, end to end on the local engine (median of ${reps} runs of each, alternating)`,
       headers: ['Chain', 'End-to-end (median)', 'min', 'max', 'per step'],
       rows: [
-        ['unum (a read and a conditional put per step, the run record at both ends)', fmtMs(u), fmtMs(Math.min(...unum)), fmtMs(Math.max(...unum)), fmtMs(u / STEPS)],
+        ['unum (a conditional put per step with the run record read beside it, the run record at both ends)', fmtMs(u), fmtMs(Math.min(...unum)), fmtMs(Math.max(...unum)), fmtMs(u / STEPS)],
         ['plain async invokes, no checkpoints', fmtMs(p), fmtMs(Math.min(...plain)), fmtMs(Math.max(...plain)), fmtMs(p / STEPS)],
         ['ratio unum / plain (of the medians)', `${fmt(u / p, 2)}x`, '', '', ''],
         ['ratio, median of per-pair ratios', `${fmt(median(ratios), 2)}x`, '', '', ''],
         ['added per step by unum', fmtMs(added), '', '', ''],
-        ['round trip: BatchGetItem of a checkpoint and a run record through the engine\'s proxy (median, same run)', fmtMs(getRt), '', '', ''],
+        ['round trip: GetItem of a run record through the engine\'s proxy (median, same run)', fmtMs(getRt), '', '', ''],
         ['round trip: conditional PutItem of a new checkpoint through the proxy (median, same run)', fmtMs(putRt), '', '', ''],
         ['added per step, in round trips of the step\'s calls (mean of the two above)', rt(added), '', '', ''],
         ['added per step, in read round trips', fmt(added / getRt, 2), '', '', ''],
-        ['round trip from a worker thread as a sandbox makes it (same proxy): BatchGetItem (median)', fmtMs(inWorker.read), '', '', ''],
+        ['round trip from a worker thread as a sandbox makes it (same proxy): GetItem (median)', fmtMs(inWorker.read), '', '', ''],
         ['round trip from a worker thread: conditional PutItem (median)', fmtMs(inWorker.commit), '', '', ''],
         ['added per step, in those round trips (mean of the two)', fmt(added / ((inWorker.read + inWorker.commit) / 2), 2), '', '', ''],
       ],
@@ -134,8 +136,9 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         ['unum: inner step (sum of the segments)', fmtMs(unumStep), rt(unumStep)],
         ['plain: inner step (predecessor\'s Invoke received -> own Invoke received)', fmtMs(plainStep), rt(plainStep)],
         ['added per inner step', fmtMs(innerAdded), rt(innerAdded)],
-        ['  of which the two DynamoDB calls at DynamoDB Local (inherent)', fmtMs(segments.read + segments.commit), rt(segments.read + segments.commit)],
+        ['  of which at DynamoDB Local on the path (the commit, and any wait for the read)', fmtMs(atDynamoDb), rt(atDynamoDb)],
         ['  of which in the sandbox (hand-off beyond plain\'s whole step, and the two in-sandbox segments)', fmtMs(sandboxMs), rt(sandboxMs)],
+        ['beside the path: the GetItem of the run record at DynamoDB Local', fmtMs(readMs), rt(readMs)],
         [`first and last step beyond plain's (run record start and finish, the last execution's end), per run / ${STEPS}`, fmtMs(ends / STEPS), rt(ends / STEPS)],
         [`  of which the run record's PutItem and UpdateItem at DynamoDB Local, per run / ${STEPS}`, fmtMs(runRecord / STEPS), rt(runRecord / STEPS)],
       ],
@@ -146,7 +149,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     method: [
       `bench/apps/chain-app.ts is synthesized with the pinned CDK CLI: a ${STEPS}-Task UnumWorkflow and ${STEPS} plain functions (same step code, bench/fixtures/plain-chain.ts) that invoke the next with InvocationType Event. Both run on one local engine (lib/local), each function in its own worker-thread sandbox, DynamoDB Local behind the engine's proxy.`,
       'End to end = last execution end - first execution start in the emulator\'s timeline; sandboxes are warmed first (2 runs of each), and runs alternate so both see the same machine state.',
-      `A round trip is the median time of one call from the bench process's main thread (AWS SDK client included) through the same proxy the functions use to DynamoDB Local and back, measured after the runs, ${samples} samples each: a BatchGetItem of a checkpoint key and a run record key (eventually consistent, as a step's read) and a conditional PutItem of a new checkpoint of the step's size (as a step's commit). The target counts in their mean, since a step makes one of each. The same two calls from a worker thread (a function sandbox's position: the answer crosses threads) are shown beside them.`,
+      `A round trip is the median time of one call from the bench process's main thread (AWS SDK client included) through the same proxy the functions use to DynamoDB Local and back, measured after the runs, ${samples} samples each: a GetItem of a run record key (eventually consistent, as a chain step's read) and a conditional PutItem of a new checkpoint of the step's size (as a step's commit). The target counts in their mean, since a step makes one of each. The same two calls from a worker thread (a function sandbox's position: the answer crosses threads) are shown beside them.`,
       'Added per step = (unum - plain) / steps: the per-transition cost of the checkpoint read and conditional write before the invoke and the run record at both ends, on DynamoDB Local through the engine\'s proxy.',
       `The breakdown times each inner step (not the first and last, which also write the run record) from the proxy's clock: when it had read a call's request and when the service's answer was ready. At DynamoDB Local = that span (the proxy's own work in it, reading the request and forwarding it, is a small part: it does no I/O but the forward); in the sandbox = from one call's answer to the next call's arrival (the answer's way back into the worker thread, the AWS SDK's parsing, the runtime and user code, building and signing the next request, its way to the proxy). Medians of segments do not add up exactly to the median step.`,
     ],

@@ -3,23 +3,23 @@
  * of one small call, taken in the same run as the figure, so a per-step
  * overhead can be stated in round trips rather than in this machine's
  * milliseconds. Two kinds, because DynamoDB Local answers a write more slowly
- * than a read: the BatchGetItem of a checkpoint and a run record (what a step
- * reads: its own checkpoint with the run record, eventually consistent) and the
- * conditional PutItem of a new checkpoint (what a step commits). Each is timed
+ * than a read: the GetItem of a run record (what a chain step reads beside its
+ * work, eventually consistent) and the conditional PutItem of a new
+ * checkpoint (what a step commits). Each is timed
  * from this process's main thread and, for the local engine, from a worker
  * thread as a function sandbox is (its answers cross threads).
  */
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { BatchGetItemCommand, type BatchGetItemCommandInput, DynamoDBClient, PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, type GetItemCommandInput, PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { ttlIn } from '../runtime/payload';
 import { checkpointKey, checkpointPut, keyItem, runKey } from '../runtime/table';
 import { median } from './stats';
 
 const WARM_UP = 5;
 
-const readInput = (table: string): BatchGetItemCommandInput => ({
-  RequestItems: { [table]: { Keys: [keyItem(checkpointKey('round-trip-probe')), keyItem(runKey({ workflow: 'RoundTrip', workflowId: 'probe' }))], ConsistentRead: false } },
+const readInput = (table: string): GetItemCommandInput => ({
+  TableName: table, Key: keyItem(runKey({ workflow: 'RoundTrip', workflowId: 'probe' })), ConsistentRead: false,
 });
 
 /** `count` commits of new checkpoints holding `json` (a conditional put succeeds once per key). */
@@ -37,9 +37,9 @@ async function medianCallMs(call: (i: number) => Promise<unknown>, samples: numb
   return median(times);
 }
 
-/** Median BatchGetItem (eventually consistent, as a step's first read) of a checkpoint key and a run record key. */
+/** Median GetItem (eventually consistent, as a chain step's read) of a run record key. */
 export function medianRoundTripMs(client: DynamoDBClient, table: string, samples: number): Promise<number> {
-  return medianCallMs(() => client.send(new BatchGetItemCommand(readInput(table))), samples);
+  return medianCallMs(() => client.send(new GetItemCommand(readInput(table))), samples);
 }
 
 /** Median conditional PutItem of a new checkpoint holding `json`: the request a step's commit makes. */
@@ -51,7 +51,7 @@ export function medianCommitRoundTripMs(client: DynamoDBClient, table: string, s
 /** Times each request in order with a default client (configured by the worker's environment); posts the times. */
 const WORKER_PROBE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { DynamoDBClient, BatchGetItemCommand, PutItemCommand } = require('@aws-sdk/client-dynamodb');
+const { DynamoDBClient, GetItemCommand, PutItemCommand } = require('@aws-sdk/client-dynamodb');
 const client = new DynamoDBClient({});
 const time = async (inputs, Command) => {
   const ms = [];
@@ -63,7 +63,7 @@ const time = async (inputs, Command) => {
   return ms;
 };
 (async () => {
-  const reads = await time(workerData.reads, BatchGetItemCommand);
+  const reads = await time(workerData.reads, GetItemCommand);
   const commits = await time(workerData.commits, PutItemCommand);
   client.destroy();
   parentPort.postMessage({ reads, commits });

@@ -7,21 +7,32 @@
  */
 import type { CallRecord } from '../lib/local/traffic';
 
-/** The segments of one inner unum step, in ms; together they run from the predecessor's invoke to this step's. */
+/**
+ * The segments of one inner unum step, in ms. The step's read of the run
+ * record goes out first and is answered beside the step's work; the path
+ * from the predecessor's invoke to this step's runs through the others.
+ */
 export interface UnumStepSegments {
   /** Predecessor's Invoke received -> this step's read received: delivery, sandbox wake-up, event parse, building the read. */
   readonly handoff: number;
-  /** The read (BatchGetItem of the own checkpoint and the run record) at DynamoDB Local (proxy received -> answered). */
-  readonly read: number;
-  /** Read answered -> PutItem received: the answer back into the sandbox, user code, building and sending the commit. */
-  readonly readToCommit: number;
+  /** Read received -> PutItem received: user code, building and sending the commit, while the read is in flight. */
+  readonly toCommit: number;
   /** Conditional PutItem of the checkpoint at DynamoDB Local. */
   readonly commit: number;
-  /** PutItem answered -> Invoke received: the answer back into the sandbox, building and sending the successor's invoke. */
-  readonly commitToInvoke: number;
+  /** PutItem answered -> read answered, when the read's answer came later (else 0). */
+  readonly readWait: number;
+  /** The later answer -> Invoke received: the answers back into the sandbox, building and sending the successor's invoke. */
+  readonly toInvoke: number;
 }
 
-export const UNUM_SEGMENTS: readonly (keyof UnumStepSegments)[] = ['handoff', 'read', 'readToCommit', 'commit', 'commitToInvoke'];
+/** The segments on the step's path, which add up to the step. */
+export const UNUM_SEGMENTS: readonly (keyof UnumStepSegments)[] = ['handoff', 'toCommit', 'commit', 'readWait', 'toInvoke'];
+
+/** A step's segments, and its read at DynamoDB Local (proxy received -> answered), which overlaps them. */
+export interface UnumStep {
+  readonly segments: UnumStepSegments;
+  readonly readMs: number;
+}
 
 type Timed = CallRecord & { readonly receivedMs: number; readonly answeredMs: number };
 
@@ -41,20 +52,24 @@ function only(calls: readonly Timed[], operation: string, step: number): Timed {
   return found[0];
 }
 
-/** The segments of every inner step of one unum chain run (a read, a commit and an invoke each). */
-export function unumStepSegments(calls: readonly CallRecord[]): UnumStepSegments[] {
+/** Every inner step of one unum chain run (a read, a commit and an invoke each). */
+export function unumSteps(calls: readonly CallRecord[]): UnumStep[] {
   const steps = callsByStep(calls);
   return steps.slice(1, -1).map((mine, k) => {
     const step = k + 1;
-    if (mine.length !== 3) throw new Error(`chain step ${step}: ${mine.length} calls (${mine.map((c) => c.call.label).join(', ')}), expected BatchGetItem, PutItem, Invoke`);
+    if (mine.length !== 3) throw new Error(`chain step ${step}: ${mine.length} calls (${mine.map((c) => c.call.label).join(', ')}), expected GetItem, PutItem, Invoke`);
     const previous = only(steps[step - 1], 'Invoke', step - 1);
-    const [get, put, invoke] = [only(mine, 'BatchGetItem', step), only(mine, 'PutItem', step), only(mine, 'Invoke', step)];
+    const [get, put, invoke] = [only(mine, 'GetItem', step), only(mine, 'PutItem', step), only(mine, 'Invoke', step)];
+    const answered = Math.max(get.answeredMs, put.answeredMs);
     return {
-      handoff: get.receivedMs - previous.receivedMs,
-      read: get.answeredMs - get.receivedMs,
-      readToCommit: put.receivedMs - get.answeredMs,
-      commit: put.answeredMs - put.receivedMs,
-      commitToInvoke: invoke.receivedMs - put.answeredMs,
+      segments: {
+        handoff: get.receivedMs - previous.receivedMs,
+        toCommit: put.receivedMs - get.receivedMs,
+        commit: put.answeredMs - put.receivedMs,
+        readWait: answered - put.answeredMs,
+        toInvoke: invoke.receivedMs - answered,
+      },
+      readMs: get.answeredMs - get.receivedMs,
     };
   });
 }
@@ -65,9 +80,9 @@ export function plainStepMs(calls: readonly CallRecord[]): number[] {
   return steps.slice(1).map((mine, k) => only(mine, 'Invoke', k + 1).receivedMs - only(steps[k], 'Invoke', k).receivedMs);
 }
 
-/** Time the run record's calls spent at DynamoDB Local in one unum run (its start and its finish). */
+/** Time the run record's writes spent at DynamoDB Local in one unum run (its start and its finish; the steps' reads of it are not counted). */
 export function runRecordServiceMs(calls: readonly CallRecord[]): number {
   return calls
-    .filter((c) => c.call.service === 'dynamodb' && c.call.label.endsWith('(run)') && c.receivedMs !== undefined && c.answeredMs !== undefined)
+    .filter((c) => c.call.service === 'dynamodb' && c.call.operation !== 'GetItem' && c.call.label.endsWith('(run)') && c.receivedMs !== undefined && c.answeredMs !== undefined)
     .reduce((sum, c) => sum + ((c.answeredMs as number) - (c.receivedMs as number)), 0);
 }

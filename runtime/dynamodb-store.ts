@@ -157,7 +157,7 @@ export class DynamoDbStore implements CheckpointStore {
     const failureKeys = stateAttempts.map(stateFailureKey);
     const runRecord = run && runKey(run);
     const keys = [...checkpoints, ...shards, ...failureKeys, ...(runRecord ? [runRecord] : [])];
-    // One key (the own checkpoint of a node whose input is inline): a GetItem.
+    // One key (the run record, read beside a commit): a GetItem.
     const single = keys.length === 1 ? await this.getItem(keys[0], consistent) : undefined;
     const items = keys.length === 1 ? new Map(single ? [[keys[0], single]] : []) : await this.batchGet(keys, (item) => item, consistent);
     const found = <V>(list: readonly string[], decode: (item: Item) => V | undefined): Map<string, V> => {

@@ -52,7 +52,7 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>, completi
       },
       afterCommit: (ck) => proceed(x, ck),
     };
-  });
+  }, { readBesideCommit: !completion && !ir.callback });
 }
 
 /**

@@ -30,8 +30,8 @@ export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Tran
   const input = x.invocation.input;
   const item = historyItem(ir.node, x.name, x.invocation.iteration, x.invocation.frames, outcome, t, {
     state: ir.state,
-    // User-code time and attempts only when user code ran in this execution (not for a duplicate).
-    ...(x.rt.fn && x.attempts ? { durationMs: x.userMs, attempts: x.attempts, attemptErrors: x.attemptErrors } : {}),
+    // User-code time and attempts only when this execution's user code made the committed value (a duplicate's lost the put).
+    ...(x.rt.fn && x.attempts && !x.metrics.duplicates ? { durationMs: x.userMs, attempts: x.attempts, attemptErrors: x.attemptErrors } : {}),
     ...('fanIn' in input ? { joined: input.fanIn.join } : {}),
   });
   await appendHistory(x.rt.store, x.run, item, ttlIn(ir.settings.runRetentionSeconds));

@@ -2,8 +2,9 @@
  * A workflow's run timeout (docs/architecture.md "Stop and run timeout"): the
  * entry writes the run's deadline into its RUNNING record and schedules the
  * failure recorder to end the run TIMED_OUT then. Every execution reads the
- * record with its own checkpoint, and one that finds the deadline passed ends
- * the run itself: Scheduler may fire up to two minutes late.
+ * record (with its own checkpoint and inputs, or beside its commit), and one
+ * that finds the deadline passed ends the run itself: Scheduler may fire up
+ * to two minutes late.
  */
 import { runtimeError } from './errors';
 import { ENV } from './ir';

@@ -47,15 +47,29 @@ async function staleOrExpired(x: Exec): Promise<'stale'> {
   return 'stale';
 }
 
+/** What a computed output commits; `runEnd` is its JSON when it ends the run and fits into the run record. */
+interface Commitment {
+  readonly value: Json;
+  readonly catchIndex?: number;
+  readonly runEnd?: string;
+}
+
 /**
- * The terminal transition: a value that ends the run with success is
- * committed into the run record (its final write) instead of a checkpoint.
- * Undefined when the value goes on, or is too large to hold inline.
+ * The checkpoint holds what the instructions' successors see; a caught
+ * error goes to its handler as is. The terminal transition: a value that
+ * ends the run with success is committed into the run record (its final
+ * write) instead of a checkpoint, unless it is too large to hold inline.
  */
-async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplicate' | undefined> {
-  if (!endsRun(x.rt.ir.instructions, value)) return undefined;
+function commitment(x: Exec, work: StepWork, output: StepOutput): Commitment {
+  if (output.catchIndex !== undefined) return { value: output.value, catchIndex: output.catchIndex };
+  if (!work.instructionsFollow) return { value: output.value };
+  const value = leadingPasses(x, output.value);
+  if (!endsRun(x.rt.ir.instructions, value)) return { value };
   const json = JSON.stringify(value);
-  if (!resultFitsInline(x, json)) return undefined;
+  return resultFitsInline(x, json) ? { value, runEnd: json } : { value };
+}
+
+async function commitRunEnd(x: Exec, value: Json, json: string): Promise<'committed' | 'duplicate'> {
   await appendCommit(x, { key: x.key, json, value });
   return (await commitRunResult(x, json)) ? 'committed' : 'duplicate';
 }
@@ -74,14 +88,29 @@ async function commitRunEnd(x: Exec, value: Json): Promise<'committed' | 'duplic
  * the failed attempt is read too, and reused when it may be (reuse.ts).
  * `plan` returns the step's work, 'stale' when an input is
  * missing already, or 'abandoned' when the state attempt it belongs to was
- * decided (ingress.ts `decidedAttemptKey`).
+ * decided (ingress.ts `decidedAttemptKey`). A step whose read would only
+ * guard it reads beside its commit instead (`stepBesideRead`).
  */
-export async function exactlyOnceStep(x: Exec, plan: () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>): Promise<StepOutcome> {
+export async function exactlyOnceStep(x: Exec, plan: StepPlan, options: StepOptions = {}): Promise<StepOutcome> {
   const attempts = stateAttemptJoins(x);
+  if (options.readBesideCommit && guardOnlyRead(x, attempts)) return stepBesideRead(x, plan);
   const consistent = attempts.length > 0;
   const first = await stepOnRead(x, plan, attempts, consistent);
   const outcome = first === 'missing' && !consistent ? await stepOnRead(x, plan, attempts, true) : first;
   return outcome === 'missing' ? staleOrExpired(x) : outcome;
+}
+
+/** What a step plans: its work, 'stale' when an input is missing already, 'abandoned' when its state attempt was decided. */
+type StepPlan = () => StepWork | 'stale' | 'abandoned' | Promise<StepWork | 'stale' | 'abandoned'>;
+
+export interface StepOptions {
+  /**
+   * The step's work needs nothing its read returns (a user or pass handler
+   * on an inline input), so it may compute first and read the run record
+   * beside its commit (`stepBesideRead`) when its read would only guard it.
+   * @default false
+   */
+  readonly readBesideCommit?: boolean;
 }
 
 const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runFailed: false };
@@ -96,16 +125,13 @@ const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards
   x.startedRun === true && inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
 
 /** The step on one read; 'missing' when an input or arrival was not found. */
-async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
+async function stepOnRead(x: Exec, plan: StepPlan, attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
   const inputs = inputKeys(x);
   const own = x.replaced ? [x.key, x.replaced] : [x.key];
   x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([...own, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
   // Before the run's status: a branch of a failed state attempt is owed nothing, so it does not park in a FAILED run.
   if (await stoppedByFailedState(x, attempts)) return 'stopped';
-  if ((await runOver(x, x.read)) || (await endedByDeadline(x))) {
-    x.metrics.duplicates = 1;
-    return 'ended';
-  }
+  if (await nothingOwed(x, x.read)) return 'ended';
   const committed = x.read.checkpoints.get(x.key);
   const old = x.replaced === undefined ? undefined : x.read.checkpoints.get(x.replaced);
   // Once per execution: a redriven attempt's steps are inside a state with rules, whose reads are consistent, so
@@ -128,16 +154,62 @@ async function stepOnRead(x: Exec, plan: Parameters<typeof exactlyOnceStep>[1], 
     const output = await work.computeOutput();
     if (!output) return 'missing';
     if (output === 'waiting') return output;
-    // The checkpoint holds what the instructions' successors see; a caught error goes to its handler as is.
-    const passes = output.catchIndex === undefined && work.instructionsFollow;
-    const value = passes ? leadingPasses(x, output.value) : output.value;
-    const ended = passes ? await commitRunEnd(x, value) : undefined;
-    if (ended) return ended;
-    ck = await commit(x, value, output.catchIndex);
+    const c = commitment(x, work, output);
+    if (c.runEnd !== undefined) return commitRunEnd(x, c.value, c.runEnd);
+    ck = await commit(x, c.value, c.catchIndex);
   }
   if (chain) resumeChain(x, chain, ck, old, reused !== undefined);
   await work.afterCommit(ck);
   if (committed) return 'duplicate';
   if (reused) return x.metrics.duplicates ? 'duplicate' : 'reused';
+  return ck.catchIndex === undefined ? 'committed' : 'caught';
+}
+
+/** The run record read says nothing is owed: the run has ended (a FAILED one parks this invocation first), or its deadline passed. */
+async function nothingOwed(x: Exec, read: ReadSet): Promise<boolean> {
+  if (!(await runOver(x, read)) && !(await endedByDeadline(x))) return false;
+  x.metrics.duplicates = 1;
+  return true;
+}
+
+/**
+ * Whether the step's read would only guard it: it names no input, no state
+ * attempt and no redriven attempt's checkpoint, so it holds the own
+ * checkpoint and the run record. The entry's step in the execution that
+ * created the run reads nothing at all (`firstOfNewRun`).
+ */
+function guardOnlyRead(x: Exec, attempts: readonly string[]): boolean {
+  if (x.replaced !== undefined || attempts.length > 0 || x.startedRun === true) return false;
+  const inputs = inputKeys(x);
+  return inputs.checkpoints.length + inputs.shards.length === 0;
+}
+
+/**
+ * A step whose read only guards it (docs/architecture.md "Exactly-once
+ * protocol", the read beside the commit): the run record is read while the
+ * checkpoint is put, and only the successors wait for both, so a step has
+ * one DynamoDB round trip before its invokes instead of two. The own
+ * checkpoint is not read: the conditional put returns it (ALL_OLD) when
+ * another execution committed first, and the step goes on as a duplicate
+ * with the stored value. What is given up is skipping user code on a
+ * duplicate or in a run that has ended: the handler runs (its effects are
+ * exactly-once through the effect log, as after any crash before the
+ * commit), but nothing it computed reaches a successor. A value that ends
+ * the run is committed into the run record, conditionally, and reads nothing.
+ */
+async function stepBesideRead(x: Exec, plan: StepPlan): Promise<StepOutcome> {
+  const work = await plan();
+  if (work === 'stale') return staleOrExpired(x);
+  if (work === 'abandoned') return work;
+  const output = await work.computeOutput();
+  if (!output) return staleOrExpired(x);
+  if (output === 'waiting') return output;
+  const c = commitment(x, work, output);
+  if (c.runEnd !== undefined) return commitRunEnd(x, c.value, c.runEnd);
+  const [ck, read] = await Promise.all([commit(x, c.value, c.catchIndex), x.rt.store.read([], [], { consistent: false, run: x.run })]);
+  x.read = read;
+  if (await nothingOwed(x, read)) return 'ended';
+  await work.afterCommit(ck);
+  if (x.metrics.duplicates) return 'duplicate';
   return ck.catchIndex === undefined ? 'committed' : 'caught';
 }

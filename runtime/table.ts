@@ -443,6 +443,10 @@ export const runTimedOut = (timeoutSeconds: number): RunInterruption => ({
   error: { node: '', error: 'States.Timeout', cause: `the run did not finish within its timeout of ${timeoutSeconds} s` },
 });
 
+/** The TIMED_OUT end of a run started at `startedAt` (ISO-8601) with `deadline` (epoch ms): its timeout is the difference. */
+export const runTimedOutAt = (deadline: number, startedAt: string | undefined): RunInterruption =>
+  runTimedOut(Math.round((deadline - Date.parse(startedAt ?? '')) / 1000));
+
 /** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
 export interface RunRecord {
   readonly status: RunRecordStatus;
@@ -577,7 +581,7 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
 export function timedOutInstead(item: Item | undefined): RunInterruption | undefined {
   const deadline = runDeadline(item);
   if (!item || runStatusOf(item) !== 'RUNNING' || deadline === undefined || deadline > Date.now()) return undefined;
-  return runTimedOut(Math.round((deadline - Date.parse(str(item, 'startedAt') ?? '')) / 1000));
+  return runTimedOutAt(deadline, str(item, 'startedAt'));
 }
 
 /**

@@ -93,7 +93,7 @@ export interface Exec {
   /** Its checkpoint key in the failed attempt of a state a redrive runs again, whose committed value it reuses (runtime/reuse.ts). */
   readonly replaced?: string;
   readonly metrics: Partial<Record<MetricName, number>>;
-  /** The step's first read: the own checkpoint and the inputs the envelope names (runtime/step.ts). */
+  /** The step's read: the own checkpoint and the inputs the envelope names, or only the run record beside the commit (runtime/step.ts). */
   read?: ReadSet;
   /** This execution wrote its run's RUNNING record just now (run-record.ts `startRun`). */
   startedRun?: boolean;

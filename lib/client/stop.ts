@@ -1,7 +1,7 @@
 /**
  * `UnumClient.stop`: a stop request is one conditional write of the run
- * record (RUNNING -> ABORTED); the run's executions read the record with their
- * own checkpoint and stop at their next transition (docs/architecture.md
+ * record (RUNNING -> ABORTED); the run's executions read the record in every
+ * step and stop at their next transition (docs/architecture.md
  * "Stop and run timeout"). There is nothing else to tell: no orchestrator.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';

@@ -3,7 +3,7 @@
  * renders tables, verdicts and "not measured" figures, and the capacity
  * arithmetic the figures rely on follows AWS's published on-demand rules.
  */
-import { CallLog, type ObservedCall, Pricer, returnedItemSize } from '../../bench/calls';
+import { CallLog, type ObservedCall, Pricer, returnedItemSize, roundTripsInRow } from '../../bench/calls';
 import { renderReport, renderTable } from '../../bench/report';
 import { median } from '../../bench/stats';
 import type { FigureResult } from '../../bench/types';
@@ -11,8 +11,24 @@ import type { FigureResult } from '../../bench/types';
 const machine = { cpuModel: 'Test CPU', cores: 2, memoryGb: 4, node: 'v20.0.0', platform: 'linux', date: '2026-01-01T00:00:00.000Z', load: { start: '1.00 / 1.00 / 1.00', end: '2.00 / 1.00 / 1.00' } };
 
 let seq = 0;
-const call = (operation: string, request: Record<string, unknown>, response: Record<string, unknown> = {}, ok = true): ObservedCall =>
-  ({ operation, request, response, ok, seq: seq++, ms: 1, reported: 0 });
+const call = (operation: string, request: Record<string, unknown>, response: Record<string, unknown> = {}, ok = true): ObservedCall => {
+  seq += 2;
+  return { operation, request, response, ok, seq: seq - 2, doneSeq: seq - 1, ms: 1, reported: 0 };
+};
+const timed = (issued: number, answered: number): ObservedCall => ({ operation: 'GetItem', request: {}, response: {}, ok: true, seq: issued, doneSeq: answered, ms: 1, reported: 0 });
+
+describe('round trips in a row', () => {
+  it('counts calls in flight together once, and a call issued after an answer as the next round trip', () => {
+    expect(roundTripsInRow([])).toBe(0);
+    const first = timed(0, 1);
+    // Two calls issued together after the first answer, the second answered first.
+    const together = [timed(2, 5), timed(3, 4)];
+    expect(roundTripsInRow([first, ...together])).toBe(2);
+    // One issued after the later of them was answered; one issued between their answers follows only the earlier.
+    expect(roundTripsInRow([first, ...together, timed(6, 7)])).toBe(3);
+    expect(roundTripsInRow([...together, timed(4.5, 8)].reverse())).toBe(2);
+  });
+});
 const s = (n: number): { S: string } => ({ S: 'x'.repeat(n) });
 const T = 'tbl';
 

@@ -57,8 +57,8 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
   const plan = new ScriptedPlan(functionOf, [
     { node: 'A', label: 'PutItem(run)', occurrences: [0], fault: 'throughput' },
     { node: 'A', label: 'PutItem(ckpt)', occurrences: [0], fault: 'error-after' },
-    // B's first read: its own checkpoint with the run record, one BatchGetItem.
-    { node: 'B', label: 'BatchGetItem(ckpt,run)', occurrences: [0], fault: 'throttling' },
+    // B's read: the run record, one GetItem beside its commit (its input came inline).
+    { node: 'B', label: 'GetItem(run)', occurrences: [0], fault: 'throttling' },
     { node: 'B', label: 'PutItem(ckpt)', occurrences: [0], fault: 'error-before' },
     { node: 'B', label: 'Invoke(', occurrences: [0], fault: 'throttling' },
     // C ends the run: its commit is the run record's final write.
@@ -71,7 +71,7 @@ test('the SDK and Lambda retries absorb throttling, 500s, 429s and a short outag
     expect(run.serviceFaults).toBe(plan.fired.length);
     expect(run.callFaults).toBe(0);
     expect(plan.fired.map((f) => `${f.step.node} ${f.call.label.replace(/\(.*/, '')}#${f.call.occurrence} ${f.step.fault}`)).toEqual(expect.arrayContaining([
-      'A PutItem#0 throughput', 'A PutItem#0 error-after', 'B BatchGetItem#0 throttling', 'B PutItem#0 error-before', 'B Invoke#0 throttling',
+      'A PutItem#0 throughput', 'A PutItem#0 error-after', 'B GetItem#0 throttling', 'B PutItem#0 error-before', 'B Invoke#0 throttling',
       'C UpdateItem#0 unreachable', 'C UpdateItem#1 unreachable', 'C UpdateItem#2 unreachable',
     ]));
     const calls = engine.traffic.of(run.workflowId);
@@ -110,7 +110,7 @@ test('a first read answered by a lagging replica (no items) is asked again consi
   const expectation = expectationFor(target, await referenceRun(engine, 'Parallel3', target.input), engine);
   const nodes = Object.keys(engine.workflow('Parallel3').nodes);
   const functionOf = (node: string): string => engine.workflow('Parallel3').nodes[node]?.functionName ?? '?';
-  const plan = new ScriptedPlan(functionOf, nodes.map((node) => ({ node, label: 'BatchGetItem(', occurrences: [0], fault: 'stale' as const })));
+  const plan = new ScriptedPlan(functionOf, nodes.flatMap((node) => ['BatchGetItem(', 'GetItem('].map((label) => ({ node, label, occurrences: [0], fault: 'stale' as const }))));
   const run = await checkedRun(engine, 'Parallel3', target.input, plan, expectation, { keep: true });
   try {
     expect(run.violations).toEqual([]);
@@ -119,15 +119,17 @@ test('a first read answered by a lagging replica (no items) is asked again consi
     expect(timeline.filter((e) => e.attempt !== 1 || e.outcome !== 'ok')).toEqual([]);
     const calls = engine.traffic.of(run.workflowId);
     const consistency = (request: string): string => {
-      const [table] = Object.values((JSON.parse(request) as { RequestItems: Record<string, { ConsistentRead?: boolean }> }).RequestItems);
+      const parsed = JSON.parse(request) as { ConsistentRead?: boolean; RequestItems?: Record<string, { ConsistentRead?: boolean }> };
+      const [table] = Object.values(parsed.RequestItems ?? { get: parsed });
       return table?.ConsistentRead === true ? 'consistent' : 'eventual';
     };
     const reads = (node: string): string[] =>
-      calls.filter((c) => c.exec.functionName === functionOf(node) && c.call.operation === 'BatchGetItem').map((c) => `${c.fault} ${consistency(c.request)}`);
+      calls.filter((c) => c.exec.functionName === functionOf(node) && ['BatchGetItem', 'GetItem'].includes(c.call.operation)).map((c) => `${c.call.operation} ${c.fault} ${consistency(c.request)}`);
     // The join missed its shards and its branches' outputs: it asked the leader once more.
-    expect(reads('Sum')).toEqual(['stale eventual', 'none consistent']);
-    // A branch's input came inline: the stale answer only hid its own (absent) checkpoint.
-    expect(reads('Times1')).toEqual(['stale eventual']);
+    expect(reads('Sum')).toEqual(['BatchGetItem stale eventual', 'BatchGetItem none consistent']);
+    // A branch's input came inline: it reads only the run record, beside its commit, and a lagging replica's
+    // answer (no record) hides no final status: it goes on, and asks nothing again.
+    expect(reads('Times1')).toEqual(['GetItem stale eventual']);
     expect(run.staleReads).toBe(plan.fired.filter((f) => f.call.eventuallyConsistent).length);
     expect(run.staleReads).toBeGreaterThanOrEqual(2);
   } finally {

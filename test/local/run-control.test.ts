@@ -41,7 +41,7 @@ const effectsOf = (id: string, node: string): CallRecord[] =>
   engine.traffic.of(id).filter((c) => c.exec.node === node && ['PutItem', 'UpdateItem', 'BatchWriteItem', 'Invoke', 'CreateSchedule'].includes(c.call.operation));
 const nodesRun = (id: string): string[] => engine.emulator.timeline.of(id).map((e) => e.node ?? e.functionName);
 
-test('a run stopped during a 1-day Wait is ABORTED; the wake-up runs no user code and writes nothing; a second stop changes nothing', async () => {
+test('a run stopped during a 1-day Wait is ABORTED; the wake-up invokes nothing and writes only its own checkpoint; a second stop changes nothing', async () => {
   const id = engine.startRun('Waiting', { n: 1 } as never);
   await until('the wake-up schedule', () => schedulesOf(id)[0]);
   const stopped = await client('Waiting').stop(id, { error: 'Cancelled', cause: 'the customer cancelled' });
@@ -50,7 +50,8 @@ test('a run stopped during a 1-day Wait is ABORTED; the wake-up runs no user cod
   await engine.idle(id);
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
-  expect(effectsOf(id, 'OneDay')).toEqual([]);
+  // The Wait's node reads the run record beside its commit: it finds the run ABORTED after its checkpoint is put.
+  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(['PutItem(ckpt)']);
   const again = await runClientCommandOnEngine(engine, ['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
   expect(again).toMatchObject({ code: 0, err: '' });
   expect(JSON.parse(again.out)).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled' } });
@@ -84,7 +85,8 @@ test('the construct\'s timeout: the entry schedules the deadline at the failure 
   expect(targets.sort()).toEqual(['UnumRunControl-Deadline-OneDay', 'UnumRunControl-Deadline-unum-failure']);
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
-  expect(effectsOf(id, 'OneDay')).toEqual([]);
+  // The wake-up reads the run record beside its commit: it finds the run TIMED_OUT after its checkpoint is put.
+  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(['PutItem(ckpt)']);
   await expect(client('Deadline').result(id)).rejects.toThrow(`run ${id} timed out: States.Timeout`);
 });
 

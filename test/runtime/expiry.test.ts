@@ -66,16 +66,20 @@ test('a fold step whose item expired', async () => {
   expect(run).toMatchObject(expiredRun('F'));
 });
 
-test('a late duplicate after the run finished finds its checkpoint and its successor\'s: the run stays as it was', async () => {
+test('a late duplicate after the run finished: its put finds its checkpoint, its read the run ended: the run stays as it was', async () => {
   const store = new MemoryStore();
   const d = new Driver(store, fromCompiled(compileWorkflow('dup', Definition.from(task('A').next(task('B')).next(task('C')))), handlers));
   await d.run({ workflowId: 'w', input: 1 });
   const b = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
   const sent = d.invoker.sent.length;
   const writes = store.writes;
+  const checkpoints = [...store.checkpoints];
+  const before = store.runOf('w');
   await d.deliver(b.functionName, b.event);
-  expect([d.invoker.sent.length, store.writes]).toEqual([sent, writes]);
-  expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
+  // One write was tried, its conditional put, which found B's checkpoint and changed nothing.
+  expect([d.invoker.sent.length, store.writes]).toEqual([sent, writes + 1]);
+  expect([...store.checkpoints]).toEqual(checkpoints);
+  expect(store.runOf('w')).toEqual(before);
 });
 
 test('a start repeated after the checkpoint retention runs nothing again, though the run\'s checkpoints expired', async () => {

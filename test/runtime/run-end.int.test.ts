@@ -35,7 +35,7 @@ test('a chain writes its run record twice and no checkpoint for the terminal: th
   expect(await checkpoints(name)).toBe(1);
 });
 
-test('a late duplicate of the terminal finds the run ended: no user code, no write', async () => {
+test('a late duplicate of the terminal: its final write finds the run ended and changes nothing, and it puts no checkpoint', async () => {
   const { name, store } = await db.table();
   let calls = 0;
   const nodes = defineWorkflow('late-end', {
@@ -52,10 +52,13 @@ test('a late duplicate of the terminal finds the run ended: no user code, no wri
   await d.run({ workflowId: 'e2', input: 3 });
   const toB = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
   const c = counting(store);
-  await createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker: new QueueInvoker() })(toB.event, lambdaContext('fn-B'));
-  expect(calls).toBe(1);
-  expect(c.calls.finishRun ?? 0).toBe(0);
+  const invoker = new QueueInvoker();
+  await createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker })(toB.event, lambdaContext('fn-B'));
+  // Its value would end the run, so it reads nothing and tries the run's final write, which is conditional on RUNNING.
+  expect(calls).toBe(2);
+  expect(c.calls.finishRun).toBe(1);
   expect(c.calls.putCheckpoint ?? 0).toBe(0);
+  expect(invoker.sent).toHaveLength(0);
   expect(await db.run(name, 'e2')).toMatchObject({ status: { S: 'SUCCEEDED' }, result: { S: '3' } });
 });
 

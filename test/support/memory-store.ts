@@ -4,7 +4,7 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOut } from '../../runtime/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOutAt } from '../../runtime/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -148,7 +148,7 @@ export class MemoryStore implements CheckpointStore {
     if (r && r.status !== 'RUNNING') return false;
     // As the table's conditional update: past its deadline the run times out instead.
     if (r?.deadline !== undefined && r.deadline <= Date.now()) {
-      await this.interruptRun(run, runTimedOut(Math.round((r.deadline - Date.parse(r.startedAt ?? '')) / 1000)), finishedAt);
+      await this.interruptRun(run, runTimedOutAt(r.deadline, r.startedAt), finishedAt);
       return false;
     }
     const { redrive, ...ended } = end.status === 'FAILED' ? end : { ...end, redrive: undefined };
