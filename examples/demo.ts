@@ -133,7 +133,8 @@ async function demoWorkflow(engine: LocalEngine, wf: LocalWorkflow, input: Json,
   const t = Date.now();
   const workflowId = engine.startRun(wf.name, input, { workflowId: `demo-${wf.name}-${Date.now()}` });
   if (wf.name === APPROVAL_WORKFLOW) await approve(engine, workflowId, input as unknown as ExpenseClaim, out);
-  const record = await engine.waitForRun(workflowId, { timeoutMs: 60_000 });
+  // A guard against a run that hangs, not a time limit: on a loaded machine a run here has taken over a minute.
+  const record = await engine.waitForRun(workflowId, { timeoutMs: 300_000 });
   const ended = Date.now() - t;
   if (wf.name === APPROVAL_WORKFLOW) {
     out(`the answer deleted the approval's ${ANSWER_WITHIN.toHumanString()} timeout schedule: it will not fire;`);
