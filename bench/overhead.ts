@@ -58,10 +58,8 @@ async function plainRun(engine: LocalEngine): Promise<{ ms: number; steps: numbe
 }
 
 const SEGMENT_ROWS: Record<keyof UnumStepSegments, string> = {
-  handoff: 'hand-off: predecessor\'s Invoke received -> read received (delivery, sandbox wake-up, event parse, building the read)',
-  toCommit: 'in the sandbox, while the read is in flight: user code, building and sending the conditional PutItem',
-  commit: 'conditional PutItem of the checkpoint, at DynamoDB Local',
-  readWait: 'waiting for the read\'s answer after the commit\'s (0 when it came first)',
+  handoff: 'hand-off: predecessor\'s Invoke received -> the first of the step\'s two calls received (delivery, sandbox wake-up, event parse, user code, building both requests)',
+  calls: 'the conditional PutItem and the GetItem of the run record at DynamoDB Local, from the first\'s arrival to the later answer',
   toInvoke: 'in the sandbox: the answers back, building and sending the successor\'s Invoke',
 };
 
@@ -99,6 +97,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const added = (u - p) / STEPS;
   const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, median(unumRuns.flatMap((x) => x.steps.map((st) => st.segments[k])))])) as Record<keyof UnumStepSegments, number>;
   const readMs = median(unumRuns.flatMap((x) => x.steps.map((st) => st.readMs)));
+  const commitMs = median(unumRuns.flatMap((x) => x.steps.map((st) => st.commitMs)));
   const unumStep = UNUM_SEGMENTS.reduce((sum, k) => sum + segments[k], 0);
   const plainStep = median(plainRuns.flatMap((x) => x.steps));
   const innerAdded = unumStep - plainStep;
@@ -107,9 +106,8 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const innerSum = (steps: readonly number[]): number => steps.reduce((a, b) => a + b, 0);
   const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => UNUM_SEGMENTS.reduce((sum, k) => sum + st.segments[k], 0)))))
     - median(plainRuns.map((x) => x.ms - innerSum(x.steps)));
-  const sandboxMs = segments.handoff - plainStep + segments.toCommit + segments.toInvoke;
-  const atDynamoDb = segments.commit + segments.readWait;
-  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: commit ${fmtMs(segments.commit)}, read beside it ${fmtMs(readMs)}, sandbox ${fmtMs(sandboxMs)}`);
+  const sandboxMs = segments.handoff - plainStep + segments.toInvoke;
+  ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: both calls ${fmtMs(segments.calls)} (the put ${fmtMs(commitMs)}, the read ${fmtMs(readMs)}), sandbox ${fmtMs(sandboxMs)}`);
   return {
     tables: [{
       caption: `A ${STEPS}-step chain, end to end on the local engine (median of ${reps} runs of each, alternating)`,
@@ -136,9 +134,10 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         ['unum: inner step (sum of the segments)', fmtMs(unumStep), rt(unumStep)],
         ['plain: inner step (predecessor\'s Invoke received -> own Invoke received)', fmtMs(plainStep), rt(plainStep)],
         ['added per inner step', fmtMs(innerAdded), rt(innerAdded)],
-        ['  of which at DynamoDB Local on the path (the commit, and any wait for the read)', fmtMs(atDynamoDb), rt(atDynamoDb)],
-        ['  of which in the sandbox (hand-off beyond plain\'s whole step, and the two in-sandbox segments)', fmtMs(sandboxMs), rt(sandboxMs)],
-        ['beside the path: the GetItem of the run record at DynamoDB Local', fmtMs(readMs), rt(readMs)],
+        ['  of which the two calls at DynamoDB Local', fmtMs(segments.calls), rt(segments.calls)],
+        ['  of which in the sandbox (hand-off beyond plain\'s whole step, and the answers back to the invoke)', fmtMs(sandboxMs), rt(sandboxMs)],
+        ['each call\'s own span at DynamoDB Local (the two overlap): the conditional PutItem', fmtMs(commitMs), rt(commitMs)],
+        ['each call\'s own span at DynamoDB Local (the two overlap): the GetItem of the run record', fmtMs(readMs), rt(readMs)],
         [`first and last step beyond plain's (run record start and finish, the last execution's end), per run / ${STEPS}`, fmtMs(ends / STEPS), rt(ends / STEPS)],
         [`  of which the run record's PutItem and UpdateItem at DynamoDB Local, per run / ${STEPS}`, fmtMs(runRecord / STEPS), rt(runRecord / STEPS)],
       ],
@@ -151,10 +150,10 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       'End to end = last execution end - first execution start in the emulator\'s timeline; sandboxes are warmed first (2 runs of each), and runs alternate so both see the same machine state.',
       `A round trip is the median time of one call from the bench process's main thread (AWS SDK client included) through the same proxy the functions use to DynamoDB Local and back, measured after the runs, ${samples} samples each: a GetItem of a run record key (eventually consistent, as a chain step's read) and a conditional PutItem of a new checkpoint of the step's size (as a step's commit). The target counts in their mean, since a step makes one of each. The same two calls from a worker thread (a function sandbox's position: the answer crosses threads) are shown beside them.`,
       'Added per step = (unum - plain) / steps: the per-transition cost of the conditional write and the run record\'s read beside it before the invoke, and of the run record at both ends, on DynamoDB Local through the engine\'s proxy.',
-      `The breakdown times each inner step (not the first and last, which also write the run record) from the proxy's clock: when it had read a call's request and when the service's answer was ready. At DynamoDB Local = that span (the proxy's own work in it, reading the request and forwarding it, is a small part: it does no I/O but the forward); in the sandbox = from the read's arrival to the put's (user code, building and signing the put, its way to the proxy) and from the later of the two answers to the invoke's arrival (the answers' way back into the worker thread, the AWS SDK's parsing, building and signing the invoke). Medians of segments do not add up exactly to the median step.`,
+      `The breakdown times each inner step (not the first and last, which also write the run record) from the proxy's clock: when it had read a call's request and when the service's answer was ready. At DynamoDB Local = that span (the proxy's own work in it, reading the request and forwarding it, is a small part: it does no I/O but the forward); the hand-off (the predecessor's invoke to the first of the step's two calls: delivery, wake-up, parsing, user code, building and signing both requests) and from the later of the two answers to the invoke's arrival (the answers' way back into the worker thread, the AWS SDK's parsing, building and signing the invoke) are in the sandbox. Medians of segments do not add up exactly to the median step.`,
     ],
     notes: [
-      `What the breakdown shows: a step sends its conditional put and its read of the run record together, after its handler, and invokes once both have answered, so one DynamoDB round trip is on its path (the median wait for the read after the put is ${fmtMs(segments.readWait)}). DynamoDB Local serves the two largely one after the other: the put took ${fmtMs(segments.commit)} beside the read against ${fmtMs(putRt)} alone, so here the read still lengthens the step through the put; DynamoDB serves them apart. The rest is each call's path through its sandbox (the answer back across threads, the AWS SDK's parsing of it, building and signing the next request), which grows with the machine's load, not the runtime's own work. The entry writes the run record before its step (a PutItem), and the terminal's commit is the run record's final write (an UpdateItem in place of a checkpoint's PutItem, with no read).`,
+      `What the breakdown shows: a step sends its conditional put and its read of the run record together, after its handler, and invokes once both have answered, so one DynamoDB round trip is on its path. DynamoDB Local serves the two largely one after the other: from the first's arrival to the later answer took ${fmtMs(segments.calls)}, the put ${fmtMs(commitMs)} beside the read against ${fmtMs(putRt)} alone in the probe, so here the read still lengthens the step; DynamoDB serves them apart. The rest is each call's path through its sandbox (the answer back across threads, the AWS SDK's parsing of it, building and signing the next request), which grows with the machine's load, not the runtime's own work. The entry writes the run record before its step (a PutItem), and the terminal's commit is the run record's final write (an UpdateItem in place of a checkpoint's PutItem, with no read).`,
       'Local figures: DynamoDB Local answers in milliseconds where DynamoDB answers in single-digit milliseconds in one region, and the emulator\'s queueing differs from Lambda\'s async invoke path; the ratio, not the absolute time, is the figure to compare.',
     ],
   };

@@ -8,29 +8,26 @@
 import type { CallRecord } from '../lib/local/traffic';
 
 /**
- * The segments of one inner unum step, in ms. The step's read of the run
- * record goes out first and is answered beside the step's work; the path
- * from the predecessor's invoke to this step's runs through the others.
+ * The segments of one inner unum step, in ms. The step sends its conditional
+ * put and its read of the run record together, after its handler, and
+ * invokes once both have answered; the segments run from the predecessor's
+ * invoke to the step's and add up to the step.
  */
 export interface UnumStepSegments {
-  /** Predecessor's Invoke received -> this step's read received: delivery, sandbox wake-up, event parse, building the read. */
+  /** Predecessor's Invoke received -> the first of the step's two calls received: delivery, sandbox wake-up, event parse, user code, building both requests. */
   readonly handoff: number;
-  /** Read received -> PutItem received: user code, building and sending the commit, while the read is in flight. */
-  readonly toCommit: number;
-  /** Conditional PutItem of the checkpoint at DynamoDB Local. */
-  readonly commit: number;
-  /** PutItem answered -> read answered, when the read's answer came later (else 0). */
-  readonly readWait: number;
+  /** The first of the two calls received -> the later answer: both at DynamoDB Local. */
+  readonly calls: number;
   /** The later answer -> Invoke received: the answers back into the sandbox, building and sending the successor's invoke. */
   readonly toInvoke: number;
 }
 
-/** The segments on the step's path, which add up to the step. */
-export const UNUM_SEGMENTS: readonly (keyof UnumStepSegments)[] = ['handoff', 'toCommit', 'commit', 'readWait', 'toInvoke'];
+export const UNUM_SEGMENTS: readonly (keyof UnumStepSegments)[] = ['handoff', 'calls', 'toInvoke'];
 
-/** A step's segments, and its read at DynamoDB Local (proxy received -> answered), which overlaps them. */
+/** A step's segments, and each of its two calls alone at DynamoDB Local (proxy received -> answered). */
 export interface UnumStep {
   readonly segments: UnumStepSegments;
+  readonly commitMs: number;
   readonly readMs: number;
 }
 
@@ -60,15 +57,11 @@ export function unumSteps(calls: readonly CallRecord[]): UnumStep[] {
     if (mine.length !== 3) throw new Error(`chain step ${step}: ${mine.length} calls (${mine.map((c) => c.call.label).join(', ')}), expected GetItem, PutItem, Invoke`);
     const previous = only(steps[step - 1], 'Invoke', step - 1);
     const [get, put, invoke] = [only(mine, 'GetItem', step), only(mine, 'PutItem', step), only(mine, 'Invoke', step)];
+    const sent = Math.min(get.receivedMs, put.receivedMs);
     const answered = Math.max(get.answeredMs, put.answeredMs);
     return {
-      segments: {
-        handoff: get.receivedMs - previous.receivedMs,
-        toCommit: put.receivedMs - get.receivedMs,
-        commit: put.answeredMs - put.receivedMs,
-        readWait: answered - put.answeredMs,
-        toInvoke: invoke.receivedMs - answered,
-      },
+      segments: { handoff: sent - previous.receivedMs, calls: answered - sent, toInvoke: invoke.receivedMs - answered },
+      commitMs: put.answeredMs - put.receivedMs,
       readMs: get.answeredMs - get.receivedMs,
     };
   });

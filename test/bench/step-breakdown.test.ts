@@ -21,16 +21,17 @@ const call = (step: number, operation: string, label: string, received: number, 
 const unumChain: CallRecord[] = [
   call(0, 'PutItem', 'PutItem(run)', 0, 2), call(0, 'PutItem', 'PutItem(ckpt)', 5, 2), call(0, 'Invoke', 'Invoke(S1@0[])', 8, 0.1),
   call(1, 'GetItem', 'GetItem(run)', 11, 1.5), call(1, 'PutItem', 'PutItem(ckpt)', 11.5, 2.5), call(1, 'Invoke', 'Invoke(S2@0[])', 15, 0.1),
-  call(2, 'GetItem', 'GetItem(run)', 17, 4), call(2, 'PutItem', 'PutItem(ckpt)', 17.5, 2), call(2, 'Invoke', 'Invoke(S3@0[])', 22, 0.1),
+  // Step 2's put reaches the proxy before its read: the calls are sent together, in either order.
+  call(2, 'PutItem', 'PutItem(ckpt)', 17, 2), call(2, 'GetItem', 'GetItem(run)', 17.5, 3.5), call(2, 'Invoke', 'Invoke(S3@0[])', 22, 0.1),
   call(3, 'UpdateItem', 'UpdateItem(run)', 24, 6),
 ];
 
-test('an inner unum step splits into hand-off, sandbox, commit, the wait for a later read, sandbox; its read beside them is timed apart; the ends are left out', () => {
+test('an inner unum step splits into hand-off, its two calls (first arrival to later answer), sandbox; each call is timed alone too; the ends are left out', () => {
   // Shuffled: the proxy's clock orders the calls, not the record order.
   const shuffled = [...unumChain].reverse();
   expect(unumSteps(shuffled)).toEqual([
-    { segments: { handoff: 3, toCommit: 0.5, commit: 2.5, readWait: 0, toInvoke: 1 }, readMs: 1.5 },
-    { segments: { handoff: 2, toCommit: 0.5, commit: 2, readWait: 1.5, toInvoke: 1 }, readMs: 4 },
+    { segments: { handoff: 3, calls: 3, toInvoke: 1 }, commitMs: 2.5, readMs: 1.5 },
+    { segments: { handoff: 2, calls: 4, toInvoke: 1 }, commitMs: 2, readMs: 3.5 },
   ]);
 });
 
