@@ -93,10 +93,11 @@ async function commitRunEnd(x: Exec, value: Json, json: string): Promise<'commit
  */
 export async function exactlyOnceStep(x: Exec, plan: StepPlan, options: StepOptions = {}): Promise<StepOutcome> {
   const attempts = stateAttemptJoins(x);
-  if (options.readBesideCommit && guardOnlyRead(x, attempts)) return stepBesideRead(x, plan);
+  const inputs = inputKeys(x);
+  if (options.readBesideCommit && guardOnlyRead(x, inputs, attempts)) return stepBesideRead(x, plan);
   const consistent = attempts.length > 0;
-  const first = await stepOnRead(x, plan, attempts, consistent);
-  const outcome = first === 'missing' && !consistent ? await stepOnRead(x, plan, attempts, true) : first;
+  const first = await stepOnRead(x, plan, inputs, attempts, consistent);
+  const outcome = first === 'missing' && !consistent ? await stepOnRead(x, plan, inputs, attempts, true) : first;
   return outcome === 'missing' ? staleOrExpired(x) : outcome;
 }
 
@@ -113,6 +114,13 @@ export interface StepOptions {
   readonly readBesideCommit?: boolean;
 }
 
+/** The checkpoints and shards a step reads besides its own checkpoint (ingress.ts `inputKeys`). */
+type InputKeys = ReturnType<typeof inputKeys>;
+
+/** The step reads nothing but its own checkpoint and the run record. */
+const namesNoInput = (inputs: InputKeys, attempts: readonly string[]): boolean =>
+  inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
+
 const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runFailed: false };
 
 /**
@@ -121,12 +129,10 @@ const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), state
  * only if a concurrent start of the same run committed it first, which the
  * conditional put tells (as after a stale miss).
  */
-const firstOfNewRun = (x: Exec, inputs: { checkpoints: readonly string[]; shards: readonly string[] }, attempts: readonly string[]): boolean =>
-  x.startedRun === true && inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
+const firstOfNewRun = (x: Exec, inputs: InputKeys, attempts: readonly string[]): boolean => x.startedRun === true && namesNoInput(inputs, attempts);
 
 /** The step on one read; 'missing' when an input or arrival was not found. */
-async function stepOnRead(x: Exec, plan: StepPlan, attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
-  const inputs = inputKeys(x);
+async function stepOnRead(x: Exec, plan: StepPlan, inputs: InputKeys, attempts: readonly string[], consistent: boolean): Promise<StepOutcome | 'missing'> {
   const own = x.replaced ? [x.key, x.replaced] : [x.key];
   x.read = firstOfNewRun(x, inputs, attempts) ? NOTHING_READ : await x.rt.store.read([...own, ...inputs.checkpoints], inputs.shards, { consistent, stateAttempts: attempts, run: x.run });
   // Before the run's status: a branch of a failed state attempt is owed nothing, so it does not park in a FAILED run.
@@ -178,11 +184,8 @@ async function nothingOwed(x: Exec, read: ReadSet): Promise<boolean> {
  * checkpoint and the run record. The entry's step in the execution that
  * created the run reads nothing at all (`firstOfNewRun`).
  */
-function guardOnlyRead(x: Exec, attempts: readonly string[]): boolean {
-  if (x.replaced !== undefined || attempts.length > 0 || x.startedRun === true) return false;
-  const inputs = inputKeys(x);
-  return inputs.checkpoints.length + inputs.shards.length === 0;
-}
+const guardOnlyRead = (x: Exec, inputs: InputKeys, attempts: readonly string[]): boolean =>
+  x.replaced === undefined && x.startedRun !== true && namesNoInput(inputs, attempts);
 
 /**
  * A step whose read only guards it (docs/architecture.md "Exactly-once
