@@ -12,6 +12,7 @@ import type { CheckpointStore } from '../../runtime/store';
 import { Driver, fromCompiled, type DriverOptions } from '../support/harness';
 import { MapWatch } from '../support/map-watch';
 import { MemoryStore } from '../support/memory-store';
+import { overriding } from '../support/store-overrides';
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -85,18 +86,15 @@ test('maxConcurrency 0 (the default): the origin launches every item before any 
 /** A store that crashes once in item 0's tail, right after recording its arrival (before the launch it owes). */
 const crashAfterArrival = (inner: CheckpointStore): CheckpointStore => {
   let crashed = false;
-  return new Proxy(inner, {
-    get: (target, prop: keyof CheckpointStore) => {
-      if (prop !== 'addToShard') return target[prop];
-      return async (key: string, element: number, expected: number, ttl: number) => {
-        const added = await target.addToShard(key, element, expected, ttl);
-        // Item 0's arrival code (tail 0, iteration 0) is 0.
-        if (!crashed && element === 0) {
-          crashed = true;
-          throw new Error('crash after the arrival, before the launch');
-        }
-        return added;
-      };
+  return overriding(inner, {
+    async addToShard(key, element, expected, ttl) {
+      const added = await inner.addToShard(key, element, expected, ttl);
+      // Item 0's arrival code (tail 0, iteration 0) is 0.
+      if (!crashed && element === 0) {
+        crashed = true;
+        throw new Error('crash after the arrival, before the launch');
+      }
+      return added;
     },
   });
 };

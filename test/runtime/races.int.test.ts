@@ -4,10 +4,11 @@
  */
 import { createHandler } from '../../runtime/handler';
 import type { Envelope } from '../../runtime/ir';
-import type { CheckpointStore } from '../../runtime/store';
+import type { CheckpointStore, ReadSet } from '../../runtime/store';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+import { overriding } from '../support/store-overrides';
 
 const db = useTestDb();
 
@@ -23,18 +24,14 @@ function readsMeetFirst(inner: CheckpointStore, n: number): CheckpointStore {
   let arrived = 0;
   let release!: () => void;
   const allArrived = new Promise<void>((resolve) => (release = resolve));
-  return new Proxy(inner, {
-    get(target, prop: string) {
-      const orig = (target as unknown as Record<string, unknown>)[prop];
-      if (prop !== 'read' || typeof orig !== 'function') return orig;
-      return async (...args: unknown[]) => {
-        const result = await (orig as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        if (arrived < n) {
-          if (++arrived === n) release();
-          await allArrived;
-        }
-        return result;
-      };
+  return overriding(inner, {
+    async read(...args) {
+      const result = await inner.read(...args);
+      if (arrived < n) {
+        if (++arrived === n) release();
+        await allArrived;
+      }
+      return result;
     },
   });
 }
@@ -206,14 +203,11 @@ test('a duplicate origin whose stale read missed its checkpoint, after the join 
   const shards = (await db.scan(name)).filter((i) => i.pk.S?.startsWith('fanin#'));
   // The origin's own read is eventually consistent: here it misses the checkpoint.
   let first = true;
-  const stale = new Proxy(store, {
-    get(target, prop: string) {
-      if (prop === 'read' && first) {
-        first = false;
-        return async () => ({ checkpoints: new Map(), shards: new Map() });
-      }
-      const v = (target as unknown as Record<string, unknown>)[prop];
-      return typeof v === 'function' ? v.bind(target) : v;
+  const stale = overriding(store, {
+    async read(...args) {
+      if (!first) return store.read(...args);
+      first = false;
+      return { checkpoints: new Map(), shards: new Map() } as unknown as ReadSet;
     },
   });
   const invoker = new QueueInvoker();

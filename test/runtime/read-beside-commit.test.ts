@@ -11,6 +11,7 @@ import { invocationName } from '../../runtime/naming';
 import { checkpointKey } from '../../runtime/table';
 import { QueueInvoker, defineWorkflow, lambdaContext, seq } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
+import { overriding } from '../support/store-overrides';
 
 const envelope = (input: { value: Json } | { ref: string }): Envelope => ({
   unum: { v: 2, workflow: 'beside', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [input] },
@@ -26,28 +27,21 @@ interface HeldRead {
 function holdingReads(inner: MemoryStore, events: string[]): { store: CheckpointStore; firstRead: Promise<HeldRead> } {
   let announce: (r: HeldRead) => void = () => undefined;
   const firstRead = new Promise<HeldRead>((resolve) => (announce = resolve));
-  const store = new Proxy(inner, {
-    get(target, prop: string) {
-      const orig = (target as unknown as Record<string, unknown>)[prop];
-      if (typeof orig !== 'function') return orig;
-      if (prop === 'putCheckpoint') {
-        return (...args: unknown[]) => {
-          events.push('put');
-          return (orig as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      }
-      if (prop !== 'read') return (orig as (...a: unknown[]) => unknown).bind(target);
-      return async (checkpoints: readonly string[], shards: readonly string[], options: ReadOptions) => {
-        events.push('read sent');
-        let release!: () => void;
-        const released = new Promise<void>((resolve) => (release = resolve));
-        announce({ checkpoints, options, release });
-        await released;
-        events.push('read answered');
-        return (orig as (...a: unknown[]) => Promise<unknown>).call(target, checkpoints, shards, options);
-      };
+  const store = overriding(inner, {
+    putCheckpoint(...args) {
+      events.push('put');
+      return inner.putCheckpoint(...args);
     },
-  }) as unknown as CheckpointStore;
+    async read(checkpoints, shards, options) {
+      events.push('read sent');
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      announce({ checkpoints, options, release });
+      await released;
+      events.push('read answered');
+      return inner.read(checkpoints, shards, options);
+    },
+  });
   return { store, firstRead };
 }
 

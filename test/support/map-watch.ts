@@ -12,6 +12,7 @@ import { invocationName } from '../../runtime/naming';
 import type { CheckpointStore } from '../../runtime/store';
 import { parseKey } from '../../runtime/table';
 import type { Driver } from './harness';
+import { overriding } from './store-overrides';
 
 interface Running {
   start: number;
@@ -61,17 +62,14 @@ export class MapWatch {
 
   /** The store, with every recorded arrival at a bounded Map's join ending its item. */
   store(inner: CheckpointStore): CheckpointStore {
-    return new Proxy(inner, {
-      get: (target, prop: keyof CheckpointStore) => {
-        if (prop !== 'addToShard') return target[prop];
-        return async (key: string, element: number, expected: number, ttl: number) => {
-          const added = await target.addToShard(key, element, expected, ttl);
-          const shard = parseKey(key);
-          const join = shard?.kind === 'shard' && shard.level === 0 ? this.joins.get(shard.join) : undefined;
-          const item = join && this.items.get(join.map)?.get(join.instance)?.get(decodeArrival(element, join.size).index);
-          if (item && item.end === undefined) item.end = ++this.clock;
-          return added;
-        };
+    return overriding(inner, {
+      addToShard: async (key, element, expected, ttl) => {
+        const added = await inner.addToShard(key, element, expected, ttl);
+        const shard = parseKey(key);
+        const join = shard?.kind === 'shard' && shard.level === 0 ? this.joins.get(shard.join) : undefined;
+        const item = join && this.items.get(join.map)?.get(join.instance)?.get(decodeArrival(element, join.size).index);
+        if (item && item.end === undefined) item.end = ++this.clock;
+        return added;
       },
     });
   }
