@@ -95,16 +95,18 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const roundTrip = (getRt + putRt) / 2;
   const rt = (ms: number): string => fmt(ms / roundTrip, 2);
   const added = (u - p) / STEPS;
-  const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, median(unumRuns.flatMap((x) => x.steps.map((st) => st.segments[k])))])) as Record<keyof UnumStepSegments, number>;
-  const readMs = median(unumRuns.flatMap((x) => x.steps.map((st) => st.readMs)));
-  const commitMs = median(unumRuns.flatMap((x) => x.steps.map((st) => st.commitMs)));
-  const unumStep = UNUM_SEGMENTS.reduce((sum, k) => sum + segments[k], 0);
+  const stepMedian = (of: (st: UnumStep) => number): number => median(unumRuns.flatMap((x) => x.steps.map(of)));
+  const segmentSum = (s: UnumStepSegments): number => UNUM_SEGMENTS.reduce((sum, k) => sum + s[k], 0);
+  const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, stepMedian((st) => st.segments[k])])) as Record<keyof UnumStepSegments, number>;
+  const readMs = stepMedian((st) => st.readMs);
+  const commitMs = stepMedian((st) => st.commitMs);
+  const unumStep = segmentSum(segments);
   const plainStep = median(plainRuns.flatMap((x) => x.steps));
   const innerAdded = unumStep - plainStep;
   const runRecord = median(unumRuns.map((x) => x.runRecordMs));
   // Each run's time outside its inner steps (its first and last steps, the run record), unum's beyond plain's.
   const innerSum = (steps: readonly number[]): number => steps.reduce((a, b) => a + b, 0);
-  const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => UNUM_SEGMENTS.reduce((sum, k) => sum + st.segments[k], 0)))))
+  const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => segmentSum(st.segments)))))
     - median(plainRuns.map((x) => x.ms - innerSum(x.steps)));
   const sandboxMs = segments.handoff - plainStep + segments.toInvoke;
   ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: both calls ${fmtMs(segments.calls)} (the put ${fmtMs(commitMs)}, the read ${fmtMs(readMs)}), sandbox ${fmtMs(sandboxMs)}`);
