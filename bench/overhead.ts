@@ -13,7 +13,7 @@ import type { LocalEngine } from '../lib/local/engine';
 import { chainEngine } from './engine';
 import { localClients } from '../lib/client/stack';
 import { medianCommitRoundTripMs, medianRoundTripMs, workerRoundTripsMs } from './round-trip';
-import { fmt, fmtMs, median } from './stats';
+import { fmt, fmtMs, median, sum } from './stats';
 import { plainStepMs, runRecordServiceMs, UNUM_SEGMENTS, unumSteps, type UnumStep, type UnumStepSegments } from './step-breakdown';
 import type { BenchContext, FigureOutput } from './types';
 
@@ -96,7 +96,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const rt = (ms: number): string => fmt(ms / roundTrip, 2);
   const added = (u - p) / STEPS;
   const stepMedian = (of: (st: UnumStep) => number): number => median(unumRuns.flatMap((x) => x.steps.map(of)));
-  const segmentSum = (s: UnumStepSegments): number => UNUM_SEGMENTS.reduce((sum, k) => sum + s[k], 0);
+  const segmentSum = (s: UnumStepSegments): number => sum(UNUM_SEGMENTS.map((k) => s[k]));
   const segments = Object.fromEntries(UNUM_SEGMENTS.map((k) => [k, stepMedian((st) => st.segments[k])])) as Record<keyof UnumStepSegments, number>;
   const readMs = stepMedian((st) => st.readMs);
   const commitMs = stepMedian((st) => st.commitMs);
@@ -105,9 +105,8 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const innerAdded = unumStep - plainStep;
   const runRecord = median(unumRuns.map((x) => x.runRecordMs));
   // Each run's time outside its inner steps (its first and last steps, the run record), unum's beyond plain's.
-  const innerSum = (steps: readonly number[]): number => steps.reduce((a, b) => a + b, 0);
-  const ends = median(unumRuns.map((x) => x.ms - innerSum(x.steps.map((st) => segmentSum(st.segments)))))
-    - median(plainRuns.map((x) => x.ms - innerSum(x.steps)));
+  const ends = median(unumRuns.map((x) => x.ms - sum(x.steps.map((st) => segmentSum(st.segments)))))
+    - median(plainRuns.map((x) => x.ms - sum(x.steps)));
   const sandboxMs = segments.handoff - plainStep + segments.toInvoke;
   ctx.log(`overhead: unum ${fmtMs(u)}, plain ${fmtMs(p)}, ratio ${(u / p).toFixed(2)}, added per step ${fmtMs(added)} = ${rt(added)} round trips of ${fmtMs(roundTrip)} (read ${fmtMs(getRt)}, conditional PutItem ${fmtMs(putRt)}); inner step: both calls ${fmtMs(segments.calls)} (the put ${fmtMs(commitMs)}, the read ${fmtMs(readMs)}), sandbox ${fmtMs(sandboxMs)}`);
   return {

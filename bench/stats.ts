@@ -1,6 +1,8 @@
 /** Small statistics and formatting helpers for the benchmarks. */
 import { performance } from 'node:perf_hooks';
 
+export const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN;
   const s = [...values].sort((a, b) => a - b);
