@@ -5,9 +5,9 @@ import tseslint from 'typescript-eslint';
 const ATTRIBUTE_TAG = '/^(S|N|B|SS|NS|BS|M|L|NULL|BOOL)$/';
 const KEY_PREFIX = '/(^|[^\\w])(ckpt|run|fanin|hist)#/';
 const EXPRESSION = '/\\b(attribute_(not_)?exists|if_not_exists)\\(|^(SET|ADD|REMOVE) [#\\w]/';
-const TABLE_LAYOUT = 'The table layout is defined once, in runtime/table.ts: use its key builders, encoders and decoders (docs/architecture.md "Table").';
+const TABLE_LAYOUT = 'The table layout is defined once, in runtime/contract/table.ts: use its key builders, encoders and decoders (docs/architecture.md "Table").';
 /**
- * Ways to name the table's items and attributes outside runtime/table.ts: key
+ * Ways to name the table's items and attributes outside runtime/contract/table.ts: key
  * prefixes, attribute maps and reads, DynamoDB expressions and placeholder
  * names, the distinctive attribute names, the key attribute.
  */
@@ -56,7 +56,7 @@ export default tseslint.config(
   layer('construct', ['client', 'local', 'graph', 'cost', 'cli'], 'the construct builds on the DSL, compiler, ASL importer and assembly contract only'),
   {
     files: ['runtime/**/*.ts', 'lib/**/*.ts', 'bench/**/*.ts', 'test/support/**/*.ts'],
-    ignores: ['runtime/table.ts'],
+    ignores: ['runtime/contract/table.ts'],
     rules: {
       'no-restricted-syntax': ['error', ...TABLE_SYNTAX],
     },

@@ -1,6 +1,6 @@
 /**
  * Figure 6: the runtime's minified size without the AWS SDK (esbuild of
- * runtime/handler.ts as the construct bundles it), and the cold
+ * runtime/entry/handler.ts as the construct bundles it), and the cold
  * initialisation of a function bundle built exactly as the construct builds it
  * (lib/construct/bundling.ts `bundleNode`: user module + runtime, minified, SDK
  * external), in a fresh `node` process: require of the bundle, which loads the
@@ -14,7 +14,7 @@ import { buildSync } from 'esbuild';
 import { compileWorkflow } from '../lib/compiler';
 import { bundleNode } from '../lib/construct/bundling';
 import { Definition, Task } from '../lib/definition';
-import { IR_FILE_NAME } from '../runtime/ir';
+import { IR_FILE_NAME } from '../runtime/contract/ir';
 import { NODE_BUNDLE } from './node-bundle';
 import { fmt, fmtBytes, fmtMs, median, percentile } from './stats';
 import type { BenchContext, FigureOutput } from './types';
@@ -29,7 +29,7 @@ process.stdout.write(JSON.stringify({ initMs: t1 - t0, readyMs: t1 }));
 `;
 
 export async function run(ctx: BenchContext): Promise<FigureOutput> {
-  const handlerEntry = path.join(ctx.root, 'runtime', 'handler.ts');
+  const handlerEntry = path.join(ctx.root, 'runtime', 'entry', 'handler.ts');
   const runtimeOnly = buildSync({
     ...NODE_BUNDLE,
     entryPoints: [handlerEntry],
@@ -76,7 +76,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         caption: 'Size (esbuild, minified, `@aws-sdk/*` external, target node22)',
         headers: ['Artifact', 'Bytes', 'Size', 'gzip'],
         rows: [
-          ['runtime/handler.ts alone', fmt(runtimeOnly.length, 0), fmtBytes(runtimeOnly.length), fmtBytes(gzipSync(runtimeOnly).length)],
+          ['runtime/entry/handler.ts alone', fmt(runtimeOnly.length, 0), fmtBytes(runtimeOnly.length), fmtBytes(gzipSync(runtimeOnly).length)],
           ['function bundle (runtime + bench step handler), as deployed', fmt(indexJs.length, 0), fmtBytes(indexJs.length), fmtBytes(gzipSync(indexJs).length)],
         ],
       },

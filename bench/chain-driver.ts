@@ -9,10 +9,10 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { compileWorkflow } from '../lib/compiler';
 import { Definition, Task } from '../lib/definition';
-import { DynamoDbStore } from '../runtime/dynamodb-store';
-import { createHandler, type LambdaHandler } from '../runtime/handler';
-import type { Envelope, NodeIR } from '../runtime/ir';
-import type { Invoker } from '../runtime/invoker';
+import { DynamoDbStore } from '../runtime/aws/dynamodb-store';
+import { createHandler, type LambdaHandler } from '../runtime/entry/handler';
+import type { Envelope, NodeIR } from '../runtime/contract/ir';
+import type { Invoker } from '../runtime/ports/invoker';
 import type { CallLog, ObservedCall } from './calls';
 import { step } from './fixtures/chain-handlers';
 

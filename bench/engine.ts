@@ -14,7 +14,7 @@ import type { LocalWorkflow } from '../lib/local/assembly';
 import { LocalEngine } from '../lib/local/engine';
 import { synthesize } from '../lib/local/synth';
 import { synthChainApp } from './compile-synth';
-import type { Json } from '../runtime/ir';
+import type { Json } from '../runtime/contract/ir';
 import type { BenchContext } from './types';
 
 export interface BenchEngine {

@@ -1,6 +1,6 @@
 /**
  * Figure 2: fan-in cost per branch for N = 10 ... 100,000, in one run:
- * - ours: the runtime's shard tree (runtime/fan-in.ts on the DynamoDB store):
+ * - ours: the runtime's shard tree (runtime/records/fan-in-shards.ts on the DynamoDB store):
  *   the origin creates the shards, N branches record their arrival
  *   concurrently (`recordArrival`), the join reads the arrivals and deletes the shards;
  * - the paper's one-item set (implemented here as the baseline): the origin
@@ -14,11 +14,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { DeleteItemCommand, type DynamoDBClient, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDbStore } from '../runtime/dynamodb-store';
-import { arrivalCode, arrivalShardKeys, readArrivals, recordArrival, shardLevels, SHARD_WIDTH } from '../runtime/fan-in';
-import { invocationName } from '../runtime/naming';
-import { forEachLimit } from '../runtime/pool';
-import { keyItem, TABLE } from '../runtime/table';
+import { DynamoDbStore } from '../runtime/aws/dynamodb-store';
+import { arrivalCode, arrivalShardKeys, readArrivals, recordArrival, shardLevels, SHARD_WIDTH } from '../runtime/records/fan-in-shards';
+import { invocationName } from '../runtime/contract/naming';
+import { forEachLimit } from '../runtime/ports/pool';
+import { keyItem, TABLE } from '../runtime/contract/table';
 import { CallLog, emptyPriced, instrument, type ObservedCall, type Priced, Pricer, returnedItemSize } from './calls';
 import { fmt, fmtBytes, fmtMs } from './stats';
 import type { BenchContext, Cell, FigureOutput, Target } from './types';
@@ -239,7 +239,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     }],
     targets,
     method: [
-      `Ours: runtime/fan-in.ts (\`recordArrival\`, \`readArrivals\`) on runtime/dynamodb-store.ts against DynamoDB Local; shard width ${SHARD_WIDTH}, so N = 100,000 has ${shardLevels(100_000).join(' + ')} shards. Branches run ${CONCURRENCY} at a time.`,
+      `Ours: runtime/records/fan-in-shards.ts (\`recordArrival\`, \`readArrivals\`) on runtime/aws/dynamodb-store.ts against DynamoDB Local; shard width ${SHARD_WIDTH}, so N = 100,000 has ${shardLevels(100_000).join(' + ')} shards. Branches run ${CONCURRENCY} at a time.`,
       // eslint-disable-next-line no-restricted-syntax -- describes the paper's design
       'One-item set (the paper\'s design, bench/fan-in.ts): one item per fan-in; each branch `ADD arrived :code` with `ConditionExpression attribute_exists(pk)` and `ReturnValues ALL_NEW` and compares the set size with `n`. Same arrival code as ours, same concurrency.',
       `For N ≥ ${fmt(SAMPLE_FROM, 0)} the one-item design is sampled (its ALL_NEW responses make a full run quadratic in N): of every N/${fmt(SAMPLES, 0)} consecutive branches, all but the last are added with one bulk ADD (priced separately, not as branches) and the last is a real branch call, one at a time; its figures are means over the sampled branch calls. Near the 400 KB limit it switches to single branch calls, so the failing branch is exact.`,

@@ -21,13 +21,13 @@ import { performance } from 'node:perf_hooks';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { compileWorkflow } from '../lib/compiler';
 import { Definition, Map as MapState, Task } from '../lib/definition';
-import { DynamoDbStore } from '../runtime/dynamodb-store';
-import { createHandler } from '../runtime/handler';
-import { DEFAULT_LAUNCH_WIDTH, ENVELOPE_BOUNDS, type Envelope, type NodeIR } from '../runtime/ir';
-import type { Invoker } from '../runtime/invoker';
-import { LambdaInvoker } from '../runtime/lambda-invoker';
-import { forEachLimit } from '../runtime/pool';
-import type { CheckpointStore } from '../runtime/store';
+import { DynamoDbStore } from '../runtime/aws/dynamodb-store';
+import { createHandler } from '../runtime/entry/handler';
+import { DEFAULT_LAUNCH_WIDTH, ENVELOPE_BOUNDS, type Envelope, type NodeIR } from '../runtime/contract/ir';
+import type { Invoker } from '../runtime/ports/invoker';
+import { LambdaInvoker } from '../runtime/aws/lambda-invoker';
+import { forEachLimit } from '../runtime/ports/pool';
+import type { CheckpointStore } from '../runtime/ports/store';
 import { LOCAL_CREDENTIALS, REGION } from './resources';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
@@ -227,9 +227,9 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
     }],
     notes: [NOTE],
     method: [
-      'Every execution is real: the compiled Map origin (Split -> Map[Work] -> Done, compiled with the defaults) and each launcher (the Work function\'s handler with a `launch` input) run through `createHandler` with the DynamoDB store on DynamoDB Local: run record, the origin\'s checkpoint and N/128 fan-in shards, each launcher\'s read of the origin\'s checkpoint. Their invokes go through runtime/lambda-invoker.ts to a separate Node.js process answering Lambda\'s Invoke API with 202 (loopback), which counts them; a launcher runs in this process once its invoke was accepted, concurrently with the others. Items are counted, not run. Each run is checked: N distinct items, each launched once, N + launchers invokes accepted.',
+      'Every execution is real: the compiled Map origin (Split -> Map[Work] -> Done, compiled with the defaults) and each launcher (the Work function\'s handler with a `launch` input) run through `createHandler` with the DynamoDB store on DynamoDB Local: run record, the origin\'s checkpoint and N/128 fan-in shards, each launcher\'s read of the origin\'s checkpoint. Their invokes go through runtime/aws/lambda-invoker.ts to a separate Node.js process answering Lambda\'s Invoke API with 202 (loopback), which counts them; a launcher runs in this process once its invoke was accepted, concurrently with the others. Items are counted, not run. Each run is checked: N distinct items, each launched once, N + launchers invokes accepted.',
       `Measured launch time: from the origin's start (its checkpoint and fan-in included) to the last invoke accepted, on this 2-core machine, where every execution shares the same CPU: it measures the work, not the tree's parallelism. Beside it, in the same run, the origin alone launching every item itself (compiled with a launch width no Map reaches, 64 invokes in flight), as before the tree. It is not the local engine (lib/local): running 10,000 items there takes about 12 minutes at its 14 transitions/s (figure 5), and 100,000 hours; the launchers here are the same handler code the engine would run.`,
-      `CPU cost per invoke: ${CPU_SAMPLE} invokes through the runtime's launcher (runtime/pool.ts, ${irs.origin.settings.invokeConcurrency} in flight) on loopback, median of 3, divided by ${CPU_SAMPLE}.`,
+      `CPU cost per invoke: ${CPU_SAMPLE} invokes through the runtime's launcher (runtime/ports/pool.ts, ${irs.origin.settings.invokeConcurrency} in flight) on loopback, median of 3, divided by ${CPU_SAMPLE}.`,
       `Modelled launch time: every execution sends its invokes one after another (as the original Unum's loop did) at ${INVOKE_MS} ms plus the CPU cost per invoke, in the order the measured run sent them; a launcher starts when its invoke returns (Lambda's async queueing delay before a launcher starts is not modelled: the tree adds it once per level). The sequential loop is one execution sending all N invokes the same way.`,
     ],
   };

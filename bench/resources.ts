@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { createWorkflowTable } from '../lib/local/table';
+import { createWorkflowTable } from '../lib/local/create-tables';
 
 const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const REGION = 'us-east-1';

@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { DynamoDBClient, GetItemCommand, type GetItemCommandInput, PutItemCommand, type PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { ttlIn } from '../runtime/payload';
-import { checkpointKey, checkpointPut, keyItem, runKey } from '../runtime/table';
+import { ttlIn } from '../runtime/records/payload';
+import { checkpointKey, checkpointPut, keyItem, runKey } from '../runtime/contract/table';
 import { median } from './stats';
 
 const WARM_UP = 5;

@@ -12,7 +12,7 @@ import { medianRoundTripMs } from './round-trip';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, Cell, FigureOutput } from './types';
 import type { WireItem } from '../lib/cost/item-size';
-import { isCheckpointKey, type Item, keyOf } from '../runtime/table';
+import { isCheckpointKey, type Item, keyOf } from '../runtime/contract/table';
 
 const STEPS = 10;
 /** The value each step passes on: well under 1 KB as a checkpoint item. */
@@ -132,7 +132,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       { name: `1 write unit in all per transition for a value under 1 KB (checkpoint item ${checkpointBytes} B)`, met: wu <= 1, detail: `${fmt(wu, 2)} WU, ${fmt(ru, 2)} RU per middle transition` },
     ],
     method: [
-      `A ${STEPS}-step chain compiled by lib/compiler runs through runtime/handler.ts \`createHandler\` with the DynamoDB store on DynamoDB Local and an in-process invoker that queues each Event invoke; executions run one at a time, so each call is attributed to its execution. One warm-up run first, then ${reps} measured runs (${all.length} executions).`,
+      `A ${STEPS}-step chain compiled by lib/compiler runs through runtime/entry/handler.ts \`createHandler\` with the DynamoDB store on DynamoDB Local and an in-process invoker that queues each Event invoke; executions run one at a time, so each call is attributed to its execution. One warm-up run first, then ${reps} measured runs (${all.length} executions).`,
       'The critical path is every DynamoDB call the execution issued before it invoked its successor. Nothing runs after the invoke: checkpoints expire by TTL (docs/architecture.md "Garbage collection by TTL").',
       'The round trip is the median of small GetItem calls on the same client and table, after the runs; a middle transition\'s time is its whole execution in this process (the step has no user code), so its count of round trips is what the protocol costs per step.',
       'Units: AWS on-demand rules applied to the observed requests and responses (lib/cost/capacity.ts). DynamoDB Local\'s own ReturnConsumedCapacity is shown beside for comparison.',

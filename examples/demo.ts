@@ -22,7 +22,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Duration } from 'aws-cdk-lib';
-import type { Json, NodeIR } from '../runtime/ir';
+import type { Json, NodeIR } from '../runtime/contract/ir';
 import { renderSvg, findDot } from '../lib/graph/graphviz';
 import { toDot, toMermaid, workflowGraph } from '../lib/graph/mermaid';
 import type { LocalWorkflow } from '../lib/local/assembly';

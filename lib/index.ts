@@ -38,4 +38,4 @@ export { UnumWorkflow, UnumWorkflowError } from './construct';
 export type { UnumBundlingOptions, UnumWorkflowFromAslProps, UnumWorkflowProps } from './construct';
 export { fromAsl, AslDefinitionError, AslValidationError } from './asl';
 export type { AslTaskInfo, AslTaskProps, AslValidatorFinding, FromAslOptions } from './asl';
-export { UnumError } from '../runtime/errors';
+export { UnumError } from '../runtime/contract/errors';

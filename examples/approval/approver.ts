@@ -10,7 +10,7 @@
 import { DeleteItemCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { UnumClient } from '../../lib/client';
 import type { LocalEngine } from '../../lib/local/engine';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { Approval, ExpenseClaim } from './handlers';
 import { ASK_APPROVER } from './workflow';
 

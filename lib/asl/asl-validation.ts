@@ -1,5 +1,5 @@
 import aslValidator from 'asl-validator';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { AslDefinitionError, AslValidationError, WORKFLOW_LEVEL, type AslValidatorFinding } from './errors';
 import { childScopes, forEachState } from './scopes';
 

@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { Choice, Condition } from '../definition';
 import type { StateReader } from './context';
 import { conditionOf } from './conditions';

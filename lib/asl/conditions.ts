@@ -1,4 +1,4 @@
-import type { ComparisonOperator, ComparisonType, Condition, Json, TypeTest } from '../../runtime/ir';
+import type { ComparisonOperator, ComparisonType, Condition, Json, TypeTest } from '../../runtime/contract/ir';
 import type { Reporter } from './errors';
 import { checkKeys } from './fields';
 

@@ -1,4 +1,4 @@
-import { MAX_WAIT_SECONDS } from '../../runtime/ir';
+import { MAX_WAIT_SECONDS } from '../../runtime/contract/ir';
 import { Definition } from '../definition';
 import { buildScope } from './build';
 import type { BuildContext } from './context';

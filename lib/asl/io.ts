@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { TemplateContext } from '../compiler/jsonpath';
 import type { IoProps } from '../definition/io';
 import type { Reporter } from './errors';

@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { IoProps } from '../definition/io';
 import type { Reporter } from './errors';
 import { LAMBDA_INVOKE, LAMBDA_INVOKE_CALLBACK } from './resource';

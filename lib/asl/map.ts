@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { MapState } from '../definition';
 import type { StateReader } from './context';
 import { checkKeys } from './fields';

@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { validateWithAslValidator } from './asl-validation';
 import { AslDefinitionError, WORKFLOW_LEVEL } from './errors';
 import { childScopes, forEachState } from './scopes';

@@ -1,7 +1,7 @@
 import type { RetryProps } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { BuildContext, StateLookup } from './context';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { Reporter } from './errors';
 import { checkKeys } from './fields';
 

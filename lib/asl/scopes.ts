@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 
 type JsonObject = { readonly [key: string]: Json };
 

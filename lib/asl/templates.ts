@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { templateProblem, type TemplateContext } from '../compiler/jsonpath';
 import type { Reporter } from './errors';
 

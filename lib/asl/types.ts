@@ -1,4 +1,4 @@
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { TaskProps } from '../definition';
 import type { IoProps } from '../definition/io';
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { IR_FILE_NAME, type NodeIR } from '../../runtime/ir';
+import { IR_FILE_NAME, type NodeIR } from '../../runtime/contract/ir';
 import { CloudAssemblyError, readJson, readStacks, type StackArtifact } from './manifest';
 import type { WorkflowMetadata } from './metadata';
 

@@ -5,7 +5,7 @@
  * error naming it rather than an option silently ignored.
  */
 import { parseArgs as tokenize } from 'node:util';
-import { UnumError } from '../../runtime/errors';
+import { UnumError } from '../../runtime/contract/errors';
 
 export interface ParsedArgs {
   readonly positional: string[];

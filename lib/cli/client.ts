@@ -7,7 +7,7 @@
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
 import * as fs from 'node:fs';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { type ListRunsOptions, UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
 import { formatInspectReport, formatRecoveryReport, formatRunList, formatStatus } from '../client/format';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';

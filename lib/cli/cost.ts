@@ -10,7 +10,7 @@
  * run hands out is completed with that output, as an approver would.
  */
 import * as fs from 'node:fs';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
 import { formatMechanisms, priceMechanisms } from '../cost/mechanisms';
@@ -20,7 +20,7 @@ import { cloudAssemblyOf } from '../local/project';
 import { answerTasks } from '../local/task-tokens';
 import { parseArgs, UsageError } from './argv';
 
-/** The `message` of the runtime's per-transition log line (runtime/log.ts). */
+/** The `message` of the runtime's per-transition log line (runtime/ports/log.ts). */
 const USAGE = `usage: unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--timeout S]
                  [--call-latency-ms 5 | --local-durations] [--task-success <output.json>] [--time-scale 0.0001] [--json]
   --task-success  complete every task token a run's callback Tasks hand out with this output (sendTaskSuccess,

@@ -15,7 +15,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { parseArgs, UsageError } from './argv';
 import { LocalEngine } from '../local/engine';
 import { cloudAssemblyOf } from '../local/project';

@@ -1,4 +1,4 @@
-import { UnumError } from '../../runtime/errors';
+import { UnumError } from '../../runtime/contract/errors';
 import { causeSummary } from './cause';
 import type { RunError, RunState } from './types';
 

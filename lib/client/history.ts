@@ -1,11 +1,11 @@
 /**
  * The optional per-run transition log (`history: true`). The runtime writes it
- * (runtime/history.ts); its items, and how to read one, are defined in
- * runtime/table.ts (format in docs/client.md, "Run history: the item format").
+ * (runtime/records/history.ts); its items, and how to read one, are defined in
+ * runtime/contract/table.ts (format in docs/client.md, "Run history: the item format").
  */
-import type { HistoryEntry } from '../../runtime/table';
+import type { HistoryEntry } from '../../runtime/contract/table';
 
-export type { HistoryEntry, HistoryOutcome } from '../../runtime/table';
+export type { HistoryEntry, HistoryOutcome } from '../../runtime/contract/table';
 
 /**
  * Entries in sequence order, keeping the first of entries with the same

@@ -1,5 +1,5 @@
 import { HistoryEntry, dedupeHistory } from './history';
-import { SHARD_WIDTH } from '../../runtime/fan-in';
+import { SHARD_WIDTH } from '../../runtime/records/fan-in-shards';
 import {
   checkpointKey,
   decodeHistoryCount,
@@ -13,9 +13,9 @@ import {
   type RunRef,
   shardKey,
   SUMMARY_ATTRIBUTES,
-} from '../../runtime/table';
+} from '../../runtime/contract/table';
 import { parseRunRecord } from './records';
-import type { TableReader } from './table';
+import type { TableReader } from './table-reads';
 import type { InspectOptions, RunStatus } from './types';
 
 /** Arrivals at one fan-in: level-0 shards hold one number per arrived branch. */

@@ -1,8 +1,8 @@
-/** The client's reading of run records; the layout they follow is runtime/table.ts. */
-import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord, type RunRef } from '../../runtime/table';
+/** The client's reading of run records; the layout they follow is runtime/contract/table.ts. */
+import type { Json } from '../../runtime/contract/ir';
+import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table';
+import type { TableReader } from './table-reads';
 import type { RunStatus } from './types';
 
 /** A run's status and, once it SUCCEEDED, its result. */

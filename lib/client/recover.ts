@@ -14,8 +14,8 @@
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { type FailureRecord, identify } from '../../runtime/failure-recorder';
-import type { StartRequest } from '../../runtime/ir';
+import { type FailureRecord, identify } from '../../runtime/entry/failure-recorder';
+import type { StartRequest } from '../../runtime/contract/ir';
 import type { RunStatus } from './types';
 
 /** What recovery did with one dead letter. */

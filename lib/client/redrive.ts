@@ -12,11 +12,11 @@
  * exactly-once step absorbs.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { conditional } from '../../runtime/dynamodb-store';
-import { resentEvent } from '../../runtime/park';
-import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/table';
+import { conditional } from '../../runtime/aws/dynamodb-store';
+import { resentEvent } from '../../runtime/records/redrive-park';
+import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table';
+import type { TableReader } from './table-reads';
 import type { RunState } from './types';
 
 /** `redrive()` on a run that cannot be redriven: not FAILED, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */
@@ -52,7 +52,7 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
   return new Map(names.map((n) => [n, decodeParked(items.get(parkKey(run, n)))]));
 }
 
-/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/park.ts `failParked`). */
+/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/records/redrive-park.ts `failParked`). */
 async function markResent(deps: RedriveDeps, run: RunRef, generation: number, names: readonly string[]): Promise<void> {
   await Promise.all(names.map((n) => conditional(update(deps, parkResent(run, n, generation)), () => undefined)));
 }

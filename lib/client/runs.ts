@@ -5,9 +5,9 @@
  * consistent BatchGetItem of its run records: a run started or finished a
  * moment ago may be missing or show its previous status.
  */
-import { decodeRunRecord, isRunsPageKey, type Item, keyOf, parseKey, RUN_STATUSES, RUN_SUMMARY_ATTRIBUTES, runsPageKey, runsQuery } from '../../runtime/table';
+import { decodeRunRecord, isRunsPageKey, type Item, keyOf, parseKey, RUN_STATUSES, RUN_SUMMARY_ATTRIBUTES, runsPageKey, runsQuery } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table';
+import type { TableReader } from './table-reads';
 import type { ListRunsOptions, RunList, RunSummary } from './types';
 
 /** `listRuns` returns this many runs unless told. */

@@ -5,10 +5,10 @@
  * "Stop and run timeout"). There is nothing else to tell: no orchestrator.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { runInterruption, runKey, type RunRef } from '../../runtime/table';
+import { runInterruption, runKey, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
 import { parseRunRecord } from './records';
-import type { TableReader } from './table';
+import type { TableReader } from './table-reads';
 import type { RunStatus, StopOptions } from './types';
 
 export async function stopRun(db: DynamoDBClient, table: TableReader, run: RunRef, options: StopOptions): Promise<RunStatus> {

@@ -5,8 +5,8 @@
  * nothing changed.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { TaskResponseAnswer } from '../../runtime/ir';
-import type { TaskResponseRequest } from '../../runtime/task-response';
+import type { TaskResponseAnswer } from '../../runtime/contract/ir';
+import type { TaskResponseRequest } from '../../runtime/callbacks/task-response';
 import { UnumClientError, UnumTaskAlreadyCompletedError, UnumTaskTokenError } from './errors';
 
 export async function respondToTask(lambda: LambdaClient, functionName: string | undefined, workflow: string, request: TaskResponseRequest): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Json } from '../../runtime/ir';
-import type { RunError, RunRecordStatus } from '../../runtime/table';
+import type { Json } from '../../runtime/contract/ir';
+import type { RunError, RunRecordStatus } from '../../runtime/contract/table';
 
 export type { RunError };
 

@@ -7,7 +7,7 @@ import { buildGraph } from './graph';
 import { nameProblem } from './names';
 import { atLeast, integerIn } from './checks';
 import { validateStates } from './validate';
-import { ENVELOPE_BOUNDS, MAX_WAIT_SECONDS } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS, MAX_WAIT_SECONDS } from '../../runtime/contract/ir';
 
 const DAY = 86400;
 

@@ -1,4 +1,4 @@
-import type { NodeIR } from '../../runtime/ir';
+import type { NodeIR } from '../../runtime/contract/ir';
 import type { EffectsTable } from '../definition/function-props';
 import type { AsyncSettings } from './function-settings';
 

@@ -1,4 +1,4 @@
-import { UnumError } from '../../runtime/errors';
+import { UnumError } from '../../runtime/contract/errors';
 
 /** Name used in messages for problems that concern the whole workflow rather than one node. */
 export const WORKFLOW_LEVEL = '(workflow)';

@@ -1,13 +1,13 @@
 /**
  * Compile-time checks of paths and payload templates, with the runtime's own
- * parser (runtime/paths.ts, runtime/intrinsics.ts): a value passes here
+ * parser (runtime/language/paths.ts, runtime/language/intrinsics.ts): a value passes here
  * exactly when the runtime can evaluate it. Shared by the DSL compiler and
  * the ASL importer.
  */
-import { StatesError } from '../../runtime/errors';
-import { parseIntrinsic, type Arg } from '../../runtime/intrinsics';
-import type { Json } from '../../runtime/ir';
-import { pathOf, type ParsedPath, type PathKind } from '../../runtime/paths';
+import { StatesError } from '../../runtime/contract/errors';
+import { parseIntrinsic, type Arg } from '../../runtime/language/intrinsics';
+import type { Json } from '../../runtime/contract/ir';
+import { pathOf, type ParsedPath, type PathKind } from '../../runtime/language/paths';
 import { jsonProblem } from './checks';
 
 export type { PathKind };
@@ -41,7 +41,7 @@ export function pathProblem(path: string | null | undefined, kind: PathKind, all
 }
 
 /**
- * The context object's fields, as the runtime builds it (runtime/interpreter.ts
+ * The context object's fields, as the runtime builds it (runtime/step/step/interpreter.ts
  * `contextObject`): `$$.Execution.Id` and `$$.State.Name` everywhere, and in a
  * Map's item selector `$$.Map.Item.Index` and `$$.Map.Item.Value` (with any path below it), in
  * a callback Task's parameters `$$.Task.Token`.

@@ -1,4 +1,4 @@
-import type { CatchRule, HandlerSpec, Instruction, Invoke, IoSpec, RetryRule, WaitSpec } from '../../runtime/ir';
+import type { CatchRule, HandlerSpec, Instruction, Invoke, IoSpec, RetryRule, WaitSpec } from '../../runtime/contract/ir';
 import type { FunctionState, RetryProps, Wait } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import type { FunctionSpec } from './compiled';

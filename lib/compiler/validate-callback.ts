@@ -1,4 +1,4 @@
-import { type CallbackSpec, MAX_WAIT_SECONDS } from '../../runtime/ir';
+import { type CallbackSpec, MAX_WAIT_SECONDS } from '../../runtime/contract/ir';
 import { IntegrationPattern, type Task } from '../definition';
 import { durationSeconds } from '../definition/wait';
 import type { Problem } from './checks';

@@ -1,5 +1,5 @@
-import { timestamp } from '../../runtime/condition';
-import { MAX_WAIT_SECONDS } from '../../runtime/ir';
+import { timestamp } from '../../runtime/language/condition';
+import { MAX_WAIT_SECONDS } from '../../runtime/contract/ir';
 import type { Wait } from '../definition';
 import type { Problem } from './checks';
 import { pathProblem } from './jsonpath';

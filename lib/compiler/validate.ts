@@ -1,7 +1,7 @@
-import { ENVELOPE_BOUNDS, type Condition as ConditionIr, type Json } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS, type Condition as ConditionIr, type Json } from '../../runtime/contract/ir';
 import type { AnyState, Choice, FailProps, Fold, MapState, Parallel, State } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
-import { evalPath } from '../../runtime/paths';
+import { evalPath } from '../../runtime/language/paths';
 import { atLeast, jsonProblem, type Problem } from './checks';
 import { describe, UnumDefinitionError } from './errors';
 import type { Graph } from './graph';

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync, type BuildFailure } from 'esbuild';
-import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/ir';
+import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
 
 /**
  * Paths are resolved from the package root (the repository, or `dist/` when
@@ -12,10 +12,10 @@ import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from
  * relative to it: the same on every machine, which keeps asset hashes stable.
  */
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
-const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'handler');
-const CALLBACK_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'callback-handler');
-const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'failure-recorder');
-const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'task-response');
+const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'handler');
+const CALLBACK_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'callback-handler');
+const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'failure-recorder');
+const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'task-response');
 
 /**
  * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
@@ -54,7 +54,7 @@ export interface AssetFiles {
 /**
  * The bundle of a node's code. `entry` undefined = a node with no user code
  * (pass / implicit nodes); `callback`: a callback Task, whose runtime adds the
- * task-token part (runtime/callback-handler.ts) that no other function ships.
+ * task-token part (runtime/callbacks/callback-handler.ts) that no other function ships.
  */
 export function bundleNode(entry: string | undefined, options: ResolvedBundling, callback = false): Bundle {
   const user = entry === undefined ? 'const user = {};' : `import * as user from ${JSON.stringify(entry)};`;

@@ -1,4 +1,4 @@
-import { UnumError } from '../../runtime/errors';
+import { UnumError } from '../../runtime/contract/errors';
 
 /**
  * A workflow that cannot be deployed as configured. Thrown while the stack is

@@ -2,7 +2,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ENV } from '../../runtime/ir';
+import { ENV } from '../../runtime/contract/ir';
 import type { AsyncSettings } from '../compiler/function-settings';
 
 

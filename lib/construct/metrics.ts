@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { METRICS } from '../../runtime/ir';
+import { METRICS } from '../../runtime/contract/ir';
 
 /** Dimension the runtime puts on every EMF metric (see docs/architecture.md, Observability). */
 export const WORKFLOW_DIMENSION = 'Workflow';

@@ -1,4 +1,4 @@
-import type { NodeSettings } from '../../runtime/ir';
+import type { NodeSettings } from '../../runtime/contract/ir';
 import type { AsyncSettings } from '../compiler/function-settings';
 
 /**

@@ -2,7 +2,7 @@ import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
-import { ENV } from '../../runtime/ir';
+import { ENV } from '../../runtime/contract/ir';
 import { physicalFunctionName } from './function-names';
 
 /**

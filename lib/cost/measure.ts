@@ -4,18 +4,18 @@
  * (every call a function made, with request and response), user-code time from
  * the runtime's transition log lines. Turned into the inputs of lib/cost/report.ts.
  */
-import { ENV, type Instruction, type NodeIR } from '../../runtime/ir';
+import { ENV, type Instruction, type NodeIR } from '../../runtime/contract/ir';
 import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
 import type { CallRecord } from '../local/traffic';
-import { isShardArrival, parseKey, TABLE } from '../../runtime/table';
+import { isShardArrival, parseKey, TABLE } from '../../runtime/contract/table';
 import { CapacityMeter } from './capacity';
 import type { WireItem } from './item-size';
 import { measureMechanisms, type MechanismUsage, type MeteredCall, SCHEDULES_BILLED, TASK_EVENT } from './mechanisms';
 import { lambdaGbSeconds, type StepFunctionsRunUsage, type UnumRunUsage } from './report';
 
-/** The `message` of the runtime's transition log line (runtime/log.ts). */
+/** The `message` of the runtime's transition log line (runtime/ports/log.ts). */
 const TRANSITION_MESSAGE = 'unum transition';
 
 /**

@@ -10,7 +10,7 @@
  */
 import type { WireItem } from './item-size';
 import { PRICES, type Prices } from './prices';
-import { parseKey, TABLE } from '../../runtime/table';
+import { parseKey, TABLE } from '../../runtime/contract/table';
 import { parseFunctionRef, type LocalFunction } from '../local/assembly';
 import { describeEvent } from '../local/events';
 import type { TimelineEntry } from '../local/timeline';

@@ -1,4 +1,4 @@
-import type { ComparisonOperator, ComparisonType, Condition as ConditionIr, JsonPath, TypeTest } from '../../runtime/ir';
+import type { ComparisonOperator, ComparisonType, Condition as ConditionIr, JsonPath, TypeTest } from '../../runtime/contract/ir';
 
 /**
  * A typed, serializable boolean expression over a JSON value, used by

@@ -1,4 +1,4 @@
-import type { IoSpec } from '../../runtime/ir';
+import type { IoSpec } from '../../runtime/contract/ir';
 
 /** ASL-style input/output processing of a state: the IR's `IoSpec`, defined once. */
 export type IoProps = IoSpec;

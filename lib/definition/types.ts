@@ -1,6 +1,6 @@
-import type { UnumContext } from '../../runtime/handler-context';
-import type { Json, JsonPath, PayloadTemplate } from '../../runtime/ir';
-import type { LambdaContext } from '../../runtime/types';
+import type { UnumContext } from '../../runtime/step/handler-context';
+import type { Json, JsonPath, PayloadTemplate } from '../../runtime/contract/ir';
+import type { LambdaContext } from '../../runtime/ports/execution';
 
 export type { Json, JsonPath, PayloadTemplate };
 

@@ -3,7 +3,7 @@
  * Mermaid flowchart text, and Graphviz DOT for an SVG when `dot` is installed.
  * Both come from one edge list, so they always show the same graph.
  */
-import type { Condition, Instruction, NodeIR } from '../../runtime/ir';
+import type { Condition, Instruction, NodeIR } from '../../runtime/contract/ir';
 
 export interface GraphNode {
   readonly id: string;

@@ -8,10 +8,10 @@
  * lib/local must not import aws-cdk-lib, so this is the engine's only view of
  * the app: exactly what would deploy.
  */
-import { ENV, type NodeIR } from '../../runtime/ir';
+import { ENV, type NodeIR } from '../../runtime/contract/ir';
 import { LOCAL_ACCOUNT, localName, readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
 import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-settings';
-import type { TableSchema } from './table';
+import type { TableSchema } from './create-tables';
 
 /** CloudFormation defaults of AWS::Lambda::Function. */
 const DEFAULT_TIMEOUT_SECONDS = 3;

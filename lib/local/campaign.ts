@@ -4,8 +4,8 @@
  * single point, every pair) and seeded random schedules. Schedules run
  * concurrently on one engine, each run under its own workflowId.
  */
-import type { Json } from '../../runtime/ir';
-import { maskShardJoins } from '../../runtime/table';
+import type { Json } from '../../runtime/contract/ir';
+import { maskShardJoins } from '../../runtime/contract/table';
 import type { RunStatusWithResult } from '../client/records';
 import type { EffectCheck, Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';

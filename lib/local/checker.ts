@@ -36,10 +36,10 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
-import type { Json } from '../../runtime/ir';
-import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/table';
+import type { Json } from '../../runtime/contract/ir';
+import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/contract/table';
 import type { RunStatusWithResult } from '../client/records';
-import { TableReader } from '../client/table';
+import { TableReader } from '../client/table-reads';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
 import type { TimelineEntry } from './timeline';
 import type { CallRecord } from './traffic';

@@ -4,9 +4,9 @@
  * workflowId. The name is what fault schedules and the checker key on, so the
  * same schedule means the same faults in every run of a workflow.
  */
-import type { EnvelopeHeader } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { decodeTaskToken, type TaskToken } from '../../runtime/task-token';
+import type { EnvelopeHeader } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import { decodeTaskToken, type TaskToken } from '../../runtime/contract/task-token';
 import { parseFunctionRef } from './assembly';
 
 export interface EventInfo {
@@ -20,7 +20,7 @@ export interface EventInfo {
    */
   readonly identity: string;
   readonly node?: string;
-  /** A run's timeout (runtime/run-timeout.ts): it fires at the deadline whether or not the run still runs, so a pending one keeps no run busy. */
+  /** A run's timeout (runtime/records/run-timeout.ts): it fires at the deadline whether or not the run still runs, so a pending one keeps no run busy. */
   readonly runTimeout?: true;
 }
 
@@ -66,7 +66,7 @@ function describeValue(functionName: string, event: unknown, requestId: string):
     const launch = input?.launch ? `${LAUNCHER_MARK}${String(input.launch.to)}` : '';
     return { workflowId: unum.workflowId, node: unum.node, identity: `${functionName}@${unum.iteration}[${frames}]${fold}${launch}` };
   }
-  // A response to a callback Task's token (runtime/task-completion.ts): the token names the run.
+  // A response to a callback Task's token (runtime/callbacks/task-completion.ts): the token names the run.
   const task = o.unumTask as Record<string, unknown> | undefined;
   if (task && typeof task === 'object') {
     const token = decodeTaskToken(task.token);

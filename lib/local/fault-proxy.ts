@@ -16,7 +16,7 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { type Item, keyOf, TABLE } from '../../runtime/table';
+import { type Item, keyOf, TABLE } from '../../runtime/contract/table';
 import { parseFunctionRef } from './assembly';
 import { describeEvent } from './events';
 import type { CallFault, CallInfo, ExecutionInfo, FaultPlan } from './fault-plan';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { RunStatusWithResult } from '../client/records';
 import { isFinished } from '../client/types';
 import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';

@@ -13,5 +13,5 @@ export type { LocalRun, LocalRunFaults, LocalRunOptions, LocalRunOutcome } from 
 export type { RandomFaultParams } from './schedule';
 export type { ExecutionResult, TimelineEntry } from './timeline';
 export { UnumLocalError } from './errors';
-export { UnumError } from '../../runtime/errors';
-export type { Json } from '../../runtime/ir';
+export { UnumError } from '../../runtime/contract/errors';
+export type { Json } from '../../runtime/contract/ir';

@@ -7,10 +7,10 @@
  * next item (docs/architecture.md "Bounded Maps"). Starts come from the
  * engine's timeline, arrivals from its traffic, both in epoch ms.
  */
-import type { Instruction, Invoke, NodeIR } from '../../runtime/ir';
-import { ENVELOPE_BOUNDS } from '../../runtime/ir';
-import type { FramePosition } from '../../runtime/naming';
-import { isShardArrival, keyOf, parseKey, type Item } from '../../runtime/table';
+import type { Instruction, Invoke, NodeIR } from '../../runtime/contract/ir';
+import { ENVELOPE_BOUNDS } from '../../runtime/contract/ir';
+import type { FramePosition } from '../../runtime/contract/naming';
+import { isShardArrival, keyOf, parseKey, type Item } from '../../runtime/contract/table';
 import { isLauncher } from './events';
 import type { TimelineEntry } from './timeline';
 import type { CallRecord } from './traffic';

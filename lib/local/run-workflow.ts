@@ -5,7 +5,7 @@
  * schedule and checked against the fault-free run (the invariants of
  * docs/architecture.md).
  */
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { RunState } from '../client/types';
 import type { LocalEngine } from './engine';
 import { checkedRun } from './fault-run';

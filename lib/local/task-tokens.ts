@@ -7,8 +7,8 @@
  * --task-success`, the cost benchmark); an app's own tests should take the
  * token where their handler puts it, as a user would.
  */
-import { decodeTaskWait, type Item, parseKey, TABLE } from '../../runtime/table';
-import { encodeTaskToken } from '../../runtime/task-token';
+import { decodeTaskWait, type Item, parseKey, TABLE } from '../../runtime/contract/table';
+import { encodeTaskToken } from '../../runtime/contract/task-token';
 import type { LocalFunction } from './assembly';
 import type { LocalEngine } from './engine';
 import type { CallRecord } from './traffic';

@@ -3,7 +3,7 @@
  * a synthesized app, run workflows on it and assert on their outcome and
  * timeline, optionally under a fault seed; stop it at the end.
  */
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { LocalEngine, type LocalEngineOptions } from './engine';
 import { UnumLocalError } from './errors';
 import { isCloudAssembly } from './project';

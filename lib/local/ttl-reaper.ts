@@ -4,7 +4,7 @@
  * (epoch seconds) is in the past and delete them.
  */
 import { BatchWriteItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Item, TABLE } from '../../runtime/table';
+import { type Item, TABLE } from '../../runtime/contract/table';
 
 export interface ReapedTable {
   readonly tableName: string;

@@ -4,7 +4,7 @@
  * it applies once however often the handler runs: a later execution's
  * transaction is cancelled on the marker and reports the write as applied
  * before. A single-item update logs its operation in the item it updates
- * (runtime/table.ts `loggedUpdate`), in the same UpdateItem.
+ * (runtime/contract/table.ts `loggedUpdate`), in the same UpdateItem.
  */
 import {
   type TransactWriteItem,
@@ -13,8 +13,8 @@ import {
   UpdateItemCommand,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { sleep } from '../pool';
-import { effectCommit, holdsOperation, type Item, loggedUpdate } from '../table';
+import { sleep } from '../ports/pool';
+import { effectCommit, holdsOperation, type Item, loggedUpdate } from '../contract/table';
 import { EffectError, type Operations } from './operations';
 
 /** Whether this call applied the write, or an earlier execution of the invocation had. */

@@ -13,12 +13,12 @@
  * ```
  */
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { UnumContext } from '../handler-context';
+import type { UnumContext } from '../step/handler-context';
 import { transactWrite, type TransactWriteOptions, updateItem, type UpdateItemInput, type UpdateItemOptions, type UpdateOutcome, type WriteOutcome } from './dynamodb';
 import { operationsOf } from './operations';
 import { durableStep } from './step';
 
-export type { UnumContext } from '../handler-context';
+export type { UnumContext } from '../step/handler-context';
 export { EffectError } from './operations';
 export type { TransactWriteOptions, UpdateItemInput, UpdateItemOptions, UpdateOutcome, WriteOutcome } from './dynamodb';
 

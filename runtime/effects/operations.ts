@@ -5,10 +5,10 @@
  * the same operation the same id (and finds what an earlier execution logged).
  */
 import { createHash } from 'node:crypto';
-import { UnumError } from '../errors';
-import { EFFECTS_PORT, type EffectsPort, type UnumContext } from '../handler-context';
-import type { DynamoDbTarget } from '../store';
-import { effectKey } from '../table';
+import { UnumError } from '../contract/errors';
+import { EFFECTS_PORT, type EffectsPort, type UnumContext } from '../step/handler-context';
+import type { DynamoDbTarget } from '../ports/store';
+import { effectKey } from '../contract/table';
 
 /** A misused effect operation, or one whose outcome cannot be established. */
 export class EffectError extends UnumError {

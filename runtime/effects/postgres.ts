@@ -18,12 +18,12 @@
  *   statements. The row tells a later execution that it committed, and a
  *   concurrent one waits on it; it is deleted once the outcome is logged.
  */
-import type { UnumContext } from '../handler-context';
-import { sleep } from '../pool';
+import type { UnumContext } from '../step/handler-context';
+import { sleep } from '../ports/pool';
 import { assertRecordable, EffectError, fromJson, type Operation, type Operations, operationsOf, toJson } from './operations';
 import { claimEffect, logEffectOutcome, logEffectResult, readEffect } from './records';
 
-export type { UnumContext } from '../handler-context';
+export type { UnumContext } from '../step/handler-context';
 export { EffectError } from './operations';
 
 /** What a query returns (the part used here). */

@@ -1,7 +1,7 @@
-/** Reads and writes of effect records (runtime/table.ts) on the workflow table. */
+/** Reads and writes of effect records (runtime/contract/table.ts) on the workflow table. */
 import { GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import type { DynamoDbTarget } from '../store';
-import { decodeEffect, effectClaim, effectCommit, effectOutcome, effectResult, type EffectRecord, type Item, keyItem } from '../table';
+import type { DynamoDbTarget } from '../ports/store';
+import { decodeEffect, effectClaim, effectCommit, effectOutcome, effectResult, type EffectRecord, type Item, keyItem } from '../contract/table';
 
 const conditionFailed = (e: unknown): e is Error & { Item?: Item } => e instanceof Error && e.name === 'ConditionalCheckFailedException';
 

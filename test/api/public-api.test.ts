@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { UnumError } from '../../runtime/errors';
+import { UnumError } from '../../runtime/contract/errors';
 import * as main from '../../lib';
 import * as client from '../../lib/client';
 import * as local from '../../lib/local';

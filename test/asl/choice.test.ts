@@ -1,6 +1,6 @@
 /** Choice states: every JSONPath-mode operator, the Path variants, And/Or/Not, Default, loops. */
-import type { ChoiceRule, Condition, Instruction } from '../../runtime/ir';
-import { evaluate } from '../../runtime/condition';
+import type { ChoiceRule, Condition, Instruction } from '../../runtime/contract/ir';
+import { evaluate } from '../../runtime/language/condition';
 import { compileAsl, machine, task } from './helpers';
 
 type Case = [operator: string, value: unknown, expected: Condition];

@@ -8,8 +8,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Json } from '../../runtime/ir';
-import { forEachLimit } from '../../runtime/pool';
+import type { Json } from '../../runtime/contract/ir';
+import { forEachLimit } from '../../runtime/ports/pool';
 import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/client/records';
 import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';

@@ -1,6 +1,6 @@
 /** Shared helpers of the ASL importer tests: compile a document to IR with stand-in handler settings. */
 import * as path from 'path';
-import type { Json, NodeIR } from '../../runtime/ir';
+import type { Json, NodeIR } from '../../runtime/contract/ir';
 import { compileWorkflow, type CompiledWorkflow } from '../../lib/compiler';
 import { fromAsl, type FromAslOptions } from '../../lib/asl';
 

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AslDefinitionError, AslValidationError, fromAsl } from '../../lib/asl';
 import { UnumDefinitionError } from '../../lib/compiler';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { DEFAULT_TASK, ENTRY, aslError, compileAsl, machine, task } from './helpers';
 
 const DIR = path.join(__dirname, 'invalid');

@@ -1,13 +1,13 @@
 /**
  * Input/output processing of imported states, run through the runtime's own
- * io functions (runtime/io.ts) on the IR the importer produces, checked
+ * io functions (runtime/language/io.ts) on the IR the importer produces, checked
  * against the examples of the Amazon States Language specification
  * ("Input and Output Processing", "Payload Template") and the Step Functions
  * developer guide. Order: InputPath -> Parameters -> handler ->
  * ResultSelector -> ResultPath -> OutputPath.
  */
-import type { Json, NodeIR } from '../../runtime/ir';
-import { processInput, processOutput } from '../../runtime/io';
+import type { Json, NodeIR } from '../../runtime/contract/ir';
+import { processInput, processOutput } from '../../runtime/language/io';
 import { irOf, machine, task } from './helpers';
 
 const CONTEXT: Json = { Execution: { Id: 'run-1' }, State: { Name: 'T' } };
@@ -85,7 +85,7 @@ describe('ASL specification examples', () => {
 });
 
 describe('ResultPath of a Map or Parallel, applied by its join to [the state input, the results]', () => {
-  /** The join's output processing of a Map with these fields: the join node's `join` spec, which the runtime applies as io (runtime/ingress.ts). */
+  /** The join's output processing of a Map with these fields: the join node's `join` spec, which the runtime applies as io (runtime/step/step/inputs.ts). */
   const joinOf = (fields: Record<string, Json>): NodeIR['join'] =>
     irOf(machine({ M: { Type: 'Map', Iterator: { StartAt: 'F', States: { F: task() } }, End: true, ...fields } }), 'M.Join').join;
   const output = (fields: Record<string, Json>, stateInput: Json, results: Json): Json => processOutput(joinOf(fields), stateInput, results, CONTEXT);

@@ -1,6 +1,6 @@
 /** Pass states: Result, Parameters and the path fields become a pass node (no user code), or a pass instruction of the Task before them. */
-import type { Json } from '../../runtime/ir';
-import { applyTemplate } from '../../runtime/template';
+import type { Json } from '../../runtime/contract/ir';
+import { applyTemplate } from '../../runtime/language/template';
 import { aslError, compileAsl, machine, task } from './helpers';
 
 describe('Pass', () => {

@@ -6,7 +6,7 @@
 import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { UnumDefinitionError } from '../../lib/compiler';
 import { fromAsl } from '../../lib/asl';
 import { DEFAULT_TASK } from './helpers';

@@ -97,7 +97,7 @@ describe('report writer', () => {
     method: ['how'],
     notes: ['note'],
   };
-  const missing: FigureResult = { id: 'bundle', number: 6, title: 'Bundle', status: 'not measured', reason: 'runtime/handler.ts is missing', quick: false, measuredAt: '2026-01-01T00:00:00.000Z', seconds: 0, tables: [] };
+  const missing: FigureResult = { id: 'bundle', number: 6, title: 'Bundle', status: 'not measured', reason: 'runtime/entry/handler.ts is missing', quick: false, measuredAt: '2026-01-01T00:00:00.000Z', seconds: 0, tables: [] };
 
   it('renders markdown tables with escaped cells, quantities right-aligned', () => {
     const md = renderTable({ headers: ['a', 'b', 'c'], rows: [['row', 'x|y', '1,024 ms'], ['r2', '', '$13.92']] });
@@ -111,7 +111,7 @@ describe('report writer', () => {
     expect(md).toContain('Node.js v20.0.0');
     expect(md).toContain('| 2. Fan-in | no item over 4 KB | **TARGET MISSED** | 5 KB |');
     expect(md).toContain('- met: at most 5 WU — 1.2 WU');
-    expect(md).toContain('**not measured: runtime/handler.ts is missing**');
+    expect(md).toContain('**not measured: runtime/entry/handler.ts is missing**');
     expect(md).toContain('- not measured: 8. Cost: not run in this report');
     expect(md).toContain('| 100 | a\\|b |');
     // Figures in issue order, whatever order they ran in.

@@ -3,8 +3,8 @@
  * harness, real DynamoDbStore) writes it, `UnumClient.inspect` reads it back.
  */
 import { UnumClient } from '../../lib/client';
-import type { Instruction } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
+import type { Instruction } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, defineWorkflow, lambdaCause, seq, succeed } from '../support/harness';
 

@@ -5,8 +5,8 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { UnumClient, UnumClientError, type RunSummary } from '../../lib/client';
-import type { DynamoDbStore } from '../../runtime/dynamodb-store';
-import type { RunRecordStatus } from '../../runtime/table';
+import type { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
+import type { RunRecordStatus } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 
 const db = useTestDb();

@@ -6,7 +6,7 @@
  */
 import { compileWorkflow, UnumDefinitionError } from '../../lib/compiler';
 import { Definition, IntegrationPattern, Pass, Task, type TaskProps } from '../../lib/definition';
-import { MAX_WAIT_SECONDS } from '../../runtime/ir';
+import { MAX_WAIT_SECONDS } from '../../runtime/contract/ir';
 import { validateIr } from '../support/ir-schema';
 
 const ENTRY = '/project/h.ts';

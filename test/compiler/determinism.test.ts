@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Instruction } from '../../runtime/ir';
+import type { Instruction } from '../../runtime/contract/ir';
 import { compileWorkflow, type CompiledWorkflow } from '../../lib/compiler';
 import { validateIr } from '../support/ir-schema';
 import { build, randomSeq } from './random-definitions';

@@ -11,10 +11,10 @@
  */
 import * as fc from 'fast-check';
 import { pathProblem, templateProblem, type PathKind } from '../../lib/compiler/jsonpath';
-import { evaluate } from '../../runtime/condition';
-import type { Json } from '../../runtime/ir';
-import { processInput, processOutput } from '../../runtime/io';
-import { applyTemplate } from '../../runtime/template';
+import { evaluate } from '../../runtime/language/condition';
+import type { Json } from '../../runtime/contract/ir';
+import { processInput, processOutput } from '../../runtime/language/io';
+import { applyTemplate } from '../../runtime/language/template';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 

@@ -1,4 +1,4 @@
-import type { Instruction, NodeIR } from '../../runtime/ir';
+import type { Instruction, NodeIR } from '../../runtime/contract/ir';
 import { compileWorkflow, type CompiledWorkflow, type CompileOptions } from '../../lib/compiler';
 import { validateIr } from '../support/ir-schema';
 import { Task, type Definition, type IChainable, type TaskProps, type Untyped } from '../../lib/definition';

@@ -1,5 +1,5 @@
 import { Chain, Choice, Condition, Definition, Fail, Fold, MapState, Parallel, Pass, Succeed } from '../../lib/definition';
-import type { Instruction } from '../../runtime/ir';
+import type { Instruction } from '../../runtime/contract/ir';
 import { compile, ENTRY, fanIn, INCR, instructions, ir, scalar, SUCCEED, task } from './helpers';
 
 describe('chain', () => {

@@ -1,7 +1,7 @@
 import { benchCompile } from '../../bench/compile';
 import { compileWorkflow } from '../../lib/compiler';
 import { Chain, Choice, Condition, MapState, Parallel, Pass, Succeed, type IChainable } from '../../lib/definition';
-import { ENVELOPE_BOUNDS } from '../../runtime/ir';
+import { ENVELOPE_BOUNDS } from '../../runtime/contract/ir';
 import { task } from './helpers';
 
 // Not timed (timing belongs to `npm run bench`): these prove that large

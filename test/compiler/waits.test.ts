@@ -7,7 +7,7 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Choice, Condition, Definition, Parallel, Pass, Task, Wait, WaitTime, type IChainable } from '../../lib/definition';
-import type { Instruction } from '../../runtime/ir';
+import type { Instruction } from '../../runtime/contract/ir';
 import { validateIr } from '../support/ir-schema';
 
 const ENTRY = '/project/h.ts';

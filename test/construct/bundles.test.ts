@@ -14,8 +14,8 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { App } from 'aws-cdk-lib';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/construct';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { createWorkflowTable } from '../../lib/local/table';
-import { keyItem, runKey } from '../../runtime/table';
+import { createWorkflowTable } from '../../lib/local/create-tables';
+import { keyItem, runKey } from '../../runtime/contract/table';
 import { ExamplesStack } from '../../examples/app';
 import * as textHandlers from '../../examples/text-pipeline/handlers';
 

@@ -7,7 +7,7 @@ import { assetFiles, bundleNode, moduleExports, type ResolvedBundling } from '..
 import { Definition, Task } from '../../lib/definition';
 import { noWorkflowError } from '../../lib/assembly';
 import { readCloudAssembly } from '../../lib/local/assembly';
-import type { NodeIR } from '../../runtime/ir';
+import type { NodeIR } from '../../runtime/contract/ir';
 import { chain, HANDLERS } from './fixtures/workflows';
 
 const DEFAULTS: ResolvedBundling = { minify: true, sourceMap: false, bundleAwsSdk: false, target: 'node22' };
@@ -36,7 +36,7 @@ describe('bundling', () => {
     const { files } = bundleNode(HANDLERS, { ...DEFAULTS, sourceMap: true });
     expect(files['index.js']).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
     const map = JSON.parse(files['index.js.map']) as { sources: string[] };
-    expect(map.sources).toEqual(expect.arrayContaining(['test/construct/fixtures/handlers.ts', 'runtime/handler.ts']));
+    expect(map.sources).toEqual(expect.arrayContaining(['test/construct/fixtures/handlers.ts', 'runtime/entry/handler.ts']));
     for (const source of map.sources) expect(path.isAbsolute(source)).toBe(false);
   });
 

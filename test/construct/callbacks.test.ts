@@ -13,7 +13,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { UnumWorkflow } from '../../lib/construct';
 import { Definition, IntegrationPattern, Task } from '../../lib/definition';
-import { ENV } from '../../runtime/ir';
+import { ENV } from '../../runtime/contract/ir';
 import { HANDLERS } from './fixtures/workflows';
 import { cfnLint, lambdaArn, nagFindings, normaliseHashes, STACK_NAME } from './helpers';
 

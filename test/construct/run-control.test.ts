@@ -10,7 +10,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { fromAsl } from '../../lib/asl';
 import { UnumWorkflow } from '../../lib/construct';
 import { Definition, Task } from '../../lib/definition';
-import { ENV } from '../../runtime/ir';
+import { ENV } from '../../runtime/contract/ir';
 import { HANDLERS } from './fixtures/workflows';
 import { nagFindings, STACK_NAME } from './helpers';
 

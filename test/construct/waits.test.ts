@@ -11,7 +11,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { UnumWorkflow } from '../../lib/construct';
 import { Definition, Task, Wait, WaitTime } from '../../lib/definition';
-import { ENV } from '../../runtime/ir';
+import { ENV } from '../../runtime/contract/ir';
 import { HANDLERS } from './fixtures/workflows';
 import { cfnLint, lambdaArn, nagFindings, STACK_NAME } from './helpers';
 

@@ -65,7 +65,7 @@ afterAll(() => {
 test('the tarball holds the library, the runtime, the CLI, the README and the LICENSE, and nothing else', () => {
   const outside = packed.files.filter((f) => !/^dist\/(lib|runtime)\/.+\.(js|d\.ts)$/.test(f) && !/^dist\/bin\/cli\.(js|d\.ts)$/.test(f));
   expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/unum.js', 'package.json']);
-  expect(packed.files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/client/index.js', 'dist/lib/local/index.js', 'dist/runtime/handler.js', 'dist/bin/cli.js']));
+  expect(packed.files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/client/index.js', 'dist/lib/local/index.js', 'dist/runtime/entry/handler.js', 'dist/bin/cli.js']));
   expect(packed.files.filter((f) => /(^|\/)(bench|examples|test|scripts)\/|\/(app|demo|bench|schema)\.(js|d\.ts)$/.test(f))).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 import { CapacityMeter, applyUpdate } from '../../lib/cost/capacity';
 import { itemSize } from '../../lib/cost/item-size';
-import { checkpointPut, runFinish, runKey, runStart } from '../../runtime/table';
+import { checkpointPut, runFinish, runKey, runStart } from '../../runtime/contract/table';
 
 const T = 'wf';
 const pk = (s: string) => ({ pk: { S: s } });

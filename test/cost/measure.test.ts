@@ -1,9 +1,9 @@
 import type { LocalFunction } from '../../lib/local/assembly';
 import type { TimelineEntry } from '../../lib/local/timeline';
 import type { CallRecord } from '../../lib/local/traffic';
-import type { NodeIR } from '../../runtime/ir';
+import type { NodeIR } from '../../runtime/contract/ir';
 import { averageRuns, measureRun } from '../../lib/cost/measure';
-import { runFinish, runStart } from '../../runtime/table';
+import { runFinish, runStart } from '../../runtime/contract/table';
 
 const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
   version: 1, workflow: 'W', node, entry: node === 'A', handler: kind === 'user' ? { kind, export: node } : { kind },

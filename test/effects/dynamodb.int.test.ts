@@ -8,9 +8,9 @@
 import { GetItemCommand, PutItemCommand, type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Task } from '../../lib/definition';
-import { DynamoDbStore } from '../../runtime/dynamodb-store';
+import { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
 import { effects, type UnumContext } from '../../runtime/effects';
-import { holdsOperation, keyItem, keyOf, loggedUpdate, parseKey } from '../../runtime/table';
+import { holdsOperation, keyItem, keyOf, loggedUpdate, parseKey } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { command, type Crash, crashingClient } from '../support/effects';
 import { Driver, fromCompiled } from '../support/harness';
@@ -48,7 +48,7 @@ const increment = (table: string, key: string): TransactWriteItem => ({
 
 const isMarker = (input: Record<string, unknown>): boolean =>
   ((input.TransactItems as TransactWriteItem[]) ?? []).some((i) => parseKey(keyOf(i.Put?.Item) ?? '')?.kind === 'effect');
-/** Order ends the run: its commit is the run record's final write (runtime/run-end.ts), not a checkpoint put. */
+/** Order ends the run: its commit is the run record's final write (runtime/step/step/run-end.ts), not a checkpoint put. */
 const isCommit = (input: Record<string, unknown>): boolean => parseKey(keyOf(input.Key as never) ?? '')?.kind === 'run';
 
 /** `n` deliveries of one start request at once (duplicate async delivery), then the rest of the run. */

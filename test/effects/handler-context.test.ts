@@ -5,8 +5,8 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Fold, Map, Task } from '../../lib/definition';
-import type { UnumContext } from '../../runtime/handler-context';
-import type { LambdaContext } from '../../runtime/types';
+import type { UnumContext } from '../../runtime/step/handler-context';
+import type { LambdaContext } from '../../runtime/ports/execution';
 import { Driver, fromCompiled } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

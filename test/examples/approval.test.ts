@@ -17,7 +17,7 @@ import type { ExpenseClaim } from '../../examples/approval/handlers';
 import { measureRun } from '../../lib/cost/measure';
 import { LocalEngine } from '../../lib/local/engine';
 import { tokensHandedOut } from '../../lib/local/task-tokens';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 import { engineDynamoDb } from '../support/test-dynamodb';
 

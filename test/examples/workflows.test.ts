@@ -12,7 +12,7 @@ import { App } from 'aws-cdk-lib';
 import { ExamplesStack } from '../../examples/app';
 import { startLocalEngine, type LocalTestEngine } from '../../lib/local';
 import type { Order } from '../../examples/orders/handlers';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { orderEffects } from '../faults/app/orders';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { type OrdersDatabase, startOrdersDatabase } from '../support/orders-database';

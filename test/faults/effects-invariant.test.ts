@@ -13,7 +13,7 @@ import { expectationFor } from '../../lib/local/campaign';
 import { effectViolations, type EffectCheck } from '../../lib/local/checker';
 import { checkedRun, profile, referenceRun } from '../../lib/local/fault-run';
 import { CrashPointPlan } from '../../lib/local/schedule';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import type { Order } from '../../examples/orders/handlers';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 import { orderEffects } from './app/orders';

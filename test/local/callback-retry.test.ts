@@ -13,7 +13,7 @@ import * as path from 'path';
 import { UnumTaskAlreadyCompletedError } from '../../lib/client';
 import type { LocalEngine } from '../../lib/local/engine';
 import { useCallbackEngine } from '../support/callback-engine';
-import { decodeTaskToken } from '../../runtime/task-token';
+import { decodeTaskToken } from '../../runtime/contract/task-token';
 import { callFiles, type Call } from './callback-retry-app/handlers';
 
 jest.setTimeout(300_000);

@@ -12,9 +12,9 @@ import { UnumTaskAlreadyCompletedError, UnumTaskTokenError } from '../../lib/cli
 import type { LocalEngine } from '../../lib/local/engine';
 import { runClientCommandOnEngine } from '../support/cli';
 import { useCallbackEngine } from '../support/callback-engine';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, runResultWritten } from '../../runtime/table';
-import { decodeTaskToken, encodeTaskToken } from '../../runtime/task-token';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, runResultWritten } from '../../runtime/contract/table';
+import { decodeTaskToken, encodeTaskToken } from '../../runtime/contract/task-token';
 
 jest.setTimeout(300_000);
 

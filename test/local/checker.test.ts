@@ -3,7 +3,7 @@ import { checkRun, committedValues, runRecordWrites, successorInputViolations } 
 import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { boundedMaps, mapConcurrencyViolations } from '../../lib/local/map-concurrency';
 import type { TimelineEntry } from '../../lib/local/timeline';
-import type { NodeIR } from '../../runtime/ir';
+import type { NodeIR } from '../../runtime/contract/ir';
 import type { CallRecord } from '../../lib/local/traffic';
 
 const exec = (identity: string, attempt = 1): ExecutionInfo => ({ executionId: `${identity}/${attempt}`, functionName: 'f', requestId: 'r', attempt, maxAttempts: 3, identity, workflowId: 'w', duplicate: false });

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { main as demo } from '../../examples/demo';
 import { main as localRun } from '../../lib/cli/local';
 import type { LocalWorkflow } from '../../lib/local/assembly';

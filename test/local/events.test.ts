@@ -4,8 +4,8 @@
  * iteration of the invocation that handed it out, without the workflowId.
  */
 import { describeEvent } from '../../lib/local/events';
-import { invocationName } from '../../runtime/naming';
-import { encodeTaskToken } from '../../runtime/task-token';
+import { invocationName } from '../../runtime/contract/naming';
+import { encodeTaskToken } from '../../runtime/contract/task-token';
 
 const tokenOf = (workflowId: string, iteration: number, frames: { iteration: number; index: number }[] = []): string => {
   const run = { workflow: 'Approve', workflowId };

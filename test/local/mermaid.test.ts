@@ -1,4 +1,4 @@
-import type { NodeIR } from '../../runtime/ir';
+import type { NodeIR } from '../../runtime/contract/ir';
 import type { InspectReport } from '../../lib/client/inspect';
 import { failStateId, toDot, toMermaid, workflowGraph } from '../../lib/graph/mermaid';
 import { nodeStatesOfRun } from '../../lib/graph/run-state';

@@ -9,11 +9,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { UnumClient } from '../../lib/client';
-import { TableReader } from '../../lib/client/table';
+import { TableReader } from '../../lib/client/table-reads';
 import type { LocalEngine } from '../../lib/local/engine';
 import type { CallFault, EventFault, ExecutionInfo } from '../../lib/local/fault-plan';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, decodeCheckpoint } from '../../runtime/table';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, decodeCheckpoint } from '../../runtime/contract/table';
 import { useFaultEngine } from '../faults/fault-engine';
 import { runClientCommandOnEngine } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';

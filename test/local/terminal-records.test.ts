@@ -13,7 +13,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Json } from '../../runtime/ir';
+import type { Json } from '../../runtime/contract/ir';
 import { UnumClient, type RecoveryReport } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
 import { itemsWithoutTtl, leftoverViolations } from '../../lib/local/checker';

@@ -7,8 +7,8 @@
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Choice, Condition, Definition, Map, Pass, Succeed, Task, type IChainable } from '../../lib/definition';
-import type { Envelope } from '../../runtime/ir';
-import type { CheckpointStore } from '../../runtime/store';
+import type { Envelope } from '../../runtime/contract/ir';
+import type { CheckpointStore } from '../../runtime/ports/store';
 import { Driver, fromCompiled, type DriverOptions } from '../support/harness';
 import { MapWatch } from '../support/map-watch';
 import { MemoryStore } from '../support/memory-store';

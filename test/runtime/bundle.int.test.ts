@@ -42,7 +42,7 @@ test('a bundled function loads its IR beside the bundle, checkpoints and invokes
   const nodes = defineWorkflow('bundled', { A: { fn: () => 0, instructions: [seq('B')] }, B: { instructions: [succeed] } });
   buildSync({
     stdin: {
-      contents: `import * as user from ${JSON.stringify(join(dir, 'user.ts'))};\nimport { createHandler } from ${JSON.stringify(resolve(__dirname, '../../runtime/handler'))};\nexport const handler = createHandler(user);\n`,
+      contents: `import * as user from ${JSON.stringify(join(dir, 'user.ts'))};\nimport { createHandler } from ${JSON.stringify(resolve(__dirname, '../../runtime/entry/handler'))};\nexport const handler = createHandler(user);\n`,
       resolveDir: dir,
       loader: 'ts',
     },

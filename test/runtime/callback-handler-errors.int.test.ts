@@ -5,9 +5,9 @@
  * rule's last error goes to the Catch rules, and an error no rule handles
  * goes back to Lambda's retries. On DynamoDB Local with the runtime's handlers.
  */
-import { createCallbackHandler } from '../../runtime/callback-handler';
-import type { TaskResponseAnswer } from '../../runtime/ir';
-import { decodeRunRecord } from '../../runtime/table';
+import { createCallbackHandler } from '../../runtime/callbacks/callback-handler';
+import type { TaskResponseAnswer } from '../../runtime/contract/ir';
+import { decodeRunRecord } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { defineWorkflow, Driver, lambdaContext, seq, succeed } from '../support/harness';
 

@@ -4,10 +4,10 @@
  * arrive at once, exactly one is answered `completed`, and the run's result
  * is that one's (the Catch path for the timeout); a forged token writes nothing.
  */
-import { createCallbackHandler } from '../../runtime/callback-handler';
-import type { TaskResponseAnswer } from '../../runtime/ir';
-import { decodeRunRecord } from '../../runtime/table';
-import { decodeTaskToken, encodeTaskToken } from '../../runtime/task-token';
+import { createCallbackHandler } from '../../runtime/callbacks/callback-handler';
+import type { TaskResponseAnswer } from '../../runtime/contract/ir';
+import { decodeRunRecord } from '../../runtime/contract/table';
+import { decodeTaskToken, encodeTaskToken } from '../../runtime/contract/task-token';
 import { useTestDb } from '../support/dynamodb';
 import { defineWorkflow, Driver, lambdaContext, seq, succeed } from '../support/harness';
 

@@ -1,13 +1,13 @@
 /**
- * The retry decision of a callback Task's completion (runtime/callback-retry.ts):
+ * The retry decision of a callback Task's completion (runtime/callbacks/callback-retry.ts):
  * the first Retry rule the error matches retries while it has attempts left,
  * counting per rule across attempts, with the backoff of ordinary Task
  * retries; `States.TaskFailed` does not match `States.Timeout`.
  */
-import { taskRetry, type TaskRetry } from '../../runtime/callback-retry';
-import type { RetryRule } from '../../runtime/ir';
-import { TASK_RETRY } from '../../runtime/table';
-import type { Exec, TaskCompletion } from '../../runtime/types';
+import { taskRetry, type TaskRetry } from '../../runtime/callbacks/callback-retry';
+import type { RetryRule } from '../../runtime/contract/ir';
+import { TASK_RETRY } from '../../runtime/contract/table';
+import type { Exec, TaskCompletion } from '../../runtime/ports/execution';
 
 const rule = (errors: string[], maxAttempts: number, extra: Partial<RetryRule> = {}): RetryRule => ({ errors, maxAttempts, intervalSeconds: 10, backoffRate: 2, jitter: 'NONE', ...extra });
 const exec = (retry: RetryRule[]): Exec => ({ rt: { ir: { retry } } }) as unknown as Exec;

@@ -1,5 +1,5 @@
-import { evaluate, stringMatches } from '../../runtime/condition';
-import type { Condition } from '../../runtime/ir';
+import { evaluate, stringMatches } from '../../runtime/language/condition';
+import type { Condition } from '../../runtime/contract/ir';
 
 const doc = {
   n: 10,

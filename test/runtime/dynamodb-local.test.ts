@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DynamoDBClient, DescribeTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { createWorkflowTable } from '../../lib/local/table';
+import { createWorkflowTable } from '../../lib/local/create-tables';
 
 const javaOnPort = (port: number): boolean => {
   try {

@@ -1,6 +1,6 @@
 /** DynamoDbStore against DynamoDB Local: conditional writes, batches past their limits, run record conditions. */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDbStore } from '../../runtime/dynamodb-store';
+import { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
 import { useTestDb } from '../support/dynamodb';
 
 const db = useTestDb({ quiet: false });

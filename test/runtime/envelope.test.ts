@@ -1,13 +1,13 @@
 /**
- * Reading events (runtime/envelope.ts): what a start request is, and what an
+ * Reading events (runtime/entry/envelope.ts): what a start request is, and what an
  * envelope parses to. Forged envelopes, field by field, are in
  * forged-events.int.test.ts.
  */
-import { createHandler } from '../../runtime/handler';
-import { parseEvent, parseStart } from '../../runtime/envelope';
-import { UnumEventError } from '../../runtime/errors';
-import { ENVELOPE_VERSION, type NodeIR } from '../../runtime/ir';
-import { MAX_VALUE_BYTES } from '../../runtime/payload';
+import { createHandler } from '../../runtime/entry/handler';
+import { parseEvent, parseStart } from '../../runtime/entry/envelope';
+import { UnumEventError } from '../../runtime/contract/errors';
+import { ENVELOPE_VERSION, type NodeIR } from '../../runtime/contract/ir';
+import { MAX_VALUE_BYTES } from '../../runtime/records/payload';
 import { defineWorkflow, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

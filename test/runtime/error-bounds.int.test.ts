@@ -5,9 +5,9 @@
  * own writes (run record, history, caught `{Error, Cause}`). And every record
  * the recorder writes expires (finding 5).
  */
-import { createFailureRecorder, type FailureRecord } from '../../runtime/failure-recorder';
-import { boundedError, ERROR_BOUNDS, truncated } from '../../runtime/errors';
-import { decodeHistoryEntry, decodeRunRecord, type Item, keyOf, parseKey, ttlOf } from '../../runtime/table';
+import { createFailureRecorder, type FailureRecord } from '../../runtime/entry/failure-recorder';
+import { boundedError, ERROR_BOUNDS, truncated } from '../../runtime/contract/errors';
+import { decodeHistoryEntry, decodeRunRecord, type Item, keyOf, parseKey, ttlOf } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, defineWorkflow, succeed } from '../support/harness';
 

@@ -6,8 +6,8 @@
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Definition, Fold, Map, Parallel, Task, type IChainable } from '../../lib/definition';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, runKey } from '../../runtime/table';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, runKey } from '../../runtime/contract/table';
 import { fromCompiled, Driver } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

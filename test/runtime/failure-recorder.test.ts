@@ -1,5 +1,5 @@
-import { createFailureRecorder, type FailureRecord, identify } from '../../runtime/failure-recorder';
-import { encodeTaskToken } from '../../runtime/task-token';
+import { createFailureRecorder, type FailureRecord, identify } from '../../runtime/entry/failure-recorder';
+import { encodeTaskToken } from '../../runtime/contract/task-token';
 import { MemoryStore } from '../support/memory-store';
 
 beforeEach(() => {

@@ -6,12 +6,12 @@
  * to every invocation, and leave nothing without a TTL.
  */
 import { dedupeHistory } from '../../lib/client/history';
-import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { Envelope, Instruction, ItemLaunch, NodeIR } from '../../runtime/ir';
-import type { Invoker } from '../../runtime/invoker';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, decodeHistoryEntry, type HistoryEntry } from '../../runtime/table';
-import type { CheckpointStore } from '../../runtime/store';
+import { createHandler, type LambdaHandler } from '../../runtime/entry/handler';
+import type { Envelope, Instruction, ItemLaunch, NodeIR } from '../../runtime/contract/ir';
+import type { Invoker } from '../../runtime/ports/invoker';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, decodeHistoryEntry, type HistoryEntry } from '../../runtime/contract/table';
+import type { CheckpointStore } from '../../runtime/ports/store';
 import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { MapWatch } from '../support/map-watch';
 import { MemoryStore } from '../support/memory-store';

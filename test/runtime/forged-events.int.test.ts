@@ -8,10 +8,10 @@
 import { UnumClient } from '../../lib/client';
 import { compileWorkflow } from '../../lib/compiler';
 import { Choice, Condition, Definition, Fold, Map as MapState, Succeed, Task } from '../../lib/definition';
-import { createHandler } from '../../runtime/handler';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type EnvelopeHeader } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, keyOf } from '../../runtime/table';
+import { createHandler } from '../../runtime/entry/handler';
+import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type EnvelopeHeader } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, keyOf } from '../../runtime/contract/table';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled, lambdaContext, QueueInvoker } from '../support/harness';

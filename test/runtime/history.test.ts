@@ -5,10 +5,10 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { dedupeHistory } from '../../lib/client/history';
-import { createHandler } from '../../runtime/handler';
-import type { Instruction } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, decodeHistoryEntry, type HistoryEntry, type HistoryItem } from '../../runtime/table';
+import { createHandler } from '../../runtime/entry/handler';
+import type { Instruction } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, decodeHistoryEntry, type HistoryEntry, type HistoryItem } from '../../runtime/contract/table';
 import { counting } from '../support/counting-store';
 import { Driver, defineWorkflow, lambdaCause, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';

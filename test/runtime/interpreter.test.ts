@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
-import { createHandler } from '../../runtime/handler';
-import type { Condition, Envelope, Instruction } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey } from '../../runtime/table';
+import { createHandler } from '../../runtime/entry/handler';
+import type { Condition, Envelope, Instruction } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey } from '../../runtime/contract/table';
 import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

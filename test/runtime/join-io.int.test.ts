@@ -5,7 +5,7 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, type IChainable, MapState, Parallel, Task } from '../../lib/definition';
-import { decodeCheckpoint } from '../../runtime/table';
+import { decodeCheckpoint } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';
 

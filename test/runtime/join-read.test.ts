@@ -5,7 +5,7 @@
  */
 import { MemoryStore } from '../support/memory-store';
 import { Driver, defineWorkflow, succeed } from '../support/harness';
-import type { Instruction } from '../../runtime/ir';
+import type { Instruction } from '../../runtime/contract/ir';
 
 const start = (input: unknown): unknown => ({ workflowId: 'w', input });
 const fanIn: Instruction = { op: 'invoke', invoke: { kind: 'fanIn', target: 'J', size: 'frame', tail: 0 } };

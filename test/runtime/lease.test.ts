@@ -6,8 +6,8 @@
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Choice, Condition, Definition, Fold, Map, Parallel, Succeed, Task, type IChainable } from '../../lib/definition';
-import type { ShardRenewal } from '../../runtime/store';
-import { runKey } from '../../runtime/table';
+import type { ShardRenewal } from '../../runtime/ports/store';
+import { runKey } from '../../runtime/contract/table';
 import { fromCompiled, Driver } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

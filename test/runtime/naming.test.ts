@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey, runKey, shardKey } from '../../runtime/table';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey, runKey, shardKey } from '../../runtime/contract/table';
 
 const run = (workflowId: string, workflow = 'W') => ({ workflow, workflowId });
 

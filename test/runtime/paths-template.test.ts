@@ -1,9 +1,9 @@
 /** Paths, payload templates, intrinsics and io processing, with the ASL specification's examples. */
-import { evalIntrinsic, parseIntrinsic } from '../../runtime/intrinsics';
-import { processInput, processOutput } from '../../runtime/io';
-import type { Json } from '../../runtime/ir';
-import { evalPath, pathOf, setPath } from '../../runtime/paths';
-import { applyTemplate } from '../../runtime/template';
+import { evalIntrinsic, parseIntrinsic } from '../../runtime/language/intrinsics';
+import { processInput, processOutput } from '../../runtime/language/io';
+import type { Json } from '../../runtime/contract/ir';
+import { evalPath, pathOf, setPath } from '../../runtime/language/paths';
+import { applyTemplate } from '../../runtime/language/template';
 
 test('reference paths (ASL spec)', () => {
   const input = { foo: 123, bar: ['a', 'b', 'c'], car: { cdr: true } };

@@ -4,7 +4,7 @@
  */
 import { Driver, defineWorkflow, lambdaCause, seq, succeed } from '../support/harness';
 import { useTestDb } from '../support/dynamodb';
-import type { Instruction } from '../../runtime/ir';
+import type { Instruction } from '../../runtime/contract/ir';
 
 const db = useTestDb();
 

@@ -2,9 +2,9 @@
  * Races and crashes against DynamoDB Local: concurrent duplicate executions,
  * a crash between checkpoint and invoke, and late duplicates after the run finished.
  */
-import { createHandler } from '../../runtime/handler';
-import type { Envelope } from '../../runtime/ir';
-import type { CheckpointStore, ReadSet } from '../../runtime/store';
+import { createHandler } from '../../runtime/entry/handler';
+import type { Envelope } from '../../runtime/contract/ir';
+import type { CheckpointStore, ReadSet } from '../../runtime/ports/store';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
@@ -54,7 +54,7 @@ test('50 concurrent executions of one invocation commit one checkpoint and send 
   for (const target of ['fn-C', 'fn-D']) {
     const sent = invoker.sent.filter((s) => s.functionName === target).map((s) => s.event as Envelope);
     expect(sent).toHaveLength(50);
-    // The lease is counted from each execution's clock (runtime/lease.ts): executions on either side of a
+    // The lease is counted from each execution's clock (runtime/records/retention.ts): executions on either side of a
     // TTL granule's edge (a loaded machine spreads the 50 over seconds) carry different ones. Like the
     // fault checker's invariant 2, the input is everything else; every lease lies ahead.
     const withoutLease = sent.map(({ unum: { lease: _lease, ...rest } }) => JSON.stringify(rest));

@@ -4,11 +4,11 @@
  * commit, and only its invokes wait for that read; a step with an input to
  * read reads it, its own checkpoint and the run record before its handler.
  */
-import { createHandler } from '../../runtime/handler';
-import type { Envelope, Json } from '../../runtime/ir';
-import type { CheckpointStore, ReadOptions } from '../../runtime/store';
-import { invocationName } from '../../runtime/naming';
-import { checkpointKey } from '../../runtime/table';
+import { createHandler } from '../../runtime/entry/handler';
+import type { Envelope, Json } from '../../runtime/contract/ir';
+import type { CheckpointStore, ReadOptions } from '../../runtime/ports/store';
+import { invocationName } from '../../runtime/contract/naming';
+import { checkpointKey } from '../../runtime/contract/table';
 import { QueueInvoker, defineWorkflow, lambdaContext, seq } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 import { overriding } from '../support/store-overrides';

@@ -1,12 +1,12 @@
 /**
- * Redrive's part of the table layout (runtime/table.ts) and of the runtime
- * (runtime/park.ts): the requests as DynamoDB gets them, and a parked event
+ * Redrive's part of the table layout (runtime/contract/table.ts) and of the runtime
+ * (runtime/records/redrive-park.ts): the requests as DynamoDB gets them, and a parked event
  * that parses back into the invocation that parked it.
  */
 import fc from 'fast-check';
-import { parseEvent } from '../../runtime/envelope';
-import type { FanOutFrame } from '../../runtime/ir';
-import { parkedOf, redriveUntil, resentEvent } from '../../runtime/park';
+import { parseEvent } from '../../runtime/entry/envelope';
+import type { FanOutFrame } from '../../runtime/contract/ir';
+import { parkedOf, redriveUntil, resentEvent } from '../../runtime/records/redrive-park';
 import {
   decodeParked,
   decodeRedriveState,
@@ -20,8 +20,8 @@ import {
   runPark,
   runRedrive,
   runRedriveDone,
-} from '../../runtime/table';
-import type { Exec, Invocation } from '../../runtime/types';
+} from '../../runtime/contract/table';
+import type { Exec, Invocation } from '../../runtime/ports/execution';
 import { defineWorkflow, seq } from '../support/harness';
 
 const RUN = { workflow: 'W', workflowId: 'w-1' };

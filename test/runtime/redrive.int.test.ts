@@ -7,11 +7,11 @@
  */
 import { type CompileOptions, compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
-import { TableReader } from '../../lib/client/table';
+import { TableReader } from '../../lib/client/table-reads';
 import { Definition, Fail, type IChainable, Map, Parallel, Task, Wait, WaitTime } from '../../lib/definition';
-import { invocationName } from '../../runtime/naming';
-import type { CheckpointStore } from '../../runtime/store';
-import { checkpointKey, decodeParked, decodeRunRecord, keyItem, parkKey, type RunRef } from '../../runtime/table';
+import { invocationName } from '../../runtime/contract/naming';
+import type { CheckpointStore } from '../../runtime/ports/store';
+import { checkpointKey, decodeParked, decodeRunRecord, keyItem, parkKey, type RunRef } from '../../runtime/contract/table';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled } from '../support/harness';

@@ -7,9 +7,9 @@
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Definition, Task, type IChainable } from '../../lib/definition';
-import { ENV } from '../../runtime/ir';
-import { runTimeoutName } from '../../runtime/naming';
-import { runKey, type RunRecord } from '../../runtime/table';
+import { ENV } from '../../runtime/contract/ir';
+import { runTimeoutName } from '../../runtime/contract/naming';
+import { runKey, type RunRecord } from '../../runtime/contract/table';
 import { Driver, fromCompiled, RECORDER_FUNCTION, type Delivery } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

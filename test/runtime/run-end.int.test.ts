@@ -4,9 +4,9 @@
  * transitions (RUNNING at the start), duplicates of the terminal change
  * nothing, and a result over the inline limit still goes by reference.
  */
-import { createHandler } from '../../runtime/handler';
-import type { Envelope } from '../../runtime/ir';
-import { endsRun } from '../../runtime/run-end';
+import { createHandler } from '../../runtime/entry/handler';
+import type { Envelope } from '../../runtime/contract/ir';
+import { endsRun } from '../../runtime/step/run-end';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';

@@ -6,8 +6,8 @@
 import { UnumClient } from '../../lib/client';
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Task } from '../../lib/definition';
-import type { Envelope } from '../../runtime/ir';
-import { keyOf, parseKey } from '../../runtime/table';
+import type { Envelope } from '../../runtime/contract/ir';
+import { keyOf, parseKey } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled, lambdaContext } from '../support/harness';
 

@@ -8,8 +8,8 @@
  */
 import { MemoryStore } from '../support/memory-store';
 import { Driver, defineWorkflow, succeed } from '../support/harness';
-import type { Instruction } from '../../runtime/ir';
-import type { ReadOptions, ReadSet } from '../../runtime/store';
+import type { Instruction } from '../../runtime/contract/ir';
+import type { ReadOptions, ReadSet } from '../../runtime/ports/store';
 
 /** A store whose eventually consistent reads come from a replica that has seen no checkpoint and no shard. */
 class LaggingReplicaStore extends MemoryStore {

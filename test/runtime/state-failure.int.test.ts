@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, type IChainable, MapState, Parallel, Pass, Task } from '../../lib/definition';
-import type { FailureRecord } from '../../runtime/failure-recorder';
-import { parseKey } from '../../runtime/table';
+import type { FailureRecord } from '../../runtime/entry/failure-recorder';
+import { parseKey } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { type Delivery, Driver, fromCompiled } from '../support/harness';
 

@@ -6,7 +6,7 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Choice, Condition, Definition, Fail, Task, type IChainable } from '../../lib/definition';
-import type { HistoryItem } from '../../runtime/table';
+import type { HistoryItem } from '../../runtime/contract/table';
 import { Driver, defineWorkflow, fromCompiled, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

@@ -1,12 +1,12 @@
 /**
- * The table layout (runtime/table.ts): what the writers encode, the readers
+ * The table layout (runtime/contract/table.ts): what the writers encode, the readers
  * decode to the same record, and keys parse back into their parts. And the
  * lint rule that keeps the layout in that one module.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { ERROR_BOUNDS, truncated } from '../../runtime/errors';
+import { ERROR_BOUNDS, truncated } from '../../runtime/contract/errors';
 import {
   checkpointKey,
   checkpointPut,
@@ -27,7 +27,7 @@ import {
   runStart,
   shardKey,
   ttlOf,
-} from '../../runtime/table';
+} from '../../runtime/contract/table';
 
 const name = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
 const run = fc.record({ workflow: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), workflowId: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/) });
@@ -143,7 +143,7 @@ test('a run record names the state where the run ended, within the bounds', () =
   expect(decodeRunRecord(item).error).toEqual({ ...end, state: truncated(end.state, ERROR_BOUNDS.name) });
 });
 
-describe('only runtime/table.ts names the layout (eslint.config.mjs)', () => {
+describe('only runtime/contract/table.ts names the layout (eslint.config.mjs)', () => {
   const root = path.join(__dirname, '..', '..');
   /** Lines of `source`, linted as the file `file`, that break the table rule. */
   function flaggedLines(file: string, source: string): number[] {
@@ -178,7 +178,7 @@ describe('only runtime/table.ts names the layout (eslint.config.mjs)', () => {
     }
   });
 
-  test('runtime/table.ts may', () => {
-    expect(flaggedLines('runtime/table.ts', source)).toEqual([]);
+  test('runtime/contract/table.ts may', () => {
+    expect(flaggedLines('runtime/contract/table.ts', source)).toEqual([]);
   });
 });

@@ -1,16 +1,16 @@
 /**
- * Waits in the runtime: when a wait ends (runtime/wait-time.ts), and the
- * hand-off (runtime/delay.ts): the node before the Wait schedules the Wait's
+ * Waits in the runtime: when a wait ends (runtime/states/wait-time.ts), and the
+ * hand-off (runtime/step/step/wait-handoff.ts): the node before the Wait schedules the Wait's
  * node under its invocation name, once however often it runs; a due time
  * already past invokes at once; and what the run still needs outlives a wait
  * much longer than the checkpoint retention, with items expiring meanwhile.
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Definition, Map, Task, Wait, WaitTime, type IChainable } from '../../lib/definition';
-import type { Json, WaitSpec } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import { runKey } from '../../runtime/table';
-import { waitDue } from '../../runtime/wait-time';
+import type { Json, WaitSpec } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import { runKey } from '../../runtime/contract/table';
+import { waitDue } from '../../runtime/states/wait-time';
 import { fromCompiled, Driver } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

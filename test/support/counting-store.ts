@@ -1,5 +1,5 @@
 /** Wraps a CheckpointStore to count calls and successful checkpoint commits, and to inject failures. */
-import type { CheckpointStore } from '../../runtime/store';
+import type { CheckpointStore } from '../../runtime/ports/store';
 
 export interface Counting {
   readonly store: CheckpointStore;

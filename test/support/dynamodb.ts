@@ -1,9 +1,9 @@
 /** DynamoDB Local for a test file (the run's shared instance, test-dynamodb.ts), a fresh table per test, deleted after the file. */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { createWorkflowTable, deleteTables } from '../../lib/local/table';
-import { DynamoDbStore } from '../../runtime/dynamodb-store';
-import { keyOf, parseKey } from '../../runtime/table';
+import { createWorkflowTable, deleteTables } from '../../lib/local/create-tables';
+import { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
+import { keyOf, parseKey } from '../../runtime/contract/table';
 import { testDynamoDb } from './test-dynamodb';
 
 export interface TestDb {

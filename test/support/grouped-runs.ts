@@ -1,4 +1,4 @@
-import { forEachLimit } from '../../runtime/pool';
+import { forEachLimit } from '../../runtime/ports/pool';
 
 /**
  * Runs `fn` over `items` with up to `limit` groups in flight and each group's

@@ -5,15 +5,15 @@
  * on-failure destination), against any CheckpointStore.
  */
 import { randomUUID } from 'node:crypto';
-import { createFailureRecorder, createRunTimeoutHandler, type FailureRecord } from '../../runtime/failure-recorder';
-import { createHandler, type LambdaHandler } from '../../runtime/handler';
-import type { Envelope, Instruction, NodeIR, NodeSettings, RunTimeoutEvent } from '../../runtime/ir';
-import type { Invoker } from '../../runtime/invoker';
-import type { OneTimeSchedule, Scheduler } from '../../runtime/scheduler';
+import { createFailureRecorder, createRunTimeoutHandler, type FailureRecord } from '../../runtime/entry/failure-recorder';
+import { createHandler, type LambdaHandler } from '../../runtime/entry/handler';
+import type { Envelope, Instruction, NodeIR, NodeSettings, RunTimeoutEvent } from '../../runtime/contract/ir';
+import type { Invoker } from '../../runtime/ports/invoker';
+import type { OneTimeSchedule, Scheduler } from '../../runtime/ports/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
 import { recorderSpec } from '../../lib/construct/recorder-spec';
-import type { CheckpointStore } from '../../runtime/store';
-import type { LambdaContext } from '../../runtime/types';
+import type { CheckpointStore } from '../../runtime/ports/store';
+import type { LambdaContext } from '../../runtime/ports/execution';
 
 export const SETTINGS: NodeSettings = {
   inlineLimitBytes: 32768,

@@ -6,11 +6,11 @@
  * the two, so there are no ties.
  */
 import { boundedMaps, itemOf, peakRunning, type BoundedMap } from '../../lib/local/map-concurrency';
-import { decodeArrival } from '../../runtime/fan-in';
-import type { EnvelopeHeader, NodeIR } from '../../runtime/ir';
-import { invocationName } from '../../runtime/naming';
-import type { CheckpointStore } from '../../runtime/store';
-import { parseKey } from '../../runtime/table';
+import { decodeArrival } from '../../runtime/records/fan-in-shards';
+import type { EnvelopeHeader, NodeIR } from '../../runtime/contract/ir';
+import { invocationName } from '../../runtime/contract/naming';
+import type { CheckpointStore } from '../../runtime/ports/store';
+import { parseKey } from '../../runtime/contract/table';
 import type { Driver } from './harness';
 import { overriding } from './store-overrides';
 

@@ -3,8 +3,8 @@
  * uses; counts calls. With `expires`, an item is deleted as soon as its TTL
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
-import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOutAt } from '../../runtime/table';
+import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/ports/store';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOutAt } from '../../runtime/contract/table';
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}

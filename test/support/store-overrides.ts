@@ -3,7 +3,7 @@
  * observe or break one call: every other call goes to `inner` unchanged. A
  * replacement that still does the call calls `inner` itself.
  */
-import type { CheckpointStore } from '../../runtime/store';
+import type { CheckpointStore } from '../../runtime/ports/store';
 
 export function overriding(inner: CheckpointStore, overrides: Partial<CheckpointStore>): CheckpointStore {
   return new Proxy(inner, {

@@ -2,7 +2,7 @@
  * The inputs each corpus document runs on, and the reviewed expectations
  * where unum and the peer interpreter disagree (`pin`).
  */
-import type { Json } from '../../../runtime/ir';
+import type { Json } from '../../../runtime/contract/ir';
 import { failed, succeeded, type Outcome } from './outcome';
 
 /**
@@ -35,7 +35,7 @@ const deliberate = (reason: string, expected: Outcome): Pin => ({ kind: 'unum de
 const handlerError = (errorType: string, errorMessage: string): Outcome => failed(errorType, JSON.stringify({ errorType, errorMessage }));
 
 const LAMBDA_RETRIES = 'an error no Retry or Catch handles is retried by Lambda (retryAttempts 2), each time with the Retry rules afresh';
-/** A comparison with a value of another type is false (runtime/condition.ts); Step Functions does not fail the Choice for it. */
+/** A comparison with a value of another type is false (runtime/language/condition.ts); Step Functions does not fail the Choice for it. */
 const TYPE_MISMATCH_PATH = 'a String/Boolean/Timestamp...Path operand of another type makes the comparison false; the peer fails the run with States.Runtime';
 const COERCION = 'a value of another type makes the comparison false; the peer coerces it as JavaScript does';
 

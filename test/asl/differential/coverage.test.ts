@@ -6,8 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Json } from '../../../runtime/ir';
-import { parsePath, type Step } from '../../../runtime/paths';
+import type { Json } from '../../../runtime/contract/ir';
+import { parsePath, type Step } from '../../../runtime/language/paths';
 import { documentFiles, DOCUMENTS } from './corpus';
 import { corpusPaths, corpusStrings, covers, readmeRequirements, rowRequirements, templateNames, TOP_LEVEL } from './coverage';
 

@@ -10,7 +10,7 @@
  * operators in parentheses, "each also as `...Path`", means every ASL
  * comparison operator it names.
  */
-import type { Json } from '../../../runtime/ir';
+import type { Json } from '../../../runtime/contract/ir';
 
 /** One thing the table says is supported: `field` of a `state` type ('(top level)' for the document), optionally inside `parent`. */
 export interface Requirement {

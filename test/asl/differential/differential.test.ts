@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Json } from '../../../runtime/ir';
+import type { Json } from '../../../runtime/contract/ir';
 import { startLocalEngine, type LocalTestEngine } from '../../../lib/local';
 import { synthesizeCorpus } from './app';
 import { CASES, type Case, type PinKind } from './cases';

@@ -1,5 +1,5 @@
 /** How a run ended, in the terms both interpreters share, and how two outcomes are compared. */
-import type { Json } from '../../../runtime/ir';
+import type { Json } from '../../../runtime/contract/ir';
 
 export type Outcome =
   | { readonly status: 'SUCCEEDED'; readonly output: Json }

@@ -6,7 +6,7 @@
  * `lambda:invoke` Task passes `Payload` and gets `{ ExecutedVersion, Payload, StatusCode }` back.
  */
 import type * as Peer from 'aws-local-stepfunctions' with { 'resolution-mode': 'import' };
-import type { Json } from '../../../runtime/ir';
+import type { Json } from '../../../runtime/contract/ir';
 import type { CorpusDocument, TaskTarget } from './corpus';
 import * as handlers from './handlers';
 import { failed, succeeded, type Outcome } from './outcome';

@@ -4,7 +4,7 @@
  */
 import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'crypto';
-import { createWorkflowTable } from '../../../lib/local/table';
+import { createWorkflowTable } from '../../../lib/local/create-tables';
 import { testDynamoDb } from '../../support/test-dynamodb';
 
 export interface LocalDynamo {

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import { DynamoDbStore } from '../../../runtime/dynamodb-store';
-import type { Json } from '../../../runtime/ir';
+import { DynamoDbStore } from '../../../runtime/aws/dynamodb-store';
+import type { Json } from '../../../runtime/contract/ir';
 import type { Committed, Expectation } from '../../../lib/local/checker';
 import type { Target } from '../../../lib/local/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';

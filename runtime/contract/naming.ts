@@ -1,0 +1,29 @@
+/**
+ * Deterministic names of invocations (docs/architecture.md "Naming"); the
+ * table keys derived from them are in runtime/contract/table.ts. A name depends only on local information,
+ * so every execution of an invocation, and every party that must find its
+ * checkpoint (successors, joins), computes the same 43 characters. The
+ * workflow is part of it: workflows sharing a table never share a name.
+ */
+import { createHash } from 'node:crypto';
+import type { RunRef } from './table';
+
+/** The parts of a fan-out frame that identify a branch (size/kind/origin follow from them). */
+export interface FramePosition {
+  readonly iteration: number;
+  readonly index: number;
+}
+
+export function invocationName(
+  run: RunRef,
+  node: string,
+  iteration: number,
+  frames: readonly FramePosition[],
+  foldIndex?: number,
+): string {
+  const parts = [run.workflow, run.workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+/** The name of a run's timeout schedule: one per run, so the entry's retries create it once. */
+export const runTimeoutName = (run: RunRef): string => createHash('sha256').update(JSON.stringify([run.workflow, run.workflowId, 'timeout'])).digest('base64url');

@@ -1,0 +1,285 @@
+/**
+ * The Lambda on-failure destination of every workflow function: when Lambda
+ * gives up on an invocation (retries exhausted, event too old), it sets the
+ * run record FAILED, so no run hangs silently. It is also the target of a
+ * run's timeout schedule (TIMED_OUT at the deadline). Optionally forwards the
+ * destination record to the user's SQS queue (UNUM_FAILURE_QUEUE_URL) or SNS
+ * topic (UNUM_FAILURE_TOPIC_ARN). When the recorder itself cannot write (a
+ * DynamoDB outage), it throws: after its own retries Lambda sends the record
+ * to the workflow's dead-letter queue, where `unum recover` finds it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadModule } from '../aws/load-module';
+import { DynamoDbStore } from '../aws/dynamodb-store';
+import { parseStart } from './envelope';
+import { decodeTaskToken } from '../contract/task-token';
+import { appendHistory } from '../records/history';
+import { ENV, type Envelope, RECORDER_FILE_NAME, type RecorderSpec, type RunTimeoutEvent, type StartRequest, WORKFLOW_ID_PATTERN } from '../contract/ir';
+import { boundedError } from '../contract/errors';
+import type { Invoker } from '../ports/invoker';
+import { LambdaInvoker } from '../aws/lambda-invoker';
+import { writeLogLine } from '../ports/log';
+import { invocationName } from '../contract/naming';
+import { ttlIn } from '../records/payload';
+import { failParked, redriveUntil } from '../records/redrive-park';
+import { failEnclosingState } from './fail-enclosing-state';
+import type { CheckpointStore } from '../ports/store';
+import { historyItem, runTimedOut, type Parked, type RunEnd, type RunRef } from '../contract/table';
+
+/** Lambda's destination record for a failed async invocation. */
+export interface FailureRecord {
+  readonly version?: string;
+  readonly timestamp?: string;
+  readonly requestContext: {
+    readonly requestId: string;
+    readonly functionArn: string;
+    readonly condition: string;
+    readonly approximateInvokeCount?: number;
+  };
+  readonly requestPayload?: unknown;
+  readonly responseContext?: unknown;
+  readonly responsePayload?: { readonly errorType?: string; readonly errorMessage?: string; readonly trace?: readonly string[] } | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The run id a start request names (the Lambda request id without one); none for a malformed one, which names no run. */
+function startId(event: unknown, requestId: string): string | undefined {
+  try {
+    return parseStart(event, requestId).workflowId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failed invocation's workflow id and node, as far as the record tells, read as the handler reads the event. */
+export function identify(record: FailureRecord, workflow = process.env[ENV.workflow]): { workflowId?: string; node: string } {
+  const req = record.requestPayload;
+  // A callback Task's timeout or heartbeat check (runtime/callbacks/callback.ts): its token names the run and the Task.
+  if (isObject(req) && isObject(req.unumTask)) {
+    const token = decodeTaskToken(req.unumTask.token);
+    const ours = typeof token !== 'string' && token.workflow === workflow;
+    return ours ? { workflowId: token.workflowId, node: token.node } : { node: process.env[ENV.entryNode] ?? '' };
+  }
+  const unum = isObject(req) && isObject(req.unum) ? req.unum : undefined;
+  // An envelope of another workflow names none of this workflow's runs (none before version 2 named its workflow).
+  const ours = unum && (unum.workflow === undefined || unum.workflow === workflow);
+  const id = unum ? (ours ? unum.workflowId : undefined) : startId(req, record.requestContext.requestId);
+  // Only the entry function receives events without an envelope.
+  const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
+  const node = typeof unum?.node === 'string' ? unum.node : (process.env[ENV.entryNode] ?? fnName);
+  return { ...(typeof id === 'string' && WORKFLOW_ID_PATTERN.test(id) ? { workflowId: id } : {}), node };
+}
+
+/** Loads an SDK client the Lambda runtime provides but this package does not depend on. */
+async function sdk(name: string): Promise<Record<string, new (...args: unknown[]) => { send(c: unknown): Promise<unknown> }>> {
+  try {
+    return await loadModule<Record<string, never>>(name);
+  } catch (e) {
+    throw new Error(`unum failure recorder: ${name} is not available to forward the failure record (${String(e)})`, { cause: e });
+  }
+}
+
+function storeFromEnvironment(): CheckpointStore {
+  const table = process.env[ENV.table];
+  if (!table) throw new Error(`unum failure recorder: environment variable ${ENV.table} is not set`);
+  return new DynamoDbStore(table);
+}
+
+/** What the recorder knows of the workflow without its IR (the construct sets it in the environment). */
+export interface RecorderSettings {
+  /** The run retention: the TTL of the records the recorder writes. */
+  readonly runRetentionSeconds: number;
+  /** The workflow keeps a run history: append a `failed` entry. */
+  readonly history: boolean;
+}
+
+function settingsFromEnvironment(): RecorderSettings {
+  const seconds = Number(process.env[ENV.runRetention]);
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) {
+    throw new Error(`unum failure recorder: environment variable ${ENV.runRetention} must be the run retention in seconds, got '${process.env[ENV.runRetention] ?? ''}'`);
+  }
+  return { runRetentionSeconds: seconds, history: process.env[ENV.history] === 'true' };
+}
+
+/**
+ * Appends the `failed` history entry of the invocation Lambda gave up on. The
+ * recorder has no IR: the name is computed from the envelope, so a fold's
+ * first step (no `fold` in its envelope, named with index 0) gets a name of
+ * its own here, which only affects the reader's de-duplication.
+ */
+function failedInvocation(record: FailureRecord, run: RunRef, node: string): { name: string; iteration: number; frames: { iteration: number; index: number }[]; lease?: number } {
+  const req = record.requestPayload;
+  const u = isObject(req) && isObject(req.unum) ? req.unum : {};
+  const iteration = typeof u.iteration === 'number' ? u.iteration : 0;
+  const frames = (Array.isArray(u.fanOut) ? u.fanOut.filter(isObject) : []) as { iteration: number; index: number }[];
+  const fold = isObject(u.fold) && typeof u.fold.index === 'number' ? u.fold.index : undefined;
+  return { name: invocationName(run, node, iteration, frames, fold), iteration, frames, ...(typeof u.lease === 'number' ? { lease: u.lease } : {}) };
+}
+
+/** The redrive generation of the failed event (runtime/contract/ir.ts `EnvelopeHeader.redrive`; 0: not re-sent by a redrive). */
+function generationOf(event: Envelope | StartRequest): number {
+  const g = 'unum' in event ? event.unum.redrive : event.redrive;
+  return typeof g === 'number' ? g : 0;
+}
+
+async function appendFailed(store: CheckpointStore, record: FailureRecord, run: RunRef, node: string, error: { state: string; error: string; cause: string }, ttl: number): Promise<void> {
+  const { name, iteration, frames } = failedInvocation(record, run, node);
+  await appendHistory(store, run, historyItem(node, name, iteration, frames, 'failed', { error }), ttl);
+}
+
+/**
+ * The failed invocation as parked for a redrive (runtime/records/redrive-park.ts): the event
+ * (a start as a start request naming its run, which a raw start under its
+ * Lambda request id would not) on the function it failed in; or why it is
+ * not parked: a callback Task's timeout check, a spec without the retention.
+ */
+function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked; generation: number } | string {
+  const req = record.requestPayload;
+  if (isObject(req) && 'unumTask' in req) return 'a callback Task timeout check that Lambda gave up on';
+  if (!spec.retention) return 'a failure recorded by a failure recorder without the retention settings';
+  const failed = failedInvocation(record, run, node);
+  const event = isObject(req) && 'unum' in req ? (req as unknown as Envelope) : { ...parseStart(req, record.requestContext.requestId), workflowId: run.workflowId };
+  const arn = record.requestContext.functionArn;
+  const functionName = arn.endsWith(':$LATEST') ? arn.slice(0, -':$LATEST'.length) : arn;
+  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) }, generation: generationOf(event) };
+}
+
+/**
+ * The recorder's failure of a run (parked for a redrive when `park` is one,
+ * unless a redrive re-sent the invocation after the failed event was sent:
+ * runtime/records/redrive-park.ts `failParked`); true when this call failed the run.
+ */
+async function failRunParked(store: CheckpointStore, run: RunRef, park: ReturnType<typeof parkedFailure>, end: Extract<RunEnd, { status: 'FAILED' }>, ttl: number): Promise<boolean> {
+  const at = new Date().toISOString();
+  if (typeof park === 'string') return store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl);
+  const { failed, resentBy } = await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until), park.generation);
+  if (resentBy !== undefined) {
+    writeLogLine({ level: 'INFO', message: 'unum stale failure ignored', workflowId: run.workflowId, node: end.error.node, invocation: park.name, generation: park.generation, resentBy });
+  }
+  return failed;
+}
+
+async function forward(record: FailureRecord): Promise<void> {
+  const body = JSON.stringify(record);
+  const queueUrl = process.env[ENV.failureQueueUrl];
+  const topicArn = process.env[ENV.failureTopicArn];
+  if (queueUrl) {
+    const m = await sdk('@aws-sdk/client-sqs');
+    await new m.SQSClient({}).send(new m.SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+  }
+  if (topicArn) {
+    const m = await sdk('@aws-sdk/client-sns');
+    await new m.SNSClient({}).send(new m.PublishCommand({ TopicArn: topicArn, Message: body }));
+  }
+}
+
+/**
+ * As Step Functions reports a failed Lambda task: the function's error
+ * document as JSON, except for the `States.*` errors the runtime raises, whose
+ * cause is their message (as when a catch rule catches them).
+ */
+function causeOf(payload: NonNullable<FailureRecord['responsePayload']>): string {
+  // The fields are what the function's runtime reported, not necessarily strings.
+  const runtimeError = typeof payload.errorType === 'string' && payload.errorType.startsWith('States.') && payload.errorMessage !== undefined;
+  return runtimeError ? String(payload.errorMessage) : JSON.stringify(payload);
+}
+
+/**
+ * The error name: Lambda's, except a function timeout, which is
+ * `States.Timeout` as in Step Functions: the function's timeout is the
+ * task's `timeoutSeconds` plus the runtime's margin, so the task ran past its
+ * own deadline (a handler that blocked the runtime's timer).
+ */
+function errorOf(record: FailureRecord): string {
+  const type = String(record.responsePayload?.errorType ?? record.requestContext.condition);
+  return type === 'Sandbox.Timedout' ? 'States.Timeout' : type;
+}
+
+/** The spec the construct bundles beside the recorder; none (every failure fails the run, naming nodes) where there is no file. */
+function specBesideBundle(): RecorderSpec {
+  try {
+    return JSON.parse(readFileSync(join(__dirname, RECORDER_FILE_NAME), 'utf8')) as RecorderSpec;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return { nodes: {}, functionNames: {} };
+    throw e;
+  }
+}
+
+/** What the recorder uses besides the table: its spec (default: the file beside the bundle) and an invoker for state joins. */
+export interface RecorderOptions {
+  readonly spec?: RecorderSpec;
+  readonly invoker?: Invoker;
+}
+
+/**
+ * The recorder; `workflowName` defaults to UNUM_WORKFLOW, `store` to DynamoDB
+ * on UNUM_TABLE, `settings` to the environment the construct sets
+ * (`UNUM_RUN_RETENTION`, `UNUM_HISTORY`). A failure of a node inside a
+ * Parallel/Map with rules fails that state (runtime/entry/fail-enclosing-state.ts), any
+ * other the run, naming the node's state.
+ */
+export function createFailureRecorder(store?: CheckpointStore, workflowName?: string, settings?: RecorderSettings, options: RecorderOptions = {}): (record: FailureRecord) => Promise<void> {
+  const spec = options.spec ?? specBesideBundle();
+  let invoker = options.invoker;
+  return async (record) => {
+    const workflow = workflowName ?? process.env[ENV.workflow];
+    const { workflowId, node } = identify(record, workflow);
+    const state = spec.nodes[node]?.state ?? node;
+    const payload = record.responsePayload;
+    // Bounded here already (the table bounds what it stores), so the log line stays small too.
+    const { error, cause } = boundedError({
+      error: errorOf(record),
+      cause: payload ? causeOf(payload) : `Lambda gave up after ${record.requestContext.approximateInvokeCount ?? '?'} attempts`,
+    });
+    if (workflowId) {
+      if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
+      store ??= storeFromEnvironment();
+      const { runRetentionSeconds, history } = settings ?? settingsFromEnvironment();
+      // Like the runtime's own final write: the record (possibly created here, when the entry never wrote it) expires.
+      const ttl = ttlIn(runRetentionSeconds);
+      const run = { workflow, workflowId };
+      invoker ??= new LambdaInvoker();
+      if (await failEnclosingState(store, invoker, spec, run, node, record.requestPayload, { error, cause }, ttl)) {
+        writeLogLine({ level: 'INFO', message: 'unum state failure recorded', workflowId, node, state, error, cause });
+      } else {
+        const end = { status: 'FAILED', error: { node, state, error, cause } } as const;
+        const set = await failRunParked(store, run, parkedFailure(record, run, node, spec), end, ttl);
+        writeLogLine({ level: 'INFO', message: 'unum failure recorded', workflowId, node, state, error, cause, recorded: set });
+      }
+      // After the record: a malformed envelope must not keep the run (or the state) from being marked FAILED.
+      if (history) await appendFailed(store, record, run, node, { state, error, cause }, ttl);
+    } else {
+      writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
+    }
+    await forward(record);
+  };
+}
+
+/**
+ * A run's timeout schedule (runtime/records/run-timeout.ts) fires at its deadline: the run, if
+ * still RUNNING, becomes TIMED_OUT. Conditional, so a run that finished, was
+ * stopped, or whose record expired stays as it is.
+ */
+export function createRunTimeoutHandler(store?: CheckpointStore, workflowName?: string): (event: RunTimeoutEvent) => Promise<void> {
+  return async ({ unumRunTimeout: { workflowId, timeoutSeconds } }) => {
+    const workflow = workflowName ?? process.env[ENV.workflow];
+    if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
+    if (typeof workflowId !== 'string' || !WORKFLOW_ID_PATTERN.test(workflowId) || !Number.isSafeInteger(timeoutSeconds)) {
+      writeLogLine({ level: 'WARN', message: 'unum run timeout with an invalid workflow id or timeout', workflowId: String(workflowId) });
+      return;
+    }
+    store ??= storeFromEnvironment();
+    const set = await store.interruptRun({ workflow, workflowId }, runTimedOut(timeoutSeconds), new Date().toISOString());
+    writeLogLine({ level: 'INFO', message: 'unum run timeout', workflowId, timedOut: set });
+  };
+}
+
+const isRunTimeout = (event: unknown): event is RunTimeoutEvent => isObject(event) && isObject(event.unumRunTimeout);
+
+const recordFailure = createFailureRecorder();
+const timeOutRun = createRunTimeoutHandler();
+
+/** The recorder's function takes Lambda's failure records and the workflow's run-timeout schedules. */
+export const handler = (event: FailureRecord | RunTimeoutEvent): Promise<void> => (isRunTimeout(event) ? timeOutRun(event) : recordFailure(event));

@@ -1,0 +1,112 @@
+/**
+ * The run record `run#<workflow>#<workflowId>`: written once RUNNING by the
+ * entry (with its deadline, runtime/records/run-timeout.ts), and given exactly one final
+ * status: by the terminal transition's commit itself when its result is small
+ * (`commitRunResult`), a failure, a stop request or the deadline.
+ */
+import { stateOf } from '../language/context';
+import { appendTransition } from './history';
+import { failParked, parkedOf } from './redrive-park';
+import { byteLength, ttlIn } from './payload';
+import { runDeadline, scheduleRunTimeout } from './run-timeout';
+import type { ReadSet } from '../ports/store';
+import type { RunEnd } from '../contract/table';
+import type { Committed, Exec, Redo } from '../ports/execution';
+
+const now = (): string => new Date().toISOString();
+/** The run record (and a result it references) lives for the run retention, and no less than the run's lease (it outlives the run's items). */
+const runTtl = (x: Exec): number => Math.max(ttlIn(x.rt.ir.settings.runRetentionSeconds), x.lease);
+const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.run, end, now(), ttl);
+
+/**
+ * Writes the RUNNING record. False when the run exists and began over a
+ * checkpoint retention ago: Lambda redelivers or retries the run's own start
+ * within a handoff, so this is another start of a run whose entry checkpoint
+ * may have expired, and it must not run the workflow again.
+ */
+export async function startRun(x: Exec): Promise<boolean> {
+  const startedAt = now();
+  const r = await x.rt.store.startRun(x.run, startedAt, runTtl(x), runDeadline(x, startedAt));
+  x.startedRun = r.created;
+  const recent = r.created || Date.parse(r.startedAt ?? '') >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
+  // Again on a retried start: the entry may have crashed between the record and the schedule.
+  const deadline = recent ? runDeadline(x, r.created ? startedAt : (r.startedAt as string)) : undefined;
+  if (deadline !== undefined) await scheduleRunTimeout(x, deadline);
+  return recent;
+}
+
+/** A result this small is held in the run record itself (cheap status polls). */
+export const resultFitsInline = (x: Exec, json: string): boolean => byteLength(json) <= x.rt.ir.settings.inlineLimitBytes;
+
+/** The run's result: inline while small, else a reference kept alive as long as the record. */
+export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
+  const ttl = runTtl(x);
+  const inline = resultFitsInline(x, ck.json);
+  if (!inline) await x.rt.store.extendTtl(ck.key, ttl);
+  await finish(x, inline ? { status: 'SUCCEEDED', result: ck.json } : { status: 'SUCCEEDED', resultRef: ck.key }, ttl);
+}
+
+/**
+ * The terminal transition's commit, which is the run's final write: the
+ * result goes into the record, conditional on the run still running, and no
+ * checkpoint is written (for a result that `resultFitsInline`; a larger one
+ * is committed as a checkpoint and referenced). False when the run had
+ * ended: another execution of ours (or a failure) wrote the final status.
+ */
+export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
+  // Lost to a failure elsewhere: parked, the redrive runs this terminal again; redriven meanwhile, it commits now.
+  for (;;) {
+    if (await finish(x, { status: 'SUCCEEDED', result: json }, runTtl(x))) {
+      x.metrics.transitions = 1;
+      return true;
+    }
+    if ((await parkInFailedRun(x)) !== 'running') break;
+  }
+  x.metrics.duplicates = 1;
+  return false;
+}
+
+/** What a redrive re-sends for this execution's invocation: for a callback Task whose failure committed, its next attempt. */
+async function redoOf(x: Exec): Promise<Redo> {
+  const itself = { invocation: x.name, parked: parkedOf(x) };
+  if (!x.rt.tasks) return itself;
+  // The step's read may have been stale (eventually consistent): the committed failure is asked of the leader.
+  const own = x.read?.checkpoints.get(x.key) ?? (await x.rt.store.getCheckpoint(x.key));
+  return x.rt.tasks.redo(x, own?.catchIndex) ?? itself;
+}
+
+/**
+ * Ends the run FAILED at `state` (a Fail or Choice state; by default the one
+ * the node runs). The failing invocation is parked for a redrive (or what
+ * `never` names to re-send instead), unless `never` says why a redrive would
+ * reach this failure again (a committed value led to it).
+ */
+export async function failRun(x: Exec, error: string, cause: string, state = stateOf(x), never?: string | Redo): Promise<void> {
+  x.metrics.failures = 1;
+  await appendTransition(x, 'failed', { error: { state, error, cause } });
+  const end = { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } } as const;
+  if (typeof never !== 'string') {
+    const redo = never ?? { invocation: x.name, parked: parkedOf(x) };
+    await failParked(x.rt.store, x.run, redo.invocation, redo.parked, end, now(), runTtl(x), redo.generation);
+    return;
+  }
+  // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
+  while (!(await finish(x, { ...end, redrive: { never } }, runTtl(x))) && (await parkInFailedRun(x)) === 'running');
+}
+
+/** Parks this invocation in its FAILED run (runtime/records/redrive-park.ts); 'running' when a redrive made the run RUNNING again. */
+async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
+  const redo = await redoOf(x);
+  await x.rt.store.putParked(x.run, redo.invocation, redo.parked, runTtl(x));
+  return x.rt.store.parkInRun(x.run, redo.invocation);
+}
+
+/**
+ * The run record in `read` says nothing more is owed to this invocation: the
+ * run has its final status. A FAILED run gets the invocation parked for its
+ * redrive first, and one redriven meanwhile is RUNNING again: the invocation goes on.
+ */
+export async function runOver(x: Exec, read: ReadSet): Promise<boolean> {
+  if (!read.runEnded) return false;
+  return !read.runFailed || (await parkInFailedRun(x)) !== 'running';
+}

@@ -1,0 +1,38 @@
+/**
+ * Whether a node's instructions end the run with success, decided before the
+ * commit from the value to commit: the terminal transition's commit is then
+ * the run's final write (runtime/records/run-record.ts `commitRunResult`), not a checkpoint
+ * and a second write. Choices are pure functions of the committed value, so
+ * every execution that commits the same value takes the same path.
+ */
+import { evaluate } from '../language/condition';
+import type { Instruction, Json } from '../contract/ir';
+
+/**
+ * 'end' when `value` takes `list` to `succeed` before any invoke or failure,
+ * 'other' when it takes it elsewhere, undefined when `list` decides nothing.
+ */
+function pathOf(list: readonly Instruction[], value: Json): 'end' | 'other' | undefined {
+  for (const ins of list) {
+    switch (ins.op) {
+      case 'succeed':
+        return 'end';
+      case 'invoke':
+      case 'fail':
+        return 'other';
+      case 'choice': {
+        const next = ins.rules.find((r) => evaluate(r.when, value))?.then ?? ins.otherwise;
+        const path = next ? pathOf(next, value) : 'other';
+        if (path) return path;
+        break;
+      }
+      default:
+        // 'pass' ran before the commit; 'incrIteration' only names what follows.
+        break;
+    }
+  }
+  return undefined;
+}
+
+/** The committed `value` ends the run with success through `list` and nothing else. */
+export const endsRun = (list: readonly Instruction[], value: Json): boolean => pathOf(list, value) === 'end';
