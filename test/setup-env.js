@@ -5,7 +5,7 @@ process.env.AWS_REGION = process.env.AWS_REGION || 'us-east-1';
 
 // aws-cdk-lib validates every template it synthesizes (a WebAssembly CloudFormation linter): several seconds of
 // CPU per synthesis, in nearly every test file. Tests synthesize hundreds of apps, so it is off here, and on where
-// it checks something: test/construct/examples-stack.test.ts runs it on the example app, and the consumer test's
+// it checks something: test/construct/examples-stack.int.test.ts runs it on the example app, and the consumer test's
 // app synthesizes as a user's does. cfn-lint runs in the construct tests either way.
 process.env.CDK_VALIDATION = process.env.CDK_VALIDATION || 'false';
 

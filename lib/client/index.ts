@@ -2,7 +2,7 @@
  * `unum-cdk/client`: start runs of a deployed (or locally running) workflow,
  * read their status, result and progress, and recover dead letters after an
  * outage. Loads no aws-cdk-lib. Every name here is deliberate:
- * test/api/public-api.test.ts lists them.
+ * test/api/public-api.int.test.ts lists them.
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';

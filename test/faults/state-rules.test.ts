@@ -6,7 +6,7 @@
  * retried by Lambda. Every invariant of the checker holds, with and without
  * the services' failures. (The random plans never fault Lambda's last
  * attempt: the recorder's path is state-failure.int.test.ts's and
- * test/local/state-failures.test.ts's.)
+ * test/local/state-failures.int.test.ts's.)
  * Seeds 1..12 (`UNUM_FAULT_SEEDS` for more); a failure names its seed, which
  * `randomSchedules` over this one target replays.
  */

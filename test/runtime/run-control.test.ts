@@ -3,7 +3,7 @@
  * timeout"): an execution that reads a stopped run, or one past its deadline,
  * invokes nothing (a chain step reads the run record beside its commit, so
  * its user code has run by then; nothing after it runs); the run's final
- * status is set once. The engine-level tests are in test/local/run-control.test.ts.
+ * status is set once. The engine-level tests are in test/local/run-control.int.test.ts.
  */
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Definition, Task, type IChainable } from '../../lib/definition';

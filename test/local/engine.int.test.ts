@@ -49,7 +49,7 @@ test('finds the example workflows, their entries, tables and failure recorders',
   }
 });
 
-/** A workflow with a callback Task waits for an answer: the Approval example's own test (test/examples/approval.test.ts) is its approver. */
+/** A workflow with a callback Task waits for an answer: the Approval example's own test (test/examples/approval.int.test.ts) is its approver. */
 const needsApprover = (wf: LocalWorkflow): boolean => Object.values(wf.nodes).some((fn) => fn.ir?.callback !== undefined);
 /** The first example that runs to its end on its input alone. */
 const selfRunning = (): LocalWorkflow => engine.workflows.find((w) => exampleInput(ROOT, w.name) && !needsApprover(w)) as LocalWorkflow;
