@@ -17,7 +17,8 @@ import { ORDERS_SCHEMA } from '../examples/orders/database';
 import { DynamoDbStore } from '../runtime/aws/dynamodb-store';
 import { effects } from '../runtime/effects';
 import { type PgClient, type PgPool, postgres, type PostgresStrategy } from '../runtime/effects/postgres';
-import { EFFECTS_PORT, type EffectsPort, type UnumContext } from '../runtime/step/handler-context';
+import { EFFECTS_PORT, type EffectsPort } from '../runtime/step/handler-context';
+import type { UnumContext } from '../runtime/contract/handler-api';
 import { startPostgres, postgresMissing } from '../test/support/postgres';
 import { CallLog, instrument, Pricer } from './calls';
 import { fmt, fmtMs, median } from './stats';
@@ -67,7 +68,7 @@ interface Variant {
   readonly reexecution?: boolean;
 }
 
-/** The context an execution of invocation `invocation` gets (runtime/step/step/handler-context.ts), without a Lambda around it. */
+/** The context an execution of invocation `invocation` gets (runtime/step/handler-context.ts), without a Lambda around it. */
 function contextOf(store: DynamoDbStore, invocation: string): UnumContext {
   const port: EffectsPort = { store, recordTtl: () => Math.floor(Date.now() / 1000) + 86_400, handoffSeconds: 900, remainingMs: () => 60_000 };
   const idempotencyKey = createHash('sha256').update(invocation).digest('base64url');
@@ -182,7 +183,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
         rows,
       }],
       method: [
-        'Command: `npm run bench -- --only 11`. The writes are the Orders example\'s (examples/orders/handlers.ts: `chargeItems`, `reservation`, `recordOrder`), each done plain and through `unum-cdk/effects` / `unum-cdk/effects/postgres` with a handler context built as runtime/step/step/handler-context.ts builds it, on DynamoDB Local and a throwaway PostgreSQL 15 (test/support/postgres.ts), all in one run, the variants interleaved.',
+        'Command: `npm run bench -- --only 11`. The writes are the Orders example\'s (examples/orders/handlers.ts: `chargeItems`, `reservation`, `recordOrder`), each done plain and through `unum-cdk/effects` / `unum-cdk/effects/postgres` with a handler context built as runtime/step/handler-context.ts builds it, on DynamoDB Local and a throwaway PostgreSQL 15 (test/support/postgres.ts), all in one run, the variants interleaved.',
         'Capacity units follow AWS\'s published rules applied to the observed calls (bench/calls.ts, lib/cost/capacity.ts): a write costs 1 WU per started 1 KB of the larger of the item before and after, doubled inside a transaction; a strongly consistent read 1 RU per started 4 KB. DynamoDB Local\'s own numbers under-report transactions and are not used. PostgreSQL statements are counted on the pool (each one a round trip); the one-time strategy probe of a pool (`pg_xact_status` available? the internal table created?) runs in the warm-up and is not counted.',
         'A re-execution is the same invocation run again (a new execution of the handler, as after a crash after the write): it must find the write applied and not apply it again.',
       ],

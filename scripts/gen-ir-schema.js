@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates schema/ir.schema.json from the NodeIR type in runtime/contract/ir.ts.
+// Generates schema/ir.schema.json from the NodeIR type in runtime/contract/ir/.
 // `node scripts/gen-ir-schema.js` writes the file; `--check` exits 1 if it is stale.
 // test/compiler/schema.test.ts regenerates it in memory so the file cannot drift.
 'use strict';
@@ -13,9 +13,9 @@ const OUT = path.join(ROOT, 'schema', 'ir.schema.json');
 /** The schema text, exactly as committed. */
 function generateIrSchema() {
   const generator = createGenerator({
-    path: path.join(ROOT, 'runtime', 'contract', 'ir.ts'),
+    path: path.join(ROOT, 'runtime', 'contract', 'ir', 'index.ts'),
     type: 'NodeIR',
-    // Only ir.ts is read; other files' type errors must not matter here.
+    // Only the IR's files are read; other files' type errors must not matter here.
     skipTypeCheck: true,
     expose: 'export',
     topRef: true,

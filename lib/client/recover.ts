@@ -14,7 +14,7 @@
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { type FailureRecord, identify } from '../../runtime/entry/failure-recorder';
+import { type FailureRecord, identify } from '../../runtime/contract/failure-record';
 import type { StartRequest } from '../../runtime/contract/ir';
 import type { RunStatus } from './types';
 

@@ -12,9 +12,8 @@
  * exactly-once step absorbs.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { conditional } from '../../runtime/aws/dynamodb-store';
-import { resentEvent } from '../../runtime/records/redrive-park';
-import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
+import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
+import { unlessConditionFailed } from './conditional-write';
 import { UnumClientError } from './errors';
 import type { TableReader } from './table-reads';
 import type { RunState } from './types';
@@ -54,7 +53,7 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
 
 /** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/records/redrive-park.ts `failParked`). */
 async function markResent(deps: RedriveDeps, run: RunRef, generation: number, names: readonly string[]): Promise<void> {
-  await Promise.all(names.map((n) => conditional(update(deps, parkResent(run, n, generation)), () => undefined)));
+  await Promise.all(names.map((n) => unlessConditionFailed(update(deps, parkResent(run, n, generation)))));
 }
 
 /**
@@ -66,7 +65,7 @@ async function resume(deps: RedriveDeps, run: RunRef, redrives: number, names: r
   const read = await readParked(deps, run, names.filter((n) => !known.has(n)));
   const parked = names.map((n) => known.get(n) ?? read.get(n)).filter((p): p is Parked => p !== undefined);
   await Promise.all(parked.map((p) => deps.invoke(p.functionName, resentEvent(p.event, redrives))));
-  await conditional(update(deps, runRedriveDone(run, redrives)), () => undefined);
+  await unlessConditionFailed(update(deps, runRedriveDone(run, redrives)));
   return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length };
 }
 
@@ -97,7 +96,7 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef): Promise<Redriv
     if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
     // Marked before the run is RUNNING again: no failure of an older event can come between and fail it again.
     await markResent(deps, run, redrives + 1, [...parked.keys()]);
-    const updated = await conditional(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString())).then((r) => r.Attributes), () => undefined);
+    const updated = await unlessConditionFailed(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString())).then((r) => r.Attributes));
     if (updated) return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing, parked);
     const now = await deps.table.get(runKey(run));
     // Still FAILED, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.

@@ -7,20 +7,23 @@
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { runInterruption, runKey, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
+import { conditionFailed } from './conditional-write';
 import { parseRunRecord } from './records';
 import type { TableReader } from './table-reads';
-import type { RunStatus, StopOptions } from './types';
+import type { StopOptions, StopResult } from './types';
 
-export async function stopRun(db: DynamoDBClient, table: TableReader, run: RunRef, options: StopOptions): Promise<RunStatus> {
+export async function stopRun(db: DynamoDBClient, table: TableReader, run: RunRef, options: StopOptions): Promise<StopResult> {
   const error = { node: '', error: options.error ?? '', cause: options.cause ?? '' };
   const request = runInterruption(run, { status: 'ABORTED', error }, new Date().toISOString());
+  let stopped = true;
   try {
     await db.send(new UpdateItemCommand({ TableName: table.tableName, ...request }));
   } catch (e) {
     // Not RUNNING: it finished (or was stopped) already, or there is no such run; the read below tells which.
-    if ((e as { name?: unknown }).name !== 'ConditionalCheckFailedException') throw e;
+    if (!conditionFailed(e)) throw e;
+    stopped = false;
   }
   const status = parseRunRecord(run.workflowId, await table.get(runKey(run)));
   if (status.status === 'NOT_FOUND') throw new UnumClientError(`run ${run.workflowId} of ${run.workflow} not found: not started yet, or its record expired; nothing was stopped`);
-  return status;
+  return { ...status, stopped };
 }

@@ -6,7 +6,7 @@
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import type { TaskResponseAnswer } from '../../runtime/contract/ir';
-import type { TaskResponseRequest } from '../../runtime/callbacks/task-response';
+import type { TaskResponseRequest } from '../../runtime/contract/task-token';
 import { UnumClientError, UnumTaskAlreadyCompletedError, UnumTaskTokenError } from './errors';
 
 export async function respondToTask(lambda: LambdaClient, functionName: string | undefined, workflow: string, request: TaskResponseRequest): Promise<void> {

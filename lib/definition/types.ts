@@ -1,6 +1,6 @@
-import type { UnumContext } from '../../runtime/step/handler-context';
+import type { UnumContext } from '../../runtime/contract/handler-api';
 import type { Json, JsonPath, PayloadTemplate } from '../../runtime/contract/ir';
-import type { LambdaContext } from '../../runtime/ports/execution';
+import type { LambdaContext } from '../../runtime/contract/handler-api';
 
 export type { Json, JsonPath, PayloadTemplate };
 

@@ -17,7 +17,8 @@ import { writeLogLine } from '../ports/log';
 import { TASK_FAILED, type TaskWait } from '../contract/table';
 import { encodeTaskToken, newTaskSecret } from '../contract/task-token';
 import { taskWaits } from './task-waits';
-import type { Exec, LambdaContext, Runtime, TaskCompletion } from '../ports/execution';
+import type { Exec, Runtime, TaskCompletion } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 import { callUser } from '../step/user-code';
 
 /** What a completion needs of the waiting invocation's envelope, kept in its waiting record. */

@@ -14,7 +14,8 @@ import { invocationName } from '../contract/naming';
 import { checkpointKey } from '../contract/table';
 import { decodeTaskToken, sameSecret, type TaskToken } from '../contract/task-token';
 import { taskWaits } from './task-waits';
-import type { LambdaContext, Runtime, TaskCompletion } from '../ports/execution';
+import type { Runtime, TaskCompletion } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 
 const NO_TASK = 'no task waits for this token: it was never issued, is forged, or expired';
 const ALREADY: TaskResponseAnswer = { task: 'alreadyCompleted', reason: 'the task was completed already (by a completion or its timeout)' };

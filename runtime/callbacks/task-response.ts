@@ -11,8 +11,6 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ENV, type TaskResponseAnswer } from '../contract/ir';
 import { decodeTaskToken } from '../contract/task-token';
 
-/** What a caller sends: `{ token }` and exactly one of `success` (the output), `failure` ({ error, cause }), `heartbeat: true`. */
-export type TaskResponseRequest = { readonly token: string } & ({ readonly success: unknown } | { readonly failure: { readonly error: string; readonly cause: string } } | { readonly heartbeat: true });
 
 const KINDS = ['success', 'failure', 'heartbeat'];
 

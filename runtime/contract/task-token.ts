@@ -46,3 +46,6 @@ export function decodeTaskToken(token: unknown): TaskToken | string {
 
 /** Constant-time comparison of a token's secret with the one recorded. */
 export const sameSecret = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** What a caller sends the task-response function: `{ token }` and exactly one of `success` (the output), `failure` ({ error, cause }), `heartbeat: true`. */
+export type TaskResponseRequest = { readonly token: string } & ({ readonly success: unknown } | { readonly failure: { readonly error: string; readonly cause: string } } | { readonly heartbeat: true });

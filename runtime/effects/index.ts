@@ -11,14 +11,16 @@
  *   await fx.dynamodb.transactWrite([{ Put: { TableName: 'orders', Item: orderItem(order, charge) } }]);
  * }
  * ```
+ *
+ * @module unum-cdk/effects
  */
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { UnumContext } from '../step/handler-context';
+import type { UnumContext } from '../contract/handler-api';
 import { transactWrite, type TransactWriteOptions, updateItem, type UpdateItemInput, type UpdateItemOptions, type UpdateOutcome, type WriteOutcome } from './dynamodb';
 import { operationsOf } from './operations';
 import { durableStep } from './step';
 
-export type { UnumContext } from '../step/handler-context';
+export type { UnumContext } from '../contract/handler-api';
 export { EffectError } from './operations';
 export type { TransactWriteOptions, UpdateItemInput, UpdateItemOptions, UpdateOutcome, WriteOutcome } from './dynamodb';
 

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { UnumError } from '../contract/errors';
-import { EFFECTS_PORT, type EffectsPort, type UnumContext } from '../step/handler-context';
+import { EFFECTS_PORT, type EffectsPort } from '../step/handler-context';
+import type { UnumContext } from '../contract/handler-api';
 import type { DynamoDbTarget } from '../ports/store';
 import { effectKey } from '../contract/table';
 

@@ -17,13 +17,15 @@
  *   holding the value at the end, so the row commits with the user's
  *   statements. The row tells a later execution that it committed, and a
  *   concurrent one waits on it; it is deleted once the outcome is logged.
+ *
+ * @module unum-cdk/effects/postgres
  */
-import type { UnumContext } from '../step/handler-context';
+import type { UnumContext } from '../contract/handler-api';
 import { sleep } from '../ports/pool';
 import { assertRecordable, EffectError, fromJson, type Operation, type Operations, operationsOf, toJson } from './operations';
 import { claimEffect, logEffectOutcome, logEffectResult, readEffect } from './records';
 
-export type { UnumContext } from '../step/handler-context';
+export type { UnumContext } from '../contract/handler-api';
 export { EffectError } from './operations';
 
 /** What a query returns (the part used here). */

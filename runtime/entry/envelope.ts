@@ -8,14 +8,12 @@
 import { UnumEventError } from '../contract/errors';
 import { TAIL_RADIX } from '../records/fan-in-shards';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from '../contract/ir';
-import { byteLength, MAX_VALUE_BYTES } from '../records/payload';
+import { isCount, isGeneration, isObject, isRunId, parseStart, REDRIVE } from '../contract/start-request';
 import { isCheckpointKey, isInvocationName } from '../contract/table';
-import type { Invocation, LambdaContext } from '../ports/execution';
+import type { Invocation } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
 const isKey = (v: unknown): v is string => typeof v === 'string' && isCheckpointKey(v);
-const isRunId = (v: unknown): v is string => typeof v === 'string' && WORKFLOW_ID_PATTERN.test(v);
 /** Node names: the compiler's charset (`.` in the nodes it adds), at most 64 characters and a suffix. */
 const isNodeName = (v: unknown): v is string => typeof v === 'string' && /^[A-Za-z0-9_.-]{1,80}$/.test(v);
 
@@ -25,10 +23,6 @@ const MAX_EPOCH_SECONDS = 2 ** 32;
 const SIZE = `must be an integer in [1, ${MAX_SIZE}]`;
 const ITERATION = `must be an integer in [0, ${MAX_ITERATION}]`;
 const KEY = 'must be a checkpoint key';
-const START_REQUEST = 'a start request is exactly {input, workflowId?, redrive?}';
-const REDRIVE = 'must be a positive integer (the redrive that re-sent it)';
-/** A redrive generation (runtime/contract/ir.ts `EnvelopeHeader.redrive`): absent, or the run's redrive count when it re-sent the event. */
-const isGeneration = (v: unknown): boolean => v === undefined || (isCount(v, Number.MAX_SAFE_INTEGER) && v > 0);
 const thisFunctions = (what: string, expected: string, got: unknown): string => `must be this function's ${what} ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`;
 const notAccepted = (ir: NodeIR, why: string): string => `is not accepted: node ${ir.node} ${why}`;
 
@@ -156,26 +150,6 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
  * which Lambda keeps across its async retries of one event. The input must
  * fit in the entry's checkpoint.
  */
-export function parseStart(event: unknown, requestId: string): { workflowId: string; input: Json; redrive?: number } {
-  const request = isObject(event) && ('input' in event || 'workflowId' in event || 'unum' in event) ? event : undefined;
-  const envelope = request !== undefined && 'unum' in request;
-  const workflowId = request?.workflowId === undefined ? requestId : request.workflowId;
-  // An envelope's run id is no run this request starts: it is not recorded.
-  const reject = (why: string): UnumEventError => new UnumEventError(`malformed start request: ${why}`, isRunId(workflowId) && !envelope ? workflowId : undefined);
-  if (request) {
-    if (envelope) throw reject('the entry function accepts start requests only, not envelopes');
-    const extra = Object.keys(request).filter((k) => k !== 'input' && k !== 'workflowId' && k !== 'redrive');
-    if (extra.length > 0) throw reject(`unexpected key ${JSON.stringify(extra[0])}: ${START_REQUEST}`);
-    if (!('input' in request)) throw reject(`input is missing: ${START_REQUEST}`);
-    if (!isGeneration(request.redrive)) throw reject(`redrive ${REDRIVE}`);
-  }
-  if (!isRunId(workflowId)) throw reject(`workflowId must match ${WORKFLOW_ID_PATTERN}`);
-  const input = ((request ? request.input : event) ?? null) as Json;
-  const bytes = byteLength(JSON.stringify(input));
-  if (bytes > MAX_VALUE_BYTES) throw reject(`input of ${bytes} bytes exceeds the ${MAX_VALUE_BYTES} bytes the entry's checkpoint can hold`);
-  return { workflowId, input, ...(request?.redrive === undefined ? {} : { redrive: request.redrive as number }) };
-}
-
 /** The entry takes start requests, every other node envelopes (with `unum`). */
 export function parseEvent(event: unknown, ir: NodeIR, context: LambdaContext): Invocation {
   if (ir.entry) {

@@ -15,7 +15,8 @@ import { LambdaInvoker } from '../aws/lambda-invoker';
 import { rejectEvent } from './rejection';
 import type { Scheduler } from '../ports/scheduler';
 import type { CheckpointStore } from '../ports/store';
-import type { Invocation, LambdaContext, TaskPort, UserFunction } from '../ports/execution';
+import type { Invocation, TaskPort, UserFunction } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 
 export interface HandlerOptions {
   /** The node's IR; default: the file named by UNUM_IR_FILE, else `unum-ir.json` beside the bundle. */

@@ -4,8 +4,8 @@
  * with States.Runtime (only IsPresent tests for absence), and a comparison
  * with a value of another type is false.
  */
-import { runtimeError } from '../contract/errors';
-import type { ComparisonOperator, ComparisonType, Condition, Json } from '../contract/ir';
+import { runtimeError, StatesError } from '../contract/errors';
+import type { ComparisonOperator, ComparisonType, Condition, Instruction, Json } from '../contract/ir';
 import { evalPath } from './paths';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -28,7 +28,7 @@ function typed(type: ComparisonType, v: unknown): Scalar | undefined {
 /** The value at a Choice rule's path; States.Runtime when there is none. */
 function valueAt(doc: Json, path: string): Json {
   const r = evalPath(doc, path, 'reference');
-  if (!r.found) throw runtimeError(`Invalid path '${path}': the choice state's condition path references an invalid value`);
+  if (!r.found) throw runtimeError(`Invalid path '${path}': the condition path references an invalid value`);
   return r.value as Json;
 }
 
@@ -75,5 +75,23 @@ export function evaluate(c: Condition, doc: Json): boolean {
       const v = valueAt(doc, c.path);
       return (c.test === 'null' ? v === null : typed(c.test, v) !== undefined) === c.expected;
     }
+  }
+}
+
+type ChoiceInstruction = Extract<Instruction, { op: 'choice' }>;
+
+/**
+ * What a Choice state decides on `value`: the instructions of its first rule
+ * that holds, else its default (`next` undefined: neither). A rule that reads
+ * an absent path is the Choice state's own States.Runtime (`failed`, naming
+ * it): the compiler folds the Choice into the node before it, and Step
+ * Functions reports the failure at the Choice, not at that state.
+ */
+export function decideChoice(choice: ChoiceInstruction, value: Json): { readonly next?: readonly Instruction[] } | { readonly failed: StatesError } {
+  try {
+    return { next: choice.rules.find((r) => evaluate(r.when, value))?.then ?? choice.otherwise };
+  } catch (e) {
+    if (!(e instanceof StatesError)) throw e;
+    return { failed: new StatesError(e.name, `Choice state '${choice.state}': ${e.message}`) };
   }
 }

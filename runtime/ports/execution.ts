@@ -5,13 +5,7 @@ import type { MetricName } from './log';
 import type { Scheduler } from './scheduler';
 import type { CheckpointStore, ReadSet } from './store';
 import type { Parked, RunRef } from '../contract/table';
-
-/** The part of Lambda's context object the runtime uses. */
-export interface LambdaContext {
-  readonly awsRequestId: string;
-  readonly functionName?: string;
-  getRemainingTimeInMillis?(): number;
-}
+import type { LambdaContext } from '../contract/handler-api';
 
 export type UserFunction = (...args: unknown[]) => unknown;
 
@@ -82,7 +76,7 @@ export interface Invocation {
 /** One execution of an invocation: its identity and what it measured. */
 export interface Exec {
   readonly rt: Runtime;
-  /** The received invocation; its frames lose `replaces` where a redriven attempt's chain of reused steps ends (runtime/step/step/redrive-reuse.ts). */
+  /** The received invocation; its frames lose `replaces` where a redriven attempt's chain of reused steps ends (runtime/step/redrive-reuse.ts). */
   invocation: Invocation;
   readonly ctx: LambdaContext;
   /** This node's workflow and the invocation's run id: what the run's keys and names carry. */
@@ -90,7 +84,7 @@ export interface Exec {
   readonly name: string;
   /** This invocation's checkpoint key. */
   readonly key: string;
-  /** Its checkpoint key in the failed attempt of a state a redrive runs again, whose committed value it reuses (runtime/step/step/redrive-reuse.ts). */
+  /** Its checkpoint key in the failed attempt of a state a redrive runs again, whose committed value it reuses (runtime/step/redrive-reuse.ts). */
   readonly replaced?: string;
   readonly metrics: Partial<Record<MetricName, number>>;
   /** The step's read: the own checkpoint and the inputs the envelope names, or only the run record beside the commit (runtime/step/step.ts). */

@@ -9,10 +9,9 @@ import { runtimeError } from '../contract/errors';
 import { runOver } from './run-record';
 import { invocationName, type FramePosition } from '../contract/naming';
 import type { CheckpointStore, ReadSet } from '../ports/store';
-import { type Checkpoint, checkpointKey, type RunRef, shardKey } from '../contract/table';
+import { type Checkpoint, checkpointKey, type RunRef, SHARD_WIDTH, shardKey } from '../contract/table';
 import type { Exec } from '../ports/execution';
 
-export const SHARD_WIDTH = 128;
 /**
  * Radix of the tail position in an arrival code. The tail knows its position
  * but not how many tails the join has, so the radix is fixed (joins have fewer

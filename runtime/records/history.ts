@@ -1,6 +1,6 @@
 /**
  * The optional per-run transition log (`settings.history`; format in
- * docs/client.md, "Run history"). Appended after the checkpoint commits and
+ * docs/deploying-and-operating.md, "Run history: the item format"). Appended after the checkpoint commits and
  * before the successors are invoked, so an entry's `seq` is larger than its
  * predecessors'. At least once: a duplicate execution appends again, and the
  * reader keeps the first entry per (invocation, outcome).
@@ -22,7 +22,7 @@ export async function appendHistory(store: CheckpointStore, run: RunRef, item: H
 /**
  * Appends this execution's entry when the workflow keeps a history. At most
  * once per outcome in an execution: a path through the instructions has one
- * transition (runtime/step/step/interpreter.ts `PathState`), and `failed` ends it.
+ * transition (runtime/step/interpreter.ts `PathState`), and `failed` ends it.
  */
 export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Transition = {}): Promise<void> {
   const { ir } = x.rt;

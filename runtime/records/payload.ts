@@ -2,11 +2,7 @@
 import { StatesError } from '../contract/errors';
 import type { InputRef, Json } from '../contract/ir';
 import type { Committed, Exec } from '../ports/execution';
-
-/** DynamoDB's 400 KB item limit minus room for the key, TTL and catch index. */
-export const MAX_VALUE_BYTES = 400 * 1024 - 512;
-
-export const byteLength = (json: string): number => Buffer.byteLength(json, 'utf8');
+import { byteLength, MAX_VALUE_BYTES } from '../contract/table';
 
 /** How a successor receives a committed value. */
 export function passValue(x: Exec, ck: Committed): InputRef {

@@ -51,16 +51,6 @@ export const parkedOf = (x: Exec): Parked => ({
   until: redriveUntil(x.invocation.lease, x.rt.ir.settings),
 });
 
-/**
- * The event of a parked invocation as redrive `generation` re-sends it: it
- * carries the generation (runtime/contract/ir.ts `EnvelopeHeader.redrive`), so that a failure
- * of an older delivery is known to be stale (`failParked`).
- */
-export function resentEvent(event: string, generation: number): string {
-  const e = JSON.parse(event) as Envelope | StartRequest;
-  return JSON.stringify('unum' in e ? { unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
-}
-
 /** What `failParked` did: failed the run (`failed`), or not; `resentBy`: not, the failure being stale. */
 export interface ParkedFailure {
   readonly failed: boolean;

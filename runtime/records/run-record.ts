@@ -7,10 +7,10 @@
 import { stateOf } from '../language/context';
 import { appendTransition } from './history';
 import { failParked, parkedOf } from './redrive-park';
-import { byteLength, ttlIn } from './payload';
+import { ttlIn } from './payload';
 import { runDeadline, scheduleRunTimeout } from './run-timeout';
 import type { ReadSet } from '../ports/store';
-import type { RunEnd } from '../contract/table';
+import { byteLength, type RunEnd } from '../contract/table';
 import type { Committed, Exec, Redo } from '../ports/execution';
 
 const now = (): string => new Date().toISOString();

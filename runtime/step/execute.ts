@@ -21,7 +21,8 @@ import { decideState, redriveState } from './state-decision';
 import { exactlyOnceStep, type StepOutcome } from './step';
 import { checkpointKey, retriedErrors } from '../contract/table';
 import { callUser, compute } from './user-code';
-import type { Exec, Invocation, LambdaContext, Runtime, TaskCompletion, TaskPort } from '../ports/execution';
+import type { Exec, Invocation, Runtime, TaskCompletion, TaskPort } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 
 function tasksOf(x: Exec): TaskPort {
   if (!x.rt.tasks) throw new Error(`unum: node ${x.rt.ir.node} is a callback Task, and its bundle lacks the callback runtime`);

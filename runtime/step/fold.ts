@@ -54,7 +54,7 @@ export function runFold(x: Exec, spec: Extract<HandlerSpec, { kind: 'fold' }>): 
       async afterCommit(ck) {
         if (ck.catchIndex !== undefined || lastStep) return proceed(x, ck);
         await appendCommit(x, ck, { next: [x.rt.ir.node] });
-        // The frames as the step left them (a redriven attempt's chain may have ended: runtime/step/step/redrive-reuse.ts).
+        // The frames as the step left them (a redriven attempt's chain may have ended: runtime/step/redrive-reuse.ts).
         const frames = x.invocation.frames;
         const next = checkpointKey(invocationName(x.run, x.rt.ir.node, iteration, frames, k + 1));
         if (await unlessCommitted(x, [next])) {

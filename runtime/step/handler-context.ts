@@ -8,35 +8,7 @@ import { createHash } from 'node:crypto';
 import { itemTtl } from '../records/retention';
 import type { CheckpointStore } from '../ports/store';
 import type { Exec } from '../ports/execution';
-
-/**
- * What a handler learns about its invocation. Every execution of one
- * invocation (a Lambda retry, a duplicate delivery, a retry rule's next
- * attempt) sees the same values.
- */
-export interface UnumContext {
-  /** The workflow's name. */
-  readonly workflow: string;
-  /** The run id (`workflowId`). */
-  readonly runId: string;
-  /** The node (state) this handler runs for. */
-  readonly node: string;
-  /** The invocation name: the run, node, loop iteration and fan-out position, hashed (43 characters). */
-  readonly invocation: string;
-  /**
-   * A key for an external service's idempotency (e.g. a payment API's
-   * `Idempotency-Key`): the same for every execution of this invocation,
-   * different for every other invocation, run, workflow and deployment
-   * (it hashes the function name too). 43 base64url characters.
-   */
-  readonly idempotencyKey: string;
-  /**
-   * A callback Task's token (`WAIT_FOR_TASK_TOKEN`): hand it to whoever
-   * completes the task (`sendTaskSuccess` / `sendTaskFailure`). The same for
-   * every execution of this invocation. Absent on other Tasks.
-   */
-  readonly taskToken?: string;
-}
+import type { UnumContext } from '../contract/handler-api';
 
 /** What the effect operations need from the execution; not part of the public context. */
 export interface EffectsPort {

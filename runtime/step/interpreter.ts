@@ -5,7 +5,7 @@
  * this invocation's own.
  */
 import { branchInput } from '../records/branch-input';
-import { evaluate } from '../language/condition';
+import { decideChoice } from '../language/condition';
 import { contextObject, stateOf } from '../language/context';
 import { runtimeError } from '../contract/errors';
 import { failure } from '../states/fail';
@@ -238,7 +238,13 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         state = await runInvoke(x, ck, ins.invoke, state, out);
         break;
       case 'choice': {
-        const next = ins.rules.find((r) => evaluate(r.when, ck.value))?.then ?? ins.otherwise;
+        const decided = decideChoice(ins, ck.value);
+        if ('failed' in decided) {
+          // A missing path: no retry or catch applies (States.Runtime), and the committed value would lead here again.
+          await failRun(x, decided.failed.name, decided.failed.message, ins.state, `Choice state ${ins.state} (a rule's path is missing)`);
+          return 'ended';
+        }
+        const next = decided.next;
         if (!next) {
           await failRunOrState(x, 'States.NoChoiceMatched', `Choice ${ins.state}: no choice rule matched and there is no default`, ins.state, `Choice state ${ins.state} matched no rule`);
           return 'ended';

@@ -5,7 +5,7 @@
  * and a second write. Choices are pure functions of the committed value, so
  * every execution that commits the same value takes the same path.
  */
-import { evaluate } from '../language/condition';
+import { decideChoice } from '../language/condition';
 import type { Instruction, Json } from '../contract/ir';
 
 /**
@@ -21,8 +21,10 @@ function pathOf(list: readonly Instruction[], value: Json): 'end' | 'other' | un
       case 'fail':
         return 'other';
       case 'choice': {
-        const next = ins.rules.find((r) => evaluate(r.when, value))?.then ?? ins.otherwise;
-        const path = next ? pathOf(next, value) : 'other';
+        const decided = decideChoice(ins, value);
+        // A Choice that fails is no success: the interpreter fails the run after the commit, at the Choice state.
+        if ('failed' in decided) return 'other';
+        const path = decided.next ? pathOf(decided.next, value) : 'other';
         if (path) return path;
         break;
       }

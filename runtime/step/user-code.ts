@@ -8,7 +8,8 @@ import { handlerContext } from './handler-context';
 import type { Json } from '../contract/ir';
 import { applyResultPath } from '../language/io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from '../states/retry';
-import type { Exec, LambdaContext } from '../ports/execution';
+import type { Exec } from '../ports/execution';
+import type { LambdaContext } from '../contract/handler-api';
 
 /** Milliseconds left in this Lambda execution; unbounded when the context does not say. */
 export function remainingMs(x: Exec): number {

@@ -5,8 +5,8 @@
  */
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, Fold, Map, Task } from '../../lib/definition';
-import type { UnumContext } from '../../runtime/step/handler-context';
-import type { LambdaContext } from '../../runtime/ports/execution';
+import type { UnumContext } from '../../runtime/contract/handler-api';
+import type { LambdaContext } from '../../runtime/contract/handler-api';
 import { Driver, fromCompiled } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

@@ -4,10 +4,11 @@
  * forged-events.int.test.ts.
  */
 import { createHandler } from '../../runtime/entry/handler';
-import { parseEvent, parseStart } from '../../runtime/entry/envelope';
+import { parseEvent } from '../../runtime/entry/envelope';
+import { parseStart } from '../../runtime/contract/start-request';
 import { UnumEventError } from '../../runtime/contract/errors';
 import { ENVELOPE_VERSION, type NodeIR } from '../../runtime/contract/ir';
-import { MAX_VALUE_BYTES } from '../../runtime/records/payload';
+import { MAX_VALUE_BYTES } from '../../runtime/contract/table';
 import { defineWorkflow, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 

@@ -5,7 +5,8 @@
  * own writes (run record, history, caught `{Error, Cause}`). And every record
  * the recorder writes expires (finding 5).
  */
-import { createFailureRecorder, type FailureRecord } from '../../runtime/entry/failure-recorder';
+import { createFailureRecorder } from '../../runtime/entry/failure-recorder';
+import type { FailureRecord } from '../../runtime/contract/failure-record';
 import { boundedError, ERROR_BOUNDS, truncated } from '../../runtime/contract/errors';
 import { decodeHistoryEntry, decodeRunRecord, type Item, keyOf, parseKey, ttlOf } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';

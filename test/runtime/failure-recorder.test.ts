@@ -1,4 +1,5 @@
-import { createFailureRecorder, type FailureRecord, identify } from '../../runtime/entry/failure-recorder';
+import { createFailureRecorder } from '../../runtime/entry/failure-recorder';
+import { type FailureRecord, identify } from '../../runtime/contract/failure-record';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import { MemoryStore } from '../support/memory-store';
 

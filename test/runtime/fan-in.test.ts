@@ -1,5 +1,6 @@
 /** The shard tree's logic, up to 100,000 branches, on an in-memory store. */
-import { arrivalCode, arrivalShardKeys, decodeArrival, readArrivals, recordArrival, shardLevels, shardPlan, SHARD_WIDTH, TAIL_RADIX } from '../../runtime/records/fan-in-shards';
+import { arrivalCode, arrivalShardKeys, decodeArrival, readArrivals, recordArrival, shardLevels, shardPlan, TAIL_RADIX } from '../../runtime/records/fan-in-shards';
+import { SHARD_WIDTH } from '../../runtime/contract/table';
 import { MemoryStore } from '../support/memory-store';
 
 test('levels: 782 + 7 + 1 shards at 100,000 branches; one shard up to 128', () => {

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { parseEvent } from '../../runtime/entry/envelope';
 import type { FanOutFrame } from '../../runtime/contract/ir';
-import { parkedOf, redriveUntil, resentEvent } from '../../runtime/records/redrive-park';
+import { parkedOf, redriveUntil } from '../../runtime/records/redrive-park';
+import { resentEvent } from '../../runtime/contract/table';
 import {
   decodeParked,
   decodeRedriveState,

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { compileWorkflow } from '../../lib/compiler';
 import { Definition, type IChainable, MapState, Parallel, Pass, Task } from '../../lib/definition';
-import type { FailureRecord } from '../../runtime/entry/failure-recorder';
+import type { FailureRecord } from '../../runtime/contract/failure-record';
 import { parseKey } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { type Delivery, Driver, fromCompiled } from '../support/harness';

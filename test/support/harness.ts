@@ -5,7 +5,8 @@
  * on-failure destination), against any CheckpointStore.
  */
 import { randomUUID } from 'node:crypto';
-import { createFailureRecorder, createRunTimeoutHandler, type FailureRecord } from '../../runtime/entry/failure-recorder';
+import { createFailureRecorder, createRunTimeoutHandler } from '../../runtime/entry/failure-recorder';
+import type { FailureRecord } from '../../runtime/contract/failure-record';
 import { createHandler, type LambdaHandler } from '../../runtime/entry/handler';
 import type { Envelope, Instruction, NodeIR, NodeSettings, RunTimeoutEvent } from '../../runtime/contract/ir';
 import type { Invoker } from '../../runtime/ports/invoker';
@@ -13,7 +14,7 @@ import type { OneTimeSchedule, Scheduler } from '../../runtime/ports/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
 import { recorderSpec } from '../../lib/construct/recorder-spec';
 import type { CheckpointStore } from '../../runtime/ports/store';
-import type { LambdaContext } from '../../runtime/ports/execution';
+import type { LambdaContext } from '../../runtime/contract/handler-api';
 
 export const SETTINGS: NodeSettings = {
   inlineLimitBytes: 32768,

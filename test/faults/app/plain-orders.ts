@@ -6,7 +6,7 @@
  */
 import { DynamoDBClient, TransactWriteItemsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { chargeItems, ordersDatabase, placed, type PlacedOrder, type PricedOrder, recordOrder, reservation, setting } from '../../../examples/orders/handlers';
-import type { UnumContext } from '../../../runtime/step/handler-context';
+import type { UnumContext } from '../../../runtime/contract/handler-api';
 
 export { confirm, price } from '../../../examples/orders/handlers';
 
