@@ -1,9 +1,10 @@
 const os = require('os');
 
 /**
- * Three lanes, each a jest project (`npm run test:unit`, `test:int`, `test:faults:quick`; `npm test` runs all):
- * - unit: `*.test.ts` outside test/faults and not `*.int.test.ts`. No Java, no DynamoDB Local, no child
- *   process, no synthesis: pure logic and in-memory stores, about a minute.
+ * Three lanes, each a jest project (`npm run test:unit`, `test:int`, `test:fault-lane`; `npm test` runs
+ * the unit lane, then the other two):
+ * - unit: `*.test.ts` outside test/faults and not `*.int.test.ts`. No Java (test/unit-lane-setup.ts
+ *   hides it), no DynamoDB Local, no synthesis: logic and in-memory stores, about a minute.
  * - integration: `*.int.test.ts`. DynamoDB Local (one for the run: test/global-setup.ts), the local
  *   engine, synthesis and bundling, PostgreSQL, the packed package.
  * - faults: test/faults, the fault-injection lane at its quick depth, on the same DynamoDB Local.
@@ -21,7 +22,7 @@ const withDynamoDbLocal = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/test'], testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/test/faults/'] },
+    { ...shared, displayName: 'unit', globalSetup: '<rootDir>/test/unit-lane-setup.ts', roots: ['<rootDir>/test'], testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/test/faults/'] },
     { ...shared, ...withDynamoDbLocal, displayName: 'integration', roots: ['<rootDir>/test'], testMatch: ['**/*.int.test.ts'], testPathIgnorePatterns: ['/test/faults/'] },
     { ...shared, ...withDynamoDbLocal, displayName: 'faults', roots: ['<rootDir>/test/faults'], testMatch: ['**/*.test.ts'] },
   ],
