@@ -1,10 +1,26 @@
-import aslValidator from 'asl-validator';
+import type AslValidator from 'asl-validator';
 import type { Json } from '../../runtime/contract/ir';
 import { AslDefinitionError, AslValidationError, WORKFLOW_LEVEL, type AslValidatorFinding } from './errors';
 import { childScopes, forEachState } from './scopes';
 
 /** A Lambda function name: what the unum dialect writes as `Resource` instead of an ARN. */
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * asl-validator, loaded when a document is first imported: it is an optional
+ * peer dependency of unum-cdk (with its own dependencies, 8 MB), which an app
+ * that writes its workflows in the DSL does without.
+ */
+function loadAslValidator(workflow: string): typeof AslValidator {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, so that unum-cdk loads without it
+    return require('asl-validator') as typeof AslValidator;
+  } catch (err) {
+    const missing = (err as { code?: unknown }).code === 'MODULE_NOT_FOUND' && String((err as Error).message).includes("'asl-validator'");
+    if (missing) throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', 'importing ASL (fromAsl, unum asl) needs the npm package asl-validator, which validates the document: npm install --save-dev asl-validator');
+    throw err;
+  }
+}
 
 /**
  * Runs asl-validator on a copy (it writes into the document). In the unum
@@ -21,6 +37,7 @@ export function validateWithAslValidator(workflow: string, doc: object): void {
   });
   hideEscapedBackslashes(copy);
   const originals = renameKeyNamedStates(copy);
+  const aslValidator = loadAslValidator(workflow);
   let result: ReturnType<typeof aslValidator>;
   try {
     result = aslValidator(copy, { checkArn: true, checkPaths: true });

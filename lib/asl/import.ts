@@ -43,7 +43,7 @@ export function importAsl(json: string | object, options: FromAslOptions = {}): 
   const names = new NodeNames(stateNames(doc));
   const tasks = new TaskCatalog(report, options);
   const ctx: BuildContext = { report, names, tasks, buildScope: (scope) => buildScope(ctx, scope) };
-  const definition = Definition.from(buildScope(ctx, doc), names.stateNames(), timeout as number | undefined);
+  const definition = Definition.fromDocument(buildScope(ctx, doc), names.stateNames(), timeout as number | undefined);
   tasks.rejectUnmatchedKeys();
   return { workflow, definition, names };
 }

@@ -20,7 +20,7 @@ export type { AslTaskInfo, AslTaskProps, FromAslOptions } from './types';
  * object, JSONPath mode) into a unum workflow definition.
  *
  * The document is validated with asl-validator first; then every state is
- * translated (see the README, "Migrating from Step Functions", for the supported states and fields) and the
+ * translated (see docs/migrating-from-step-functions.md, "Supported states and fields") and the
  * result is compiled once, so every problem is reported here as an
  * `AslDefinitionError` naming the ASL state and field.
  *

@@ -91,6 +91,19 @@ export class Choice<I = Untyped> extends State<I, I> {
   }
 }
 
+/**
+ * `choice.next(x)` from JavaScript, where nothing stops the call (TypeScript
+ * has no `next` on a Choice): without this it is a bare TypeError. It is a
+ * `.next()` after the Choice, recorded like `a.next(choice).next(x)`, so the
+ * compiler rejects it naming the workflow and the Choice, and saying to use
+ * `.when()`/`.otherwise()` or `.afterwards().next()`.
+ */
+Object.defineProperty(Choice.prototype, 'next', {
+  value: function next(this: Choice, following: IChainable): Chain {
+    return Chain.start(this).next(following);
+  },
+});
+
 /** The chainable `afterwards()` returns: starts at the Choice, ends at its arms' ends. */
 class AfterwardsView<I, O> implements IChainable<I, O> {
   constructor(private readonly choice: Choice<I>) {}

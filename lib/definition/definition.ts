@@ -5,12 +5,19 @@ import type { TypeWitness, Untyped } from './types';
 export class Definition<I = Untyped, O = Untyped> {
   declare readonly __types?: TypeWitness<I, O>;
 
+  /** Wraps the chain (or single state) that starts the workflow. */
+  static from<I, O>(chainable: IChainable<I, O>): Definition<I, O> {
+    return new Definition<I, O>(chainable.startState);
+  }
+
   /**
-   * Wraps the chain (or single state) that starts the workflow. `stateNames`
-   * (@internal, for the ASL importer) gives the name a state has in the
-   * source document, by state id, where it differs from the id.
+   * The ASL importer's `from`: also the name each state has in the source
+   * document, by state id, where it differs from the id, and the document's
+   * run timeout. A member of its own, so that stripping it from the shipped
+   * declarations leaves `from` there.
+   * @internal
    */
-  static from<I, O>(chainable: IChainable<I, O>, stateNames?: ReadonlyMap<string, string>, runTimeoutSeconds?: number): Definition<I, O> {
+  static fromDocument<I, O>(chainable: IChainable<I, O>, stateNames: ReadonlyMap<string, string>, runTimeoutSeconds?: number): Definition<I, O> {
     return new Definition<I, O>(chainable.startState, stateNames, runTimeoutSeconds);
   }
 

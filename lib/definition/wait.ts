@@ -56,7 +56,7 @@ export interface WaitProps {
 /**
  * Waits, then passes its input on. No function runs meanwhile: the state
  * before it schedules the invocation of the state after it (EventBridge
- * Scheduler, see the README's "Wait").
+ * Scheduler, see docs/writing-workflows.md, "Wait").
  */
 export class Wait<I = Untyped> extends NextableState<I, I> {
   readonly kind = 'wait' as const;

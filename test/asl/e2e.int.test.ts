@@ -1,7 +1,8 @@
 /**
- * End to end: every corpus file (and the documents of test/asl/fixtures),
- * imported with fromAsl, synthesized with UnumWorkflow (test/asl/app) and run
- * on the local engine (Lambda emulator + DynamoDB Local) with the handlers of
+ * End to end: every document of test/asl/fixtures (and of the optional
+ * corpus, where it is found: test/asl/optional-corpus.ts), imported with
+ * fromAsl, synthesized with UnumWorkflow (test/asl/app) and run on the local
+ * engine (Lambda emulator + DynamoDB Local) with the handlers of
  * test/asl/handlers. Each expected result is derived from the ASL semantics
  * and the handlers, step by step in the comments — not taken from a run.
  */
@@ -12,7 +13,8 @@ import type { Json } from '../../runtime/contract/ir';
 import { forEachLimit } from '../../runtime/ports/pool';
 import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/client/records';
-import { corpusFiles, fixtureFiles, workflowNameOf } from './app/workflows';
+import { fixtureFiles, workflowNameOf } from './app/workflows';
+import { appstoreFiles, optionalCase } from './optional-corpus';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { engineDynamoDb } from '../support/test-dynamodb';
 
@@ -23,12 +25,15 @@ const APP = path.join(__dirname, 'app');
 interface Case {
   readonly workflow: string;
   readonly input: Json;
-  readonly expected: Pick<RunStatusWithResult, 'status' | 'result'> & { error?: { error: string; cause?: string } };
+  readonly expected: Pick<RunStatusWithResult, 'status' | 'result'> & { error?: { error: string; cause?: string; state?: string } };
+  /** A case of the optional corpus: run only where it is found, and named so. */
+  readonly optional?: true;
 }
 
 const succeeds = (workflow: string, input: Json, result: Json): Case => ({ workflow, input, expected: { status: 'SUCCEEDED', result } });
 
-const CASES: Case[] = [
+/** The runs of the optional corpus (unum-appstore), whose handlers are test/asl/handlers/corpus.ts. */
+const APPSTORE_CASES: Case[] = [
   // Hello -> World. Hello ignores its input and returns "Hello"; World appends " World".
   succeeds('hello-world', {}, 'Hello World'),
   succeeds('step-functions-hello-world-embedded', {}, 'Hello World'),
@@ -69,6 +74,41 @@ const CASES: Case[] = [
   // state s<id> -> [{0, v0, s0}, {1, v1, s1}, {2, v2, s2}]. Group pairs each with the previous state:
   // [{v0, null}, {v1, s0}, {v2, s1}]. Re-encode over $: "v0<key", "v1<s0", "v2<s1". Rebase joins with "|".
   succeeds('excamera-embedded', { chunks: [{ id: 0 }, { id: 1 }, { id: 2 }] }, 'v0<key|v1<s0|v2<s1'),
+];
+
+const CASES: Case[] = [
+  // relay.asl.json: each of the three legs (hopArn) adds 1 to hops and keeps the rest: {hops: 0, signed: true} ->
+  // {hops: 3, signed: true}. "Arrived": hops >= 3 and signed is true -> "Delivered" (Succeed) with that document.
+  succeeds('relay', { hops: 0, signed: true }, { hops: 3, signed: true }),
+  // {hops: 1, signed: false} -> {hops: 4, signed: false}: the And is false -> Default "Lost" (Fail) with its Error and Cause.
+  { workflow: 'relay', input: { hops: 1, signed: false }, expected: { status: 'FAILED', error: { error: 'Parcel.Lost', cause: 'nobody signed for it', state: 'Lost' } } },
+  // No signed: hops 3 >= 3 holds, then $.signed is missing: States.Runtime, at the Choice "Arrived" (its rules run in
+  // Leg3's function, but the run fails at the Choice, as in Step Functions).
+  {
+    workflow: 'relay',
+    input: { hops: 0 },
+    expected: { status: 'FAILED', error: { error: 'States.Runtime', state: 'Arrived', cause: "Choice state 'Arrived': Invalid path '$.signed': the condition path references an invalid value" } },
+  },
+
+  // sort-parcels.asl.json: the Choice on the raw input ($): "small" -> SmallBox ("box S") -> Label appends ", labelled".
+  succeeds('sort-parcels', 'small', 'box S, labelled'),
+  succeeds('sort-parcels', 'large', 'box L, labelled'),
+  // No rule matches and there is no Default: the run fails with States.NoChoiceMatched at PickBox.
+  { workflow: 'sort-parcels', input: 'medium', expected: { status: 'FAILED', error: { error: 'States.NoChoiceMatched', state: 'PickBox' } } },
+
+  // video-frames.asl.json: "Decode and tint" maps $.frames: decode gives {id, pixels: p<id>}, tint adds tint t<id>;
+  // ResultPath $: the results replace the input. "Pair up" gives each pixels with the tint before it:
+  // [{p0, null}, {p1, t0}, {p2, t1}]. "Blend pairs" maps $: "p0+none", "p1+t0", "p2+t1"; Stitch joins with ",".
+  succeeds('video-frames', { frames: [{ id: 0 }, { id: 1 }, { id: 2 }] }, 'p0+none,p1+t0,p2+t1'),
+
+  // order-check.asl.json: both branches get the input. Branch 0: CheckStock -> {inStock: 3}. Branch 1: PriceItems ->
+  // {total: 15} (5 per item) -> ApplyDiscount -> {total: 14}. Invoice gets [branch 0, branch 1] -> {lines: 3, due: 14};
+  // Notify -> "3 lines, 14 due".
+  succeeds('order-check', { items: ['tea', 'cup', 'pot'] }, '3 lines, 14 due'),
+
+  // word-lengths.asl.json: MeasureWords maps $: [1, 2, 2, 3]. Bucket counts per length, shortest first:
+  // [{1, 1}, {2, 2}, {3, 1}]. TallyBuckets maps $: "1x1", "2x2", "1x3"; Report joins with " ".
+  succeeds('word-lengths', ['a', 'to', 'be', 'tea'], '1x1 2x2 1x3'),
 
   // features.asl.json, items [1, 2, 3]: "Set defaults" puts {factor: 10} at $.config. "Scale items" maps $.items;
   // the ItemSelector gives item i {value, index: i, factor: 10, tag: "item-i"}; Scale (lambda:invoke, Payload.$ $)
@@ -102,8 +142,14 @@ const CASES: Case[] = [
   succeeds('paths', { order: { total: 150, items: ['a', 'b'] } }, 'a'),
   // total 5: no rule matches -> Default Small, a Pass whose Result "small" replaces its input.
   succeeds('paths', { order: { total: 5, items: [] } }, 'small'),
-  // No total: as in Step Functions, the rule's missing path fails the run (it does not fall through to Default).
-  { workflow: 'paths', input: { order: { items: [] } }, expected: { status: 'FAILED', error: { error: 'States.Runtime', cause: "Invalid path '$.total': the choice state's condition path references an invalid value" } } },
+  // No total: as in Step Functions, the rule's missing path fails the run at the Choice (it does not fall through to Default).
+  {
+    workflow: 'paths',
+    input: { order: { items: [] } },
+    expected: { status: 'FAILED', error: { error: 'States.Runtime', state: 'Route', cause: "Choice state 'Route': Invalid path '$.total': the condition path references an invalid value" } },
+  },
+  // Found outside the repository, the optional corpus adds its cases; nothing above depends on it.
+  ...(appstoreFiles().length > 0 ? APPSTORE_CASES.map((c): Case => ({ ...c, optional: true })) : []),
 ];
 
 /** Runs at once on the engine: the cases are independent runs, and one at a time left a core idle. */
@@ -126,13 +172,17 @@ describe('imported ASL workflows run on the local engine', () => {
     fs.rmSync(outDir, { recursive: true, force: true });
   });
 
-  test('every corpus file is a workflow of the app, and has at least one run below', () => {
-    const names = [...corpusFiles(), ...fixtureFiles()].map(workflowNameOf);
+  test('every fixture (and optional corpus file found) is a workflow of the app, and has at least one run below', () => {
+    const names = [...fixtureFiles(), ...appstoreFiles()].map(workflowNameOf);
     expect(engine.workflows.map((w) => w.name).sort()).toEqual([...names].sort());
     for (const name of names) expect(CASES.some((c) => c.workflow === name)).toBe(true);
   });
 
-  test.each(CASES.map((c, i) => [`${c.workflow} ${JSON.stringify(c.input)}`, i] as const))('%s', (_title, i) => {
+  const titled = CASES.map((c, i) => {
+    const title = `${c.workflow} ${JSON.stringify(c.input)}`;
+    return [c.optional ? optionalCase(title) : title, i] as const;
+  });
+  test.each(titled)('%s', (_title, i) => {
     const c = CASES[i];
     const record = records.get(i) as RunStatusWithResult;
     expect(record.status).toBe(c.expected.status);

@@ -85,7 +85,7 @@ describe('ASL specification examples', () => {
 });
 
 describe('ResultPath of a Map or Parallel, applied by its join to [the state input, the results]', () => {
-  /** The join's output processing of a Map with these fields: the join node's `join` spec, which the runtime applies as io (runtime/step/step/inputs.ts). */
+  /** The join's output processing of a Map with these fields: the join node's `join` spec, which the runtime applies as io (runtime/step/inputs.ts). */
   const joinOf = (fields: Record<string, Json>): NodeIR['join'] =>
     irOf(machine({ M: { Type: 'Map', Iterator: { StartAt: 'F', States: { F: task() } }, End: true, ...fields } }), 'M.Join').join;
   const output = (fields: Record<string, Json>, stateInput: Json, results: Json): Json => processOutput(joinOf(fields), stateInput, results, CONTEXT);

@@ -4,17 +4,13 @@
  * rejected with an UnumDefinitionError — never a TypeError or another crash.
  */
 import * as fc from 'fast-check';
-import * as fs from 'fs';
-import * as path from 'path';
 import type { Json } from '../../runtime/contract/ir';
 import { UnumDefinitionError } from '../../lib/compiler';
 import { fromAsl } from '../../lib/asl';
 import { DEFAULT_TASK } from './helpers';
+import { readFixture } from './app/workflows';
 
-const BASES: Json[] = [
-  JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'features.asl.json'), 'utf8')) as Json,
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore', 'excamera.embedded.asl.json'), 'utf8')) as Json,
-];
+const BASES: Json[] = ['features.asl.json', 'video-frames.asl.json'].map((f) => JSON.parse(readFixture(f)) as Json);
 
 const FIELDS = ['Type', 'Next', 'End', 'Resource', 'Parameters', 'InputPath', 'OutputPath', 'ResultPath', 'ResultSelector', 'ItemsPath', 'ItemSelector', 'ItemProcessor', 'Choices', 'Default', 'Retry', 'Catch', 'Iterator', 'Branches', 'Variable', 'TimeoutSeconds', 'Error', 'Seconds', 'QueryLanguage'];
 

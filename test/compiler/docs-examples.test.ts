@@ -1,7 +1,7 @@
 import { examples } from '../types/dsl-examples';
 import { compile, instructions, INCR, scalar } from './helpers';
 
-describe('the README (DSL section) examples', () => {
+describe('the examples of docs/writing-workflows.md (docs/snippets/workflows)', () => {
   it.each(Object.keys(examples))('%s compiles', (name) => {
     expect(Object.keys(compile(examples[name]()).nodes).length).toBeGreaterThan(0);
   });

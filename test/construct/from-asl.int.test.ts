@@ -6,15 +6,14 @@ import { fromAsl } from '../../lib/asl';
 import * as compiler from '../../lib/compiler/compile';
 import { UnumWorkflow } from '../../lib/construct';
 
-const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
 const HANDLERS = path.join(__dirname, 'fixtures', 'handlers.ts');
-const wordcount = JSON.parse(fs.readFileSync(path.join(CORPUS, 'wordcount.asl.json'), 'utf8'));
+const wordcount = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'asl', 'fixtures', 'word-lengths.asl.json'), 'utf8'));
 
 test('UnumWorkflow.fromAsl deploys one function per ASL Task, named by the ASL state', () => {
   const stack = new Stack(new App(), 'AslStack');
   const workflow = UnumWorkflow.fromAsl(stack, 'WordCount', wordcount, { defaultTask: { entry: HANDLERS, handler: 'first' } });
-  expect(Object.keys(workflow.functions).filter((n) => !workflow.compiled.nodes[n].implicit).sort()).toEqual(['Mapper', 'Partition', 'Reducer', 'Summary']);
-  Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'AslStack-WordCount-Mapper' });
+  expect(Object.keys(workflow.functions).filter((n) => !workflow.compiled.nodes[n].implicit).sort()).toEqual(['Bucket', 'Measure', 'Report', 'Tally']);
+  Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'AslStack-WordCount-Measure' });
 });
 
 test('UnumWorkflow.fromAsl reports an invalid document with the construct path, the ASL state and the field', () => {
@@ -31,8 +30,8 @@ test('a definition from fromAsl deploys the same workflow as UnumWorkflow.fromAs
   const definition = fromAsl(wordcount, { workflowName: 'WordCount', ...settings });
   const built = new UnumWorkflow(new Stack(new App(), 'AslStack'), 'WordCount', { definition });
   expect(built.compiled).toEqual(imported.compiled);
-  expect(built.compiled.entry).toBe('Count.Origin');
-  expect(built.compiled.nodes.Summary.ir.instructions).toEqual([{ op: 'succeed' }]);
+  expect(built.compiled.entry).toBe('MeasureWords.Origin');
+  expect(built.compiled.nodes.Report.ir.instructions).toEqual([{ op: 'succeed' }]);
 });
 
 test('UnumWorkflow.fromAsl compiles the document once; a node the compiler rejects is named as the document names it', () => {

@@ -37,7 +37,7 @@ function readable(store: MemoryStore, workflowId = 'w'): HistoryEntry[] {
 
 const brief = (entries: readonly HistoryEntry[]): unknown[] => entries.map((e) => [e.node, e.outcome, e.indexes, e.next ?? null]);
 
-test('a chain: one entry per transition, in order, as docs/client.md specifies', async () => {
+test('a chain: one entry per transition, in order, as docs/deploying-and-operating.md specifies', async () => {
   const nodes = defineWorkflow(
     'chain',
     {

@@ -1,21 +1,28 @@
 /**
- * The workflows of the ASL end-to-end tests: every corpus file plus the
- * documents of test/asl/fixtures, imported with `fromAsl`, each Task mapped
- * to a small handler in test/asl/handlers.
+ * The workflows of the ASL end-to-end tests: the documents of
+ * test/asl/fixtures, and the optional corpus where it is found
+ * (test/asl/optional-corpus.ts), imported with `fromAsl`, each Task mapped to
+ * a small handler in test/asl/handlers.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Definition } from '../../../lib/definition';
 import { fromAsl, type AslTaskProps, type FromAslOptions } from '../../../lib/asl';
+import { appstoreFiles, readAppstore } from '../optional-corpus';
 
-export const CORPUS = path.join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'unum-appstore');
 const CORPUS_HANDLERS = path.join(__dirname, '..', 'handlers', 'corpus.ts');
 const FEATURES_HANDLERS = path.join(__dirname, '..', 'handlers', 'features.ts');
-const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const SHAPES_HANDLERS = path.join(__dirname, '..', 'handlers', 'shapes.ts');
+export const FIXTURES = path.join(__dirname, '..', 'fixtures');
+
+/** The handler module of each fixture; the others' are in handlers/features.ts. */
+const FIXTURE_HANDLERS: Record<string, string> = Object.fromEntries(
+  ['relay.asl.json', 'sort-parcels.asl.json', 'video-frames.asl.json', 'order-check.asl.json', 'word-lengths.asl.json'].map((f) => [f, SHAPES_HANDLERS]),
+);
 
 const corpusTask = (handler: string): AslTaskProps => ({ entry: CORPUS_HANDLERS, handler });
 
-/** Most Tasks run the export named like their function; a few states need their own (keyed by state name). */
+/** Most corpus Tasks run the export named like their function; a few states need their own (keyed by state name). */
 const BY_STATE: Record<string, FromAslOptions['tasks']> = {
   // Both "Publish" and "Summary" are also names of other apps' functions, with other inputs.
   'image-process.asl.json': { Publish: corpusTask('publishImage') },
@@ -25,32 +32,31 @@ const BY_STATE: Record<string, FromAslOptions['tasks']> = {
   'step-functions-text-processing-arn.asl.json': Object.fromEntries(['UserMention', 'FindUrl', 'ShortenUrl', 'CreatePost', 'Publish'].map((s) => [s, corpusTask(s)])),
 };
 
-/** `chain-Chain10.embedded.asl.json` -> `chain-Chain10-embedded`. */
+/** `video-frames.asl.json` -> `video-frames`, `chain-Chain10.embedded.asl.json` -> `chain-Chain10-embedded`. */
 export const workflowNameOf = (file: string): string => path.basename(file).replace(/(\.asl)?\.json$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
 
-export function corpusFiles(): string[] {
-  return fs.readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
-}
-
-/** The fixtures beyond the corpus (their handlers are in handlers/features.ts). */
+/** The documents the project ships for these tests. */
 export function fixtureFiles(): string[] {
   return fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).sort();
 }
 
-/** Workflow name -> definition, for every corpus file and every fixture. */
+export const readFixture = (file: string): string => fs.readFileSync(path.join(FIXTURES, file), 'utf8');
+
+/** Workflow name -> definition, for every fixture and every file of the optional corpus found. */
 export function aslWorkflows(): Record<string, Definition> {
   const out: Record<string, Definition> = {};
-  for (const file of corpusFiles()) {
+  for (const file of fixtureFiles()) {
     const workflowName = workflowNameOf(file);
-    out[workflowName] = fromAsl(fs.readFileSync(path.join(CORPUS, file), 'utf8'), {
+    const entry = FIXTURE_HANDLERS[file] ?? FEATURES_HANDLERS;
+    out[workflowName] = fromAsl(readFixture(file), { workflowName, defaultTask: (t) => ({ entry, handler: t.functionName }) });
+  }
+  for (const file of appstoreFiles()) {
+    const workflowName = workflowNameOf(file);
+    out[workflowName] = fromAsl(readAppstore(file), {
       workflowName,
       tasks: BY_STATE[file] ?? {},
       defaultTask: (t) => corpusTask(t.functionName),
     });
-  }
-  for (const file of fixtureFiles()) {
-    const workflowName = workflowNameOf(file);
-    out[workflowName] = fromAsl(fs.readFileSync(path.join(FIXTURES, file), 'utf8'), { workflowName, defaultTask: (t) => ({ entry: FEATURES_HANDLERS, handler: t.functionName }) });
   }
   return out;
 }

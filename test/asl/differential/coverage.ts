@@ -80,7 +80,7 @@ export function rowRequirements(state: string, cell: string): Requirement[] {
 
 /** Every requirement of the README's tables of supported states and top-level fields. */
 export function readmeRequirements(readme: string): Requirement[] {
-  const section = readme.split('### Supported states and fields')[1]?.split('\n### ')[0];
+  const section = readme.split('## Supported states and fields')[1]?.split('\n## ')[0];
   if (!section) throw new Error('README has no "Supported states and fields" section');
   const out: Requirement[] = [];
   for (const line of section.split('\n')) {

@@ -65,7 +65,7 @@ function waitStates(scope: unknown): string[] {
 /**
  * Runs `doc` on `input`. `executionId` is what `$$.Execution.Id` reads: the
  * workflow id of the same run on unum, where it is not an execution ARN
- * (README, "Differences from Step Functions").
+ * (docs/migrating-from-step-functions.md, "Differences from Step Functions").
  */
 export async function runOnPeer(doc: CorpusDocument, input: Json, executionId: string): Promise<Outcome> {
   ensureWithResolvers();
