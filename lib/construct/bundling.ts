@@ -3,8 +3,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { buildSync, type BuildFailure } from 'esbuild';
+import { buildSync, type BuildFailure, type Loader, transformSync } from 'esbuild';
 import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
+import { commonJsExports } from './commonjs-exports';
+import type { UnumBundlingOptions } from './props';
 
 /**
  * Paths are resolved from the package root (the repository, or `dist/` when
@@ -31,6 +33,25 @@ const ASSET_SOURCE = __dirname;
  * bundling options with the custom hash), so it must not change casually.
  */
 const NO_DOCKER_IMAGE = DockerImage.fromRegistry('unum-cdk-local-bundling-only');
+
+/** The construct's bundling: `UnumBundlingOptions` with the defaults filled in. */
+export function resolveBundling(options: UnumBundlingOptions = {}): ResolvedBundling {
+  return {
+    minify: options.minify ?? true,
+    sourceMap: options.sourceMap ?? true,
+    bundleAwsSdk: options.bundleAwsSdk ?? false,
+    // Syntax level of the bundle: the oldest runtime we deploy to (and the local engine's Node).
+    target: 'node22',
+  };
+}
+
+/**
+ * NODE_OPTIONS of a function with this bundling: with a source map, Node maps
+ * stack traces through it (at the first stack it formats, not at load).
+ */
+export function functionNodeOptions(options: ResolvedBundling): string | undefined {
+  return options.sourceMap ? '--enable-source-maps' : undefined;
+}
 
 export interface ResolvedBundling {
   readonly minify: boolean;
@@ -77,15 +98,22 @@ export function bundleFailureRecorder(options: ResolvedBundling): Bundle {
   return cached('failure-recorder', options, () => build({ entryPoint: FAILURE_RECORDER }, options));
 }
 
+/** What a handler module exports, as far as it can be known without running it. */
+export interface ModuleExports {
+  /** The module is CommonJS (`exports.x =`, `module.exports =`), not an ES module. */
+  readonly commonJs: boolean;
+  /** The export names, sorted; undefined when they cannot be known statically (see commonjs-exports.ts). */
+  readonly names?: readonly string[];
+}
+
 /**
- * The names a module exports, found statically from esbuild's metafile (the
- * module is never executed). `undefined` for CommonJS modules, whose exports
- * cannot be known without running them.
+ * The names a module exports, found statically (the module is never
+ * executed): an ES module's from esbuild's metafile, a CommonJS module's
+ * from its text (esbuild reports its format but not its exports).
  */
-export function moduleExports(entry: string): readonly string[] | undefined {
-  const key = `exports:${entry}`;
-  const hit = exportsCache.get(key);
-  if (hit !== undefined || exportsCache.has(key)) return hit;
+export function moduleExports(entry: string): ModuleExports {
+  const hit = exportsCache.get(entry);
+  if (hit !== undefined) return hit;
   const result = buildSync({
     entryPoints: [entry],
     absWorkingDir: PACKAGE_ROOT,
@@ -100,9 +128,18 @@ export function moduleExports(entry: string): readonly string[] | undefined {
   });
   const input = Object.entries(result.metafile.inputs).find(([p]) => path.resolve(PACKAGE_ROOT, p) === path.resolve(entry));
   const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
-  const names = input?.[1].format === 'cjs' ? undefined : (output?.exports ?? []);
-  exportsCache.set(key, names);
-  return names;
+  const found: ModuleExports = input?.[1].format === 'cjs'
+    ? { commonJs: true, names: commonJsExports(transformSync(fs.readFileSync(entry, 'utf8'), { loader: loaderOf(entry), logLevel: 'silent' }).code) }
+    : { commonJs: false, names: [...(output?.exports ?? [])].sort() };
+  exportsCache.set(entry, found);
+  return found;
+}
+
+/** esbuild's loader for a source file (TypeScript is stripped to JavaScript before its exports are read). */
+function loaderOf(entry: string): Loader {
+  const ext = path.extname(entry).toLowerCase();
+  if (ext === '.tsx' || ext === '.jsx') return ext.slice(1) as Loader;
+  return ['.ts', '.mts', '.cts'].includes(ext) ? 'ts' : 'js';
 }
 
 /** A function's asset: its bundle plus, for a node, its `unum-ir.json`, for the failure recorder its `unum-recorder.json`. */
@@ -169,7 +206,7 @@ export function describeBuildFailure(err: unknown): string {
 }
 
 const bundleCache = new Map<string, Bundle>();
-const exportsCache = new Map<string, readonly string[] | undefined>();
+const exportsCache = new Map<string, ModuleExports>();
 
 function cached(key: string, options: ResolvedBundling, make: () => Bundle): Bundle {
   const fullKey = `${key}|${JSON.stringify(options)}`;
@@ -195,8 +232,11 @@ function build(source: { stdin?: string; entryPoint?: string }, options: Resolve
     format: 'cjs',
     target: options.target,
     minify: options.minify,
-    // `linked`: index.js ends with a sourceMappingURL comment, which Node needs with --enable-source-maps.
+    // `linked`: a separate index.js.map, loaded by Node (--enable-source-maps) through index.js's
+    // sourceMappingURL comment, so the code Lambda parses is no larger. Without the sources' text:
+    // a stack trace needs only the mappings, and the map stays about the size of the bundle.
     sourcemap: options.sourceMap ? 'linked' : false,
+    sourcesContent: false,
     external: options.bundleAwsSdk ? [] : ['@aws-sdk/*'],
     legalComments: 'none',
     logLevel: 'silent',

@@ -5,7 +5,6 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../runtime/contract/ir';
 import type { AsyncSettings } from '../compiler/function-settings';
 
-
 /**
  * `AWS::Lambda::EventInvokeConfig` of one node: Lambda's async retries and
  * event age, and the failure recorder as on-failure destination, so an
@@ -31,7 +30,10 @@ export function configureAsyncInvoke(
 /** Environment and grants that let the failure recorder forward records to the user's queue or topic. */
 export function forwardFailures(target: IQueue | ITopic, recorder: lambda.Function): void {
   if (isQueue(target)) {
-    target.grantSendMessages(recorder);
+    // SendMessage only (grantSendMessages adds GetQueueAttributes and GetQueueUrl, which the recorder never calls),
+    // and, for a queue with a KMS key, what SQS needs of a sender: a data key and decrypting it.
+    target.grant(recorder, 'sqs:SendMessage');
+    target.encryptionMasterKey?.grant(recorder, 'kms:GenerateDataKey', 'kms:Decrypt');
     recorder.addEnvironment(ENV.failureQueueUrl, target.queueUrl);
   } else {
     target.grantPublish(recorder);

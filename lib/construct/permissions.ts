@@ -1,5 +1,6 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 
 /**
@@ -36,4 +37,44 @@ export function allowInvoke(role: iam.IRole, functionArns: readonly string[]): v
       resources: [...functionArns],
     }),
   );
+}
+
+/**
+ * The DynamoDB calls each kind of function makes on the workflow table, and
+ * nothing more (no Scan, Query, DeleteItem, BatchWriteItem, DescribeTable or
+ * stream reads: the table has no stream, and the runtime never deletes, scans
+ * or queries). Keep in step with the commands the runtime sends:
+ * - node (runtime/entry/handler.ts, and runtime/callbacks/callback-handler.ts
+ *   for callback Tasks): the store (runtime/aws/dynamodb-store.ts: GetItem,
+ *   BatchGetItem, PutItem, UpdateItem), a callback Task's waiting record
+ *   (runtime/callbacks/task-waits.ts: PutItem, GetItem, UpdateItem), and the
+ *   effects' records and transaction marker (runtime/effects/records.ts,
+ *   dynamodb.ts: GetItem, PutItem, UpdateItem; the TransactWriteItems marker is
+ *   authorized as a PutItem);
+ * - failure recorder (runtime/entry/failure-recorder.ts): its store calls
+ *   read single items only (failState, finishRun, interruptRun, getResent,
+ *   putParked, parkInRun, history), never a batch.
+ * The task-response function has no table access.
+ */
+export const WORKFLOW_TABLE_ACTIONS = {
+  node: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  failureRecorder: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+} as const;
+
+/**
+ * What a node's effects write in the tables it declares
+ * (runtime/effects/dynamodb.ts): a TransactWriteItems is authorized item by
+ * item (Put, Update, Delete, ConditionCheck), and updateItem is an UpdateItem.
+ */
+export const EFFECTS_TABLE_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/**
+ * Allow `actions` on the items of `table` (its ARN only: no `<table>/index/*`,
+ * which item calls never need), and, when the table is encrypted with a
+ * customer-managed key, the KMS calls DynamoDB makes with it on the caller's
+ * behalf for reads and writes (the ones aws-cdk-lib's grantReadWriteData gives).
+ */
+export function allowItems(role: iam.IRole, table: ITable, actions: readonly string[]): void {
+  iam.Grant.addToPrincipal({ grantee: role, actions: [...actions], resourceArns: [table.tableArn] });
+  table.encryptionKey?.grantEncryptDecrypt(role);
 }

@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { Annotations, CfnOutput, type CfnResource, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -9,7 +9,6 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
 import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
-import { parkKey, runKey, TABLE } from '../../runtime/contract/table';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -23,21 +22,26 @@ import {
   bundleTaskResponder,
   describeBuildFailure,
   moduleExports,
+  resolveBundling,
   unbundledCode,
   type ResolvedBundling,
 } from './bundling';
+import { grantInvokeOf, grantListRuns, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
 import { createDeadLetterQueue } from './dead-letters';
+import { createWorkflowFunction, type CommonFunctionOptions, type FunctionOptions } from './workflow-function';
 import { UnumWorkflowError } from './errors';
 import { configureAsyncInvoke, forwardFailures } from './event-invoke';
 import { physicalFunctionName } from './function-names';
 import { workflowMetric } from './metrics';
-import { allowInvoke, createExecutionRole, functionArnFromName } from './permissions';
+import { allowInvoke, allowItems, createExecutionRole, EFFECTS_TABLE_ACTIONS, functionArnFromName, WORKFLOW_TABLE_ACTIONS } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { recorderSpec } from './recorder-spec';
+import { nodesOnCycles } from './recursive-loops';
+import { addOutputs, workflowMetadata, type DeployedWorkflow } from './stack-outputs';
 import { createWorkflowTable, tableItems } from './workflow-table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
-import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../assembly/metadata';
+import { WORKFLOW_METADATA_TYPE } from '../assembly/metadata';
 
 /** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
 const FAILURE_RECORDER_NAME = 'unum-failure';
@@ -52,10 +56,12 @@ const TASK_RESPONDER_NAME = 'unum-task-response';
  *
  * Function names are deterministic (`<stack>-<workflow>-<node>`), so a
  * function's IR and IAM policy name its successors without referencing them;
- * workflows with loops therefore synthesize without circular dependencies, and
- * all functions of such a workflow set `recursiveLoop: Allow`, so that
- * Lambda's recursive-loop detection (which stops a chain of invocations that
- * returns to the same function about 16 times) cannot end a legitimate loop.
+ * workflows with loops therefore synthesize without circular dependencies.
+ * The functions on a cycle of invocations (a loop, a fold, a bounded Map's
+ * slot chain, a retried Parallel/Map, a Map's launch tree; recursive-loops.ts)
+ * set `recursiveLoop: Allow`, so that Lambda's recursive-loop detection (which
+ * stops a chain of invocations that returns to the same function about 16
+ * times) cannot end a legitimate loop; every other function keeps it.
  */
 export class UnumWorkflow extends Construct {
   /** The workflow's name (IR, function names, metric dimension). */
@@ -66,6 +72,8 @@ export class UnumWorkflow extends Construct {
   readonly table: dynamodb.ITable;
   /** `table` for grants of item access (no index). */
   private readonly items: dynamodb.ITable;
+  /** Physical function names of the nodes, the failure recorder and the task-response function. */
+  private readonly names: Map<string, string>;
   /** The function of every node, by node name (including nodes the compiler added). */
   readonly functions: Readonly<Record<string, lambda.Function>>;
   /** The on-failure destination of every node: records failed runs. */
@@ -136,7 +144,9 @@ export class UnumWorkflow extends Construct {
     for (const warning of this.compiled.warnings) Annotations.of(this).addWarningV2('unum:definition', warning);
     const nodes = Object.entries(this.compiled.nodes);
     const names = this.functionNames(stack.stackName, nodes.map(([name]) => name));
-    const bundling = resolveBundling(props);
+    this.names = names;
+    const bundling = resolveBundling(props.bundling);
+    const onCycle = nodesOnCycles(new Map(nodes.map(([node, n]) => [node, n.successors])));
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
     this.items = tableItems(this, 'TableItems', this.table);
@@ -181,11 +191,12 @@ export class UnumWorkflow extends Construct {
           ...(waits && schedules(node, compiledNode) ? waits.allowScheduling(role, compiledNode.ir.callback !== undefined) : {}),
           ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: names.get(FAILURE_RECORDER_NAME) as string } : {}),
         },
-        loop: this.compiled.loops,
+        loop: onCycle.has(node),
+        tableActions: WORKFLOW_TABLE_ACTIONS.node,
       });
       allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
       // Exactly the tables the node declares for its effects (validated by the compiler as ITables).
-      for (const table of compiledNode.fn.effectsTables ?? []) (table as unknown as dynamodb.ITable).grantReadWriteData(role);
+      for (const table of compiledNode.fn.effectsTables ?? []) allowItems(role, table as unknown as dynamodb.ITable, EFFECTS_TABLE_ACTIONS);
       // Lambda checks that the role may invoke the destination when the config is created.
       allowInvoke(role, [this.failureRecorder.functionArn]);
       configureAsyncInvoke(nodeScope, 'AsyncInvoke', fn, settings, this.failureRecorder.functionArn).node.addDependency(role);
@@ -198,17 +209,13 @@ export class UnumWorkflow extends Construct {
     this.entryFunction = functions[this.compiled.entry];
     if (callbacks.length > 0) this.taskResponseFunction = this.createTaskResponder(names, callbacks, common);
 
-    this.addOutputs();
-    this.node.addMetadata(WORKFLOW_METADATA_TYPE, this.metadata(names));
+    addOutputs(this, this.deployed());
+    this.node.addMetadata(WORKFLOW_METADATA_TYPE, workflowMetadata(this.deployed()));
   }
 
   /** Allow `grantee` to start runs (invoke the entry function). */
   grantStart(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['lambda:InvokeFunction'],
-      resourceArns: [this.entryFunction.functionArn],
-    });
+    return grantInvokeOf(grantee, this.entryFunction);
   }
 
   /**
@@ -219,8 +226,7 @@ export class UnumWorkflow extends Construct {
    */
   grantTaskResponse(grantee: iam.IGrantable): iam.Grant {
     if (!this.taskResponseFunction) this.fail(undefined, 'grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN, so no task token to complete');
-    // The function itself, not `<arn>:*` as grantInvoke gives: the client invokes the unqualified function.
-    return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: [this.taskResponseFunction.functionArn] });
+    return grantInvokeOf(grantee, this.taskResponseFunction);
   }
 
   /**
@@ -229,14 +235,7 @@ export class UnumWorkflow extends Construct {
    * else but the table's key when it has one.
    */
   grantStop(grantee: iam.IGrantable): iam.Grant {
-    const records = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow: this.workflowName, workflowId: '*' })] } },
-    });
-    const key = this.table.encryptionKey?.grantEncryptDecrypt(grantee);
-    return key ? records.combine(key) : records;
+    return grantStop(grantee, this.grantTargets());
   }
 
   /** Allow `grantee` to read run status and results (read access to the table). */
@@ -251,19 +250,7 @@ export class UnumWorkflow extends Construct {
    * decrypting with the table's key when it has one. (`grantRead` includes all.)
    */
   grantListRuns(grantee: iam.IGrantable): iam.Grant {
-    const query = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:Query'],
-      resourceArns: [`${this.table.tableArn}/index/${TABLE.runsIndex.name}`],
-    });
-    const records = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:BatchGetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow: this.workflowName, workflowId: '*' })] } },
-    });
-    const key = this.table.encryptionKey?.grantDecrypt(grantee);
-    return key ? query.combine(records).combine(key) : query.combine(records);
+    return grantListRuns(grantee, this.grantTargets());
   }
 
   /**
@@ -272,14 +259,7 @@ export class UnumWorkflow extends Construct {
    * and invoke this workflow's functions to replay the events that failed.
    */
   grantRecover(grantee: iam.IGrantable): iam.Grant {
-    return this.deadLetterQueue
-      .grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage')
-      .combine(this.items.grant(grantee, 'dynamodb:GetItem'))
-      .combine(iam.Grant.addToPrincipal({
-        grantee,
-        actions: ['lambda:InvokeFunction'],
-        resourceArns: Object.values(this.functions).map((fn) => fn.functionArn),
-      }));
+    return grantRecover(grantee, this.grantTargets());
   }
 
   /**
@@ -290,20 +270,7 @@ export class UnumWorkflow extends Construct {
    * invoke this workflow's functions to resume them; with the table's key when it has one.
    */
   grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    const anyRun = { workflow: this.workflowName, workflowId: '*' };
-    const records = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
-      resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey(anyRun), parkKey(anyRun, '*')] } },
-    });
-    const invoke = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['lambda:InvokeFunction'],
-      resourceArns: Object.values(this.functions).map((fn) => fn.functionArn),
-    });
-    const key = this.table.encryptionKey?.grantEncryptDecrypt(grantee);
-    return key ? records.combine(invoke).combine(key) : records.combine(invoke);
+    return grantRedrive(grantee, this.grantTargets());
   }
 
   /** A metric the runtime emits for this workflow (namespace `Unum`, dimension `Workflow`). Sum over 5 minutes unless overridden. */
@@ -334,7 +301,7 @@ export class UnumWorkflow extends Construct {
   /**
    * Events the runtime rejected without a retry: malformed start requests or
    * envelopes (each logged at ERROR with the reason; a run they name is
-   * recorded FAILED where docs/architecture.md "The envelope" says so).
+   * recorded FAILED where docs/architecture.md "Rejection" says so).
    */
   metricRejectedEvents(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.metric(METRICS.rejectedEvents, props);
@@ -402,9 +369,10 @@ export class UnumWorkflow extends Construct {
     const ir: NodeIR = { ...compiledNode.ir, functionNames };
     if (!Stack.of(this).bundlingRequired) return unbundledCode({ ir, bundling });
     if (entry !== undefined && handler.kind !== 'pass') {
-      const exported = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
+      const { commonJs, names: exported } = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
       if (exported !== undefined && !exported.includes(handler.export)) {
-        this.fail(node, `${entry} has no export '${handler.export}' (it exports: ${[...exported].sort().join(', ') || 'nothing'})`);
+        const module = commonJs ? `the CommonJS module ${entry}` : entry;
+        this.fail(node, `${module} has no export '${handler.export}' (it exports: ${exported.join(', ') || 'nothing'}); every run of the node would fail to load it`);
       }
     }
     const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, compiledNode.ir.callback !== undefined));
@@ -435,7 +403,6 @@ export class UnumWorkflow extends Construct {
       timeoutSeconds: Math.min(functionTimeoutSeconds(TIMEOUT_SECONDS.max), Math.max(...callbacks.map((node) => functionTimeoutSeconds(this.compiled.nodes[node].fn.timeoutSeconds))) + FUNCTION_TIMEOUT_MARGIN_SECONDS),
       environment: { [ENV.workflow]: this.workflowName, [ENV.taskFunctions]: JSON.stringify(functions) },
       loop: false,
-      tableAccess: false,
     });
   }
 
@@ -455,10 +422,12 @@ export class UnumWorkflow extends Construct {
       timeoutSeconds: TIMEOUT_SECONDS.default,
       environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
       loop: false,
+      tableActions: WORKFLOW_TABLE_ACTIONS.failureRecorder,
     });
     if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
-    // Lambda checks that the role may send to the destination when the config is created.
-    this.deadLetterQueue.grantSendMessages(role);
+    // Lambda checks that the role may send to the destination when the config is created. SendMessage
+    // is all a destination needs; the queue's SQS-managed encryption needs no KMS permission.
+    this.deadLetterQueue.grant(role, 'sqs:SendMessage');
     const recorderAsync = { retryAttempts: RETRY_ATTEMPTS.max, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.max };
     configureAsyncInvoke(scope, 'AsyncInvoke', fn, recorderAsync, this.deadLetterQueue.queueArn).node.addDependency(role);
     return fn;
@@ -476,77 +445,28 @@ export class UnumWorkflow extends Construct {
     return { [ENV.runRetention]: String(settings.runRetentionSeconds), ...(settings.history ? { [ENV.history]: 'true' } : {}) };
   }
 
-  private createFunction(scope: Construct, id: string, options: FunctionOptions): lambda.Function {
-    const { props, bundling } = options;
-    const fn = new lambda.Function(scope, id, {
-      functionName: options.functionName,
-      description: options.description,
-      runtime: props.runtime ?? DEFAULT_RUNTIME,
-      architecture: props.architecture ?? lambda.Architecture.ARM_64,
-      handler: 'index.handler',
-      code: options.code,
-      memorySize: options.memorySize,
-      timeout: Duration.seconds(options.timeoutSeconds),
-      environment: {
-        ...options.environment,
-        ...(bundling.sourceMap ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
-        [ENV.table]: this.table.tableName,
-      },
-      role: options.role,
-      logGroup: options.logGroup,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
-    });
-    options.logGroup.grantWrite(options.role);
-    if (options.tableAccess !== false) this.items.grantReadWriteData(options.role);
-    return fn;
+  private createFunction(scope: Construct, id: string, options: Omit<FunctionOptions, 'table'>): lambda.Function {
+    return createWorkflowFunction(scope, id, { ...options, table: this.table });
   }
 
-  private addOutputs(): void {
-    // Stable logical ids (`<id>EntryFunctionName`), so scripts can read them from the stack outputs.
-    const prefix = this.node.scopes
-      .slice(this.node.scopes.indexOf(Stack.of(this)) + 1)
-      .map((s) => s.node.id)
-      .join('')
-      .replace(/[^A-Za-z0-9]/g, '');
-    const outputs: Array<[string, string, string]> = [
-      ['EntryFunctionName', this.entryFunction.functionName, `Entry function of workflow ${this.workflowName}`],
-      ['EntryFunctionArn', this.entryFunction.functionArn, `ARN of the entry function of workflow ${this.workflowName}`],
-      ['TableName', this.table.tableName, `Table of workflow ${this.workflowName} (checkpoints and run records)`],
-      ['DeadLetterQueueUrl', this.deadLetterQueue.queueUrl, `Dead letters of workflow ${this.workflowName}, for unum recover`],
-      ['WorkflowName', this.workflowName, `Name of workflow ${this.workflowName}: its run records are keyed with it`],
-      ...(this.taskResponseFunction
-        ? [['TaskResponseFunctionName', this.taskResponseFunction.functionName, `Function of workflow ${this.workflowName} that completes task tokens`] as [string, string, string]]
-        : []),
-    ];
-    for (const [id, value, description] of outputs) {
-      new CfnOutput(this, id, { value, description }).overrideLogicalId(`${prefix}${id}`);
-    }
-  }
-
-  private metadata(names: Map<string, string>): WorkflowMetadata {
-    const logicalId = (fn: lambda.Function): string => (fn.node.defaultChild as lambda.CfnFunction).logicalId;
-    const nodes: Record<string, WorkflowMetadata['nodes'][string]> = {};
-    for (const [node, compiledNode] of Object.entries(this.compiled.nodes)) {
-      nodes[node] = {
-        functionName: names.get(node) as string,
-        logicalId: logicalId(this.functions[node]),
-        successors: [...compiledNode.successors],
-        implicit: compiledNode.implicit,
-      };
-    }
-    const tableResource = this.table.node.defaultChild as dynamodb.CfnTable | undefined;
+  private deployed(): DeployedWorkflow {
     return {
-      version: 1,
-      workflow: this.workflowName,
-      entry: this.compiled.entry,
-      nodes,
-      tableLogicalId: tableResource?.logicalId,
-      tableName: this.table.tableName,
-      failureRecorder: { functionName: names.get(FAILURE_RECORDER_NAME) as string, logicalId: logicalId(this.failureRecorder) },
-      deadLetterQueueLogicalId: (this.deadLetterQueue.node.defaultChild as CfnResource).logicalId,
-      ...(this.taskResponseFunction ? { taskResponse: { functionName: names.get(TASK_RESPONDER_NAME) as string, logicalId: logicalId(this.taskResponseFunction) } } : {}),
+      workflowName: this.workflowName,
+      compiled: this.compiled,
+      functions: this.functions,
+      entryFunction: this.entryFunction,
+      table: this.table,
+      deadLetterQueue: this.deadLetterQueue,
+      failureRecorder: this.failureRecorder,
+      taskResponseFunction: this.taskResponseFunction,
+      functionName: (node) => this.names.get(node) as string,
+      failureRecorderName: this.names.get(FAILURE_RECORDER_NAME) as string,
+      taskResponderName: this.names.get(TASK_RESPONDER_NAME) as string,
     };
+  }
+
+  private grantTargets(): GrantTargets {
+    return { workflowName: this.workflowName, table: this.table, items: this.items, deadLetterQueue: this.deadLetterQueue, functions: this.functions };
   }
 
   /**
@@ -580,38 +500,3 @@ export class UnumWorkflow extends Construct {
 
 /** Per app: the workflows by table and name (see `claimTableName`). */
 const TABLE_CLAIMS = new WeakMap<IConstruct, Map<string, string>>();
-
-/**
- * Newest Node.js runtime in aws-cdk-lib's list that Lambda supports; Lambda
- * runs the node22-targeted bundle unchanged.
- */
-const DEFAULT_RUNTIME = lambda.Runtime.NODEJS_24_X;
-
-interface CommonFunctionOptions {
-  readonly props: UnumWorkflowProps;
-  readonly bundling: ResolvedBundling;
-  readonly logGroup: logs.ILogGroup;
-}
-
-interface FunctionOptions extends CommonFunctionOptions {
-  readonly role: iam.Role;
-  readonly functionName: string;
-  readonly description: string;
-  readonly code: lambda.Code;
-  readonly memorySize: number;
-  readonly timeoutSeconds: number;
-  readonly environment: Record<string, string>;
-  readonly loop: boolean;
-  /** Read and write access to the workflow's table. @default true */
-  readonly tableAccess?: boolean;
-}
-
-function resolveBundling(props: UnumWorkflowProps): ResolvedBundling {
-  return {
-    minify: props.bundling?.minify ?? true,
-    sourceMap: props.bundling?.sourceMap ?? false,
-    bundleAwsSdk: props.bundling?.bundleAwsSdk ?? false,
-    // Syntax level of the bundle: the oldest runtime we deploy to (and the local engine's Node).
-    target: 'node22',
-  };
-}

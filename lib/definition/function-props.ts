@@ -26,8 +26,10 @@ export interface FunctionProps {
   readonly maxEventAgeSeconds?: number;
   /**
    * What the handler's effects (`unum-cdk/effects`) write: the construct
-   * grants this node's function read and write access to exactly these
-   * tables, and nothing else beyond the workflow's own table.
+   * grants this node's function the writes the effects make (PutItem,
+   * UpdateItem, DeleteItem, ConditionCheckItem) on exactly these tables, and
+   * nothing else beyond the workflow's own table; grant your handler's own
+   * reads of them yourself.
    * @default no tables
    */
   readonly effects?: FunctionEffects;

@@ -3,14 +3,15 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { UnumWorkflow } from '../../lib/construct';
-import { assetFiles, bundleNode, moduleExports, type ResolvedBundling } from '../../lib/construct/bundling';
+import { execFileSync } from 'child_process';
+import { assetFiles, bundleNode, functionNodeOptions, moduleExports, resolveBundling } from '../../lib/construct/bundling';
 import { Definition, Task } from '../../lib/definition';
 import { noWorkflowError } from '../../lib/assembly';
 import { readCloudAssembly } from '../../lib/local/assembly';
 import type { NodeIR } from '../../runtime/contract/ir';
 import { chain, HANDLERS } from './fixtures/workflows';
 
-const DEFAULTS: ResolvedBundling = { minify: true, sourceMap: false, bundleAwsSdk: false, target: 'node22' };
+const DEFAULTS = resolveBundling();
 
 const PASS_IR: NodeIR = {
   version: 1,
@@ -32,12 +33,22 @@ describe('bundling', () => {
     expect(bundled.length).toBeGreaterThan(external.length * 5);
   });
 
-  test('source maps are linked and name sources relative to the package root', () => {
-    const { files } = bundleNode(HANDLERS, { ...DEFAULTS, sourceMap: true });
+  test('defaults: minified, a source map, the SDK external, node22; Node told to use the map', () => {
+    expect(DEFAULTS).toEqual({ minify: true, sourceMap: true, bundleAwsSdk: false, target: 'node22' });
+    expect(functionNodeOptions(DEFAULTS)).toBe('--enable-source-maps');
+    expect(functionNodeOptions(resolveBundling({ sourceMap: false }))).toBeUndefined();
+  });
+
+  test('source maps are linked, without the sources\' text, and name sources relative to the package root', () => {
+    const { files } = bundleNode(HANDLERS, DEFAULTS);
     expect(files['index.js']).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
-    const map = JSON.parse(files['index.js.map']) as { sources: string[] };
+    const map = JSON.parse(files['index.js.map']) as { sources: string[]; sourcesContent?: unknown };
     expect(map.sources).toEqual(expect.arrayContaining(['test/construct/fixtures/handlers.ts', 'runtime/entry/handler.ts']));
     for (const source of map.sources) expect(path.isAbsolute(source)).toBe(false);
+    expect(map.sourcesContent).toBeUndefined();
+    const off = bundleNode(HANDLERS, resolveBundling({ sourceMap: false })).files;
+    expect(Object.keys(off)).toEqual(['index.js']);
+    expect(off['index.js']).not.toMatch(/sourceMappingURL/);
   });
 
   test('each distinct entry is bundled once', () => {
@@ -46,7 +57,7 @@ describe('bundling', () => {
 
   test('a node without user code bundles the runtime alone and loads its IR', () => {
     const { files } = assetFiles(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), PASS_IR);
-    expect(Object.keys(files).sort()).toEqual(['index.js', 'unum-ir.json']);
+    expect(Object.keys(files).sort()).toEqual(['index.js', 'index.js.map', 'unum-ir.json']);
     // With the SDK bundled, the files run anywhere (the SDK is not resolvable from a tmp dir).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asset-'));
     try {
@@ -67,8 +78,25 @@ describe('bundling', () => {
     expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test('with the function\'s NODE_OPTIONS, an error\'s stack names the TypeScript sources, not index.js', () => {
+    // An IR of a version the runtime refuses: createHandler throws while the bundle loads.
+    const { files } = assetFiles(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), { ...PASS_IR, version: 2 as 1 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asset-'));
+    try {
+      for (const [name, contents] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), contents);
+      const stackOf = (nodeOptions: string): string => execFileSync(process.execPath, ['-e', 'try { require(process.argv[1]); } catch (e) { process.stdout.write(e.stack); }', path.join(dir, 'index.js')], {
+        env: { ...process.env, NODE_OPTIONS: nodeOptions },
+        encoding: 'utf8',
+      });
+      expect(stackOf(functionNodeOptions(DEFAULTS) as string)).toMatch(/at createHandler \(.*runtime\/entry\/handler\.ts:\d+:\d+\)/);
+      expect(stackOf('')).toMatch(/index\.js:\d+:\d+/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('exports are read statically', () => {
-    expect(moduleExports(HANDLERS)).toEqual(expect.arrayContaining(['first', 'second', 'third', 'items', 'add']));
+    expect(moduleExports(HANDLERS)).toEqual({ commonJs: false, names: ['add', 'first', 'items', 'second', 'third'] });
   });
 });
 

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import { UnumWorkflow } from '../../lib/construct';
 import type { UnumWorkflowProps } from '../../lib/construct';
 
@@ -56,4 +57,22 @@ export function cfnLint(app: App): void {
   const assembly = app.synth();
   const templates = assembly.stacks.map((s) => path.join(assembly.directory, s.templateFile));
   execFileSync('cfn-lint', ['--ignore-checks', 'W3005', '--', ...templates], { encoding: 'utf8' });
+}
+
+/** The policy statements attached to a role (its logical id, or a pattern of it). */
+export function roleStatements(template: Template, roleId: string | object): Array<Record<string, unknown>> {
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+  return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>);
+}
+
+/** The policy statements attached to the role of one node. */
+export function statementsOf(template: Template, workflow: UnumWorkflow, node: string): Array<Record<string, unknown>> {
+  const role = workflow.functions[node].role as iam.Role;
+  return roleStatements(template, Stack.of(workflow).resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string);
+}
+
+export function invokeResources(statements: Array<Record<string, unknown>>): unknown[] {
+  return statements
+    .filter((s) => s.Action === 'lambda:InvokeFunction')
+    .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
 }
