@@ -14,8 +14,7 @@ import * as path from 'node:path';
 import { compileAsl, type AslTaskInfo, type AslTaskProps, type FromAslOptions } from '../asl';
 import { UnumDefinitionError } from '../compiler';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
-
-const USAGE = 'usage: unum compile-asl <file.json> [--tasks tasks.json] [--name workflow] [--out dir]';
+import { usageLine } from './help';
 
 /** Where the command writes; injectable for tests. */
 export interface AslCliIo {
@@ -33,7 +32,7 @@ interface Args {
 export async function main(argv: string[], io: AslCliIo = process): Promise<number> {
   const args = parse(argv);
   if (typeof args === 'string') {
-    io.stderr.write(`${args}\n${USAGE}\n`);
+    io.stderr.write(`${usageLine('compile-asl', args)}\n`);
     return 2;
   }
   try {

@@ -1,6 +1,8 @@
 /**
  * `unum start|status|result|wait|inspect|recover|stop|redrive|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
- * the command line. argv starts with the command name (bin/cli.ts passes it on).
+ * the command line. argv starts with the command name (lib/cli/dispatch.ts passes it on); help texts
+ * are in lib/cli/help.ts. `status` of a RUNNING run also names the callback Tasks it waits on and the
+ * command that answers one.
  *
  * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R]`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
@@ -9,35 +11,19 @@
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/contract/ir';
 import { type ListRunsOptions, UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
-import { formatInspectReport, formatRecoveryReport, formatRunList, formatStatus } from '../client/format';
+import { formatInspectReport, formatRecoveryReport, formatRunList, formatStatus, formatWaitingTasks } from '../client/format';
+import type { WaitingTask } from '../client/waiting';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
-
-const USAGE = `usage:
-  unum start   [--input file.json|-] [--id ID] [--wait [--timeout S]] [--json] [workflow]
-  unum status  <id> [--json] [workflow]
-  unum result  <id> [--json] [workflow]
-  unum wait    <id> [--timeout S] [--json] [workflow]
-  unum inspect <id> [--scan | --no-scan] [--json] [workflow]
-  unum recover [--dead-letter-queue URL] [--json] [workflow]   replay dead letters after an outage
-  unum stop    <id> [--error E] [--cause C] [--json] [workflow]   stop a running run (ABORTED)
-  unum redrive <id> [--json] [workflow]            resume a FAILED run from where it failed
-  unum runs    [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow]
-                                                   the workflow's runs, newest first
-  unum task-success   <token> --output file.json|- [workflow]   complete a callback Task with its result
-  unum task-failure   <token> [--error E] [--cause C] [workflow] fail a callback Task (its Catch rules apply)
-  unum task-heartbeat <token> [workflow]                        keep a callback Task alive (heartbeat)
-workflow:
-  --entry-function F --table T --workflow W [--task-response-function R]   explicit
-  --outputs cdk-outputs.json [--stack S] [--workflow W]   a deployed stack
-  [--app cdk.out] [--stack S] [--workflow W]       a synthesized app (local engine, or literal table names)`;
+import { asksForHelp, commandHelp, usageLine } from './help';
+import { answerCommands } from './answer';
 
 /** Exit codes besides 0 (success) and 1 (run failed or error). */
 const EXIT = { usage: 2, timeout: 124, interrupted: 130 } as const;
 
 /** Where the command writes; injectable for tests. */
 export interface CliIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly readStdin: () => string;
 }
 
@@ -46,7 +32,7 @@ const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, readS
 /** The options that choose the workflow (see the module comment): every command takes them. */
 export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app', 'task-response-function'] as const;
 
-/** Each command's own options, besides the workflow options, `--json` and `--help`. */
+/** Each command's own options, besides the workflow options, `--json` and `--help` / `-h`. */
 const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly string[] }>([
   ['start', { values: ['input', 'id', 'timeout'], flags: ['wait'] }],
   ['status', { values: [], flags: [] }],
@@ -89,10 +75,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
     if (stacks.length !== 1 || !all[stacks[0]]) throw new UnumClientError(`name one stack of ${outputsFile} with --stack (have: ${Object.keys(all).join(', ')})`);
     return UnumClient.fromStackOutputs(all[stacks[0]], workflow);
   }
-  const app = options.get('app') ?? 'cdk.out';
-  // Against the local engine (its endpoints in the environment), tables and queues have the engine's names.
-  if (process.env.AWS_ENDPOINT_URL_DYNAMODB) return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}), localEngine: process.env });
-  return UnumClient.fromCloudAssembly(app, workflow, { ...(stack ? { stack } : {}) });
+  // Against the local engine (its endpoints in the environment), the client finds the engine's names itself.
+  return UnumClient.fromCloudAssembly(options.get('app') ?? 'cdk.out', workflow, stack ? { stack } : {});
 }
 
 function readInput(args: ParsedArgs, io: CliIo, option = 'input'): Json {
@@ -139,9 +123,19 @@ async function waitWithProgress(client: UnumClient, id: string, args: ParsedArgs
   }
 }
 
-function printStatus(s: RunStatus, args: ParsedArgs, io: CliIo): number {
-  io.stdout.write(`${args.flags.has('json') ? JSON.stringify(s) : formatStatus(s)}\n`);
+function printStatus(s: RunStatus, args: ParsedArgs, io: CliIo, waiting: readonly WaitingTask[] = []): number {
+  if (args.flags.has('json')) {
+    io.stdout.write(`${JSON.stringify(waiting.length ? { ...s, waiting } : s)}\n`);
+  } else {
+    const answers = waiting.length ? `\n${answerCommands(waiting[0].taskToken, workflowArgs(args)).map((line, i) => `${i === 0 ? 'answer' : ''}`.padEnd(10) + line).join('\n')}` : '';
+    io.stdout.write(`${formatStatus(s)}${waiting.length ? `\n${formatWaitingTasks(waiting)}${answers}` : ''}\n`);
+  }
   return s.status === 'SUCCEEDED' || s.status === 'RUNNING' ? 0 : 1;
+}
+
+/** The workflow options of this command line, to repeat in a command it suggests. */
+function workflowArgs(args: ParsedArgs): string[] {
+  return WORKFLOW_OPTIONS.flatMap((name) => (args.values.has(name) ? [`--${name}`, args.values.get(name) as string] : []));
 }
 
 function requireId(args: ParsedArgs, command: string, what = 'a run id'): string {
@@ -167,7 +161,21 @@ function listOptions(args: ParsedArgs): ListRunsOptions {
   };
 }
 
+/** The one argument each command takes, checked before the workflow options are read: the usage error comes first. */
+const ARGUMENT = new Map<string, string>([
+  ...['status', 'result', 'wait', 'inspect', 'stop', 'redrive'].map((c) => [c, 'a run id'] as const),
+  ...['task-success', 'task-failure', 'task-heartbeat'].map((c) => [c, 'a task token'] as const),
+]);
+
+function checkArguments(name: string, args: ParsedArgs): void {
+  const what = ARGUMENT.get(name);
+  if (what !== undefined) requireId(args, name, what);
+  const extra = args.positional[what === undefined ? 0 : 1];
+  if (extra !== undefined) throw new UsageError(`unum ${name} takes ${what === undefined ? 'no argument' : `one argument (${what})`}, got also '${extra}'`);
+}
+
 async function command(name: string, args: ParsedArgs, io: CliIo): Promise<number> {
+  checkArguments(name, args);
   const json = args.flags.has('json');
   switch (name) {
     case 'start': {
@@ -181,8 +189,11 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       if (!json) io.stderr.write(`started ${id}\n`);
       return printStatus(await waitWithProgress(client, id, args, io), args, io);
     }
-    case 'status':
-      return printStatus(await clientFor(args.values).status(requireId(args, name)), args, io);
+    case 'status': {
+      const client = clientFor(args.values);
+      const s = await client.status(requireId(args, name));
+      return printStatus(s, args, io, s.status === 'RUNNING' ? await client.waitingTasks(s.workflowId) : []);
+    }
     case 'result': {
       const result = await clientFor(args.values).result(requireId(args, name));
       io.stdout.write(`${json ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);
@@ -206,10 +217,10 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
     case 'stop': {
       const error = args.values.get('error');
       const cause = args.values.get('cause');
-      const s = await clientFor(args.values).stop(requireId(args, name), { ...(error === undefined ? {} : { error }), ...(cause === undefined ? {} : { cause }) });
-      if (!json && s.status !== 'ABORTED') io.stderr.write(`run ${s.workflowId} had finished already (${s.status}): nothing was stopped\n`);
+      const { stopped, ...s } = await clientFor(args.values).stop(requireId(args, name), { ...(error === undefined ? {} : { error }), ...(cause === undefined ? {} : { cause }) });
+      if (!stopped) io.stderr.write(`unum: run ${s.workflowId} had finished already (${s.status}): nothing was stopped\n`);
       printStatus(s, args, io);
-      return s.status === 'ABORTED' ? 0 : 1;
+      return stopped ? 0 : 1;
     }
     case 'redrive': {
       const r = await clientFor(args.values).redrive(requireId(args, name));
@@ -249,15 +260,15 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   try {
     const own = COMMANDS.get(name ?? '');
     if (!own) throw new UsageError(`unknown command '${name ?? ''}'`);
-    const args = parseArgs(rest, { values: [...WORKFLOW_OPTIONS, ...own.values], flags: ['json', 'help', ...own.flags] });
-    if (args.flags.has('help')) {
-      io.stdout.write(`${USAGE}\n`);
+    if (asksForHelp(rest)) {
+      io.stdout.write(`${commandHelp(name as string)}\n`);
       return 0;
     }
+    const args = parseArgs(rest, { values: [...WORKFLOW_OPTIONS, ...own.values], flags: ['json', ...own.flags] });
     return await command(name ?? '', args, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`unum: ${err.message}\n${USAGE}\n`);
+      io.stderr.write(`${usageLine(COMMANDS.has(name ?? '') ? name : undefined, err.message)}\n`);
       return EXIT.usage;
     }
     if (!(err instanceof UnumClientError)) throw err;
@@ -267,6 +278,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   }
 }
 
-export function main(argv: string[]): Promise<number> {
-  return run(argv);
+/** The command of `argv`, writing to `out` (stdout and stderr; default the process's). */
+export function main(argv: string[], out?: Pick<CliIo, 'stdout' | 'stderr'>): Promise<number> {
+  return run(argv, out ? { ...processIo, stdout: out.stdout, stderr: out.stderr } : processIo);
 }

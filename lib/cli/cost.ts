@@ -7,27 +7,23 @@
  * lines), prices one million runs (lib/cost) and prints unum beside Step
  * Functions Standard and Express, and what each mechanism (Waits, callback
  * Tasks, run-record reads) costs. With `--task-success`, every task token a
- * run hands out is completed with that output, as an approver would.
+ * run hands out is completed with that output, as an approver would; without
+ * it, a run that reaches a callback Task stops the measurement with a usage
+ * error naming the Task (a run that never reaches one needs no answer).
+ * Help: lib/cli/help.ts.
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/contract/ir';
 import { averageRuns, measureRun, userCodeMsOfLogLine, type MeasuredRun } from '../cost/measure';
 import { compareCosts, formatCostComparison } from '../cost/report';
 import { formatMechanisms, priceMechanisms } from '../cost/mechanisms';
+import { decodeTaskToken } from '../../runtime/contract/task-token';
+import { noWorkflowError, readAssembly } from '../assembly';
 import { UnumClient, UnumClientError } from '../client';
 import { LocalEngine } from '../local/engine';
 import { cloudAssemblyOf } from '../local/project';
 import { answerTasks } from '../local/task-tokens';
 import { parseArgs, UsageError } from './argv';
-
-/** The `message` of the runtime's per-transition log line (runtime/ports/log.ts). */
-const USAGE = `usage: unum cost <workflow> --input <file.json|-> [--runs N] [--app <cdk.out | app dir>] [--synth] [--timeout S]
-                 [--call-latency-ms 5 | --local-durations] [--task-success <output.json>] [--time-scale 0.0001] [--json]
-  --task-success  complete every task token a run's callback Tasks hand out with this output (sendTaskSuccess,
-                  through the task-response function), as soon as the Task waits; without it a run with a callback never ends
-  --time-scale    engine time per real time for Waits, timeouts and heartbeat checks (0.0001: a 1-day wait takes 8.6 s);
-                  every schedule a run creates fires before the run is measured (a callback's timeout after its completion too),
-                  unless it is more than --timeout ahead`;
 
 /** A day's wait takes 8.6 s: quick enough to measure, far longer than a run's own steps on the engine. */
 const DEFAULT_TIME_SCALE = 0.0001;
@@ -38,6 +34,12 @@ const DEFAULT_TIME_SCALE = 0.0001;
  * async invoke. Local wall times (`--local-durations`) are far larger.
  */
 const DEFAULT_CALL_LATENCY_MS = 5;
+
+/** The node of a task token, for messages. */
+function nodeOf(token: string): string {
+  const decoded = decodeTaskToken(token);
+  return typeof decoded === 'string' ? '?' : decoded.node;
+}
 
 function readInput(file: string): Json {
   return JSON.parse(fs.readFileSync(file === '-' ? 0 : file, 'utf8')) as Json;
@@ -55,12 +57,10 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms', 'task-success', 'time-scale'], flags: ['json', 'help', 'local-durations', 'synth'] });
-  const workflow = args.positional[0];
-  if (args.flags.has('help') || !workflow) {
-    process.stderr.write(`${USAGE}\n`);
-    return args.flags.has('help') ? 0 : 2;
-  }
+  const args = parseArgs(argv, { values: ['runs', 'input', 'app', 'timeout', 'call-latency-ms', 'task-success', 'time-scale'], flags: ['json', 'local-durations', 'synth'] });
+  const [workflow, ...extra] = args.positional;
+  if (workflow === undefined) throw new UsageError('unum cost needs a workflow name');
+  if (extra.length > 0) throw new UsageError(`unum cost takes one workflow, got also '${extra[0]}'`);
   const runs = Number(args.values.get('runs') ?? 10);
   if (!Number.isInteger(runs) || runs < 1) throw new UnumClientError(`--runs must be a positive integer, got '${args.values.get('runs')}'`);
   const inputFile = args.values.get('input');
@@ -79,6 +79,9 @@ export async function main(argv: string[]): Promise<number> {
   const userCode = new Map<string, number>();
   const log = (line: string): void => { process.stderr.write(`${line}\n`); };
   const assembly = await cloudAssemblyOf(args.values.get('app'), { synth: args.flags.has('synth'), log });
+  // Before the engine starts (seconds): a mistyped name fails at once, listing the workflows there are.
+  const app = readAssembly(assembly);
+  if (!app.workflows.has(workflow)) throw new UsageError(noWorkflowError(app, workflow));
   const engine = await LocalEngine.fromCloudAssembly(assembly, {
     timeScale,
     onLog: (line, _fn, executionId) => {
@@ -87,15 +90,20 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   try {
-    const wf = engine.workflow(workflow); // fails early, listing the workflows there are
-    const hasCallbacks = Object.values(wf.nodes).some((fn) => fn.ir?.callback);
+    const hasCallbacks = Object.values(engine.workflow(workflow).nodes).some((fn) => fn.ir?.callback);
     const client = hasCallbacks ? UnumClient.fromCloudAssembly(assembly, workflow, { localEngine: engine.environment }) : undefined;
-    if (hasCallbacks && taskOutput === undefined) throw new UsageError(`${workflow} has callback Tasks: give --task-success <output.json> to complete their task tokens`);
     const measured: MeasuredRun[] = [];
     for (let i = 0; i < runs; i++) {
       const id = engine.startRun(workflow, input);
-      const ended = engine.waitForRun(workflow, id, { timeoutMs });
-      const answered = client && taskOutput !== undefined ? answerTasks(engine, id, ended, (token) => client.sendTaskSuccess(token, taskOutput)) : undefined;
+      const stopWaiting = new AbortController();
+      const ended = engine.waitForRun(workflow, id, { timeoutMs, signal: stopWaiting.signal });
+      // Without --task-success, the first token handed out ends the measurement: the run would wait for ever.
+      const respond = taskOutput !== undefined && client
+        ? (token: string) => client.sendTaskSuccess(token, taskOutput)
+        : (token: string) => Promise.reject(new UsageError(`run ${id} of ${workflow} waits on callback Task ${nodeOf(token)}: give --task-success <output.json> to complete its task tokens`));
+      const answered = hasCallbacks ? answerTasks(engine, id, ended, respond) : undefined;
+      // A rejected answer (no --task-success, or a failed response) ends the wait before the engine stops.
+      answered?.catch((err: unknown) => stopWaiting.abort(err));
       const record = await ended;
       await answered;
       // GC, late calls and the run's schedules (a callback's timeout) follow the final status: count them too,

@@ -12,22 +12,19 @@ import { UnumClientError } from '../client';
 import { renderSvg } from '../graph/graphviz';
 import { toDot, toMermaid, workflowGraph, type NodeRunState } from '../graph/mermaid';
 import { nodeStatesOfRun } from '../graph/run-state';
-import { parseArgs } from './argv';
+import { parseArgs, UsageError } from './argv';
 import { clientFor, WORKFLOW_OPTIONS } from './client';
 
-const USAGE = 'usage: unum graph <workflow> [--format mermaid|dot|svg] [--out file] [--app cdk.out] [--run <id> [workflow options of unum inspect]]';
 const FORMATS = ['mermaid', 'dot', 'svg'] as const;
 type Format = (typeof FORMATS)[number];
 
 export async function main(argv: string[]): Promise<number> {
   // --app is both the synthesized app drawn and, with --run, one of the workflow options.
-  const args = parseArgs(argv, { values: ['format', 'out', 'run', ...WORKFLOW_OPTIONS], flags: ['help'] });
+  const args = parseArgs(argv, { values: ['format', 'out', 'run', ...WORKFLOW_OPTIONS], flags: [] });
   const workflow = args.positional[0] ?? args.values.get('workflow');
   const format = (args.values.get('format') ?? 'mermaid') as Format;
-  if (args.flags.has('help') || !workflow || !FORMATS.includes(format)) {
-    process.stderr.write(`${USAGE}\n`);
-    return args.flags.has('help') ? 0 : 2;
-  }
+  if (!workflow) throw new UsageError('unum graph needs a workflow name');
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}, got '${format}'`);
   const appDir = args.values.get('app') ?? 'cdk.out';
   if (!fs.existsSync(appDir)) throw new UnumClientError(`${appDir} not found: synthesize the app first (npx cdk synth) or pass --app`);
   const app = readAssembly(appDir);

@@ -11,34 +11,41 @@
  * your scripts (from another shell) until Ctrl-C. `--app` is a cloud assembly
  * or a CDK app directory; an app's assembly is reused while it is newer than
  * the app's sources (`--synth` synthesizes anyway). Default: the app of the
- * current directory (cdk.json here or above), else ./cdk.out.
+ * current directory (cdk.json here or above), else ./cdk.out. A run that
+ * waits on a callback Task says so once, with the commands that answer it
+ * from another shell. Help: lib/cli/help.ts.
  */
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Json } from '../../runtime/contract/ir';
+import { decodeTaskToken } from '../../runtime/contract/task-token';
+import { noWorkflowError, readAssembly } from '../assembly';
 import { parseArgs, UsageError } from './argv';
+import { answerCommands } from './answer';
 import { LocalEngine } from '../local/engine';
 import { cloudAssemblyOf } from '../local/project';
 import { renderTimeline, runSummary } from '../local/report';
 import { runWorkflow, type LocalRun, type LocalRunOutcome } from '../local/run-workflow';
+import { tokensHandedOut } from '../local/task-tokens';
+import { randomFaults } from '../testing/random-faults';
 
-const USAGE = `usage:
-  unum local run <workflow> --input <file.json|-> [--app <cdk.out | app dir>] [--synth] [--faults <seed>] [--workflow-id <id>] [--verbose]
-  unum local start [--app <cdk.out | app dir>] [--synth] [--port <N>] [--verbose]
-`;
 const PROGRESS_EVERY_MS = 2000;
+/** A status that has not changed is repeated this seldom: a run waiting on a callback Task can wait for long. */
+const UNCHANGED_EVERY_MS = 30_000;
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['input', 'faults', 'app', 'workflow-id', 'port'], flags: ['verbose', 'help', 'synth'] });
+  const args = parseArgs(argv, { values: ['input', 'faults', 'app', 'workflow-id', 'port'], flags: ['verbose', 'synth'] });
   const [command, workflow, ...extra] = args.positional;
-  const ok = (command === 'run' && workflow !== undefined && extra.length === 0) || (command === 'start' && workflow === undefined);
-  if (args.flags.has('help') || !ok) {
-    process.stderr.write(USAGE);
-    return args.flags.has('help') ? 0 : 2;
+  if (command !== 'run' && command !== 'start') {
+    throw new UsageError(command === undefined ? 'unum local needs a command: run <workflow> or start' : `unknown command 'local ${command}' (have: run, start)`);
   }
+  if (command === 'run' && workflow === undefined) throw new UsageError('unum local run needs a workflow name');
+  const unexpected = command === 'run' ? extra : [workflow, ...extra].filter((a) => a !== undefined);
+  if (unexpected.length > 0) throw new UsageError(`unum local ${command} takes no argument '${unexpected[0]}'`);
   const only = (names: readonly string[]): void => {
     const other = [...args.values.keys()].find((k) => !names.includes(k));
     if (other !== undefined) throw new UsageError(`unum local ${command} takes no --${other}`);
@@ -49,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     only(['app', 'port']);
     const port = args.values.get('port');
     if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new UsageError(`--port takes a port number, got '${port}'`);
-    return start(await startEngine(args.values.get('app'), synth, verbose, port === undefined ? undefined : Number(port)));
+    return start(await startEngine(await cloudAssemblyOf(args.values.get('app'), { synth, log }), verbose, port === undefined ? undefined : Number(port)));
   }
   only(['input', 'faults', 'app', 'workflow-id']);
   const inputFile = args.values.get('input');
@@ -57,15 +64,19 @@ export async function main(argv: string[]): Promise<number> {
   const input = JSON.parse(fs.readFileSync(inputFile === '-' ? 0 : inputFile, 'utf8')) as Json;
   const faults = args.values.get('faults');
   if (faults !== undefined && !/^-?\d+$/.test(faults)) throw new UsageError(`--faults takes an integer seed, got '${faults}'`);
-  const engine = await startEngine(args.values.get('app'), synth, verbose);
+  const assembly = await cloudAssemblyOf(args.values.get('app'), { synth, log });
+  // Before the engine starts (seconds): a mistyped name fails at once, listing the workflows there are.
+  const app = readAssembly(assembly);
+  if (!app.workflows.has(workflow as string)) throw new UsageError(noWorkflowError(app, workflow as string));
+  const engine = await startEngine(assembly, verbose);
   try {
-    engine.workflow(workflow as string); // fail before starting, listing the workflows there are
-    const workflowId = args.values.get('workflow-id');
+    const workflowId = args.values.get('workflow-id') ?? randomUUID();
+    const waiting = callbackNotices(engine, workflow as string, workflowId);
     const run = await runWorkflow(engine, workflow as string, input, {
       timeoutMs: RUN_TIMEOUT_MS,
-      onPoll: progress(),
-      ...(workflowId === undefined ? {} : { workflowId }),
-      ...(faults === undefined ? {} : { faults: Number(faults) }),
+      onPoll: progress(waiting),
+      workflowId,
+      ...(faults === undefined ? {} : { faults: randomFaults(Number(faults)) }),
     });
     return report(workflow as string, run);
   } finally {
@@ -73,8 +84,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function startEngine(app: string | undefined, synth: boolean, verbose: boolean, port?: number): Promise<LocalEngine> {
-  const assembly = await cloudAssemblyOf(app, { synth, log });
+async function startEngine(assembly: string, verbose: boolean, port?: number): Promise<LocalEngine> {
   log('starting the local engine (DynamoDB Local + Lambda emulator) ...');
   return LocalEngine.fromCloudAssembly(assembly, {
     ...(verbose ? { onLog: (line: string, fn: string) => log(`[${fn}] ${line}`) } : {}),
@@ -82,14 +92,47 @@ async function startEngine(app: string | undefined, synth: boolean, verbose: boo
   });
 }
 
-/** Prints the run's status every couple of seconds of a long run. */
-function progress(): (status: string) => void {
+/**
+ * Prints the run's status every couple of seconds of a long run, and an
+ * unchanged one (a run waiting on a callback Task) every half minute only.
+ * `waiting` names the callback Tasks the run waits on, telling each once.
+ */
+function progress(waiting: () => readonly string[]): (status: string) => void {
   const started = Date.now();
   let last = started;
+  let lastLine = '';
   return (status) => {
+    const tasks = waiting();
     if (Date.now() - last < PROGRESS_EVERY_MS) return;
+    const line = tasks.length ? `${status}, waiting on callback Task ${tasks.join(', ')}` : status;
+    if (line === lastLine && Date.now() - last < UNCHANGED_EVERY_MS) return;
     last = Date.now();
-    log(`  ${((last - started) / 1000).toFixed(0)} s: ${status}`);
+    lastLine = line;
+    log(`  ${((last - started) / 1000).toFixed(0)} s: ${line}`);
+  };
+}
+
+/**
+ * Watches the tokens run `workflowId` hands out (the engine sees every
+ * waiting record written) and, for each new one, says which Task waits and
+ * how to answer it from another shell: the engine's variables (once) and the
+ * `unum task-success` / `task-failure` commands. Returns the waiting Tasks' nodes so far.
+ */
+function callbackNotices(engine: LocalEngine, workflow: string, workflowId: string): () => readonly string[] {
+  const told = new Map<string, string>();
+  const where = ['--app', path.relative(process.cwd(), engine.app.dir) || '.', '--workflow', workflow];
+  return () => {
+    for (const token of tokensHandedOut(engine.traffic.of(workflowId), engine.app.functions)) {
+      if (told.has(token)) continue;
+      const decoded = decodeTaskToken(token);
+      const node = typeof decoded === 'string' ? '?' : decoded.node;
+      log(`run ${workflowId} waits on callback Task ${node} since ${new Date().toISOString()}: nothing runs until its task token is answered.`);
+      log('Answer it from another shell while this one waits:');
+      if (told.size === 0) for (const [name, value] of Object.entries(engine.environment)) log(`  export ${name}=${value}`);
+      for (const line of answerCommands(token, where)) log(`  ${line}`);
+      told.set(token, node);
+    }
+    return [...new Set(told.values())];
   };
 }
 
@@ -132,6 +175,7 @@ async function start(engine: LocalEngine): Promise<number> {
   for (const r of rows) out(line(r));
   out('');
   out(`Start a run:  unum start --app ${path.relative(process.cwd(), engine.app.dir) || '.'} --workflow ${rows[0]?.[0] ?? '<workflow>'} --input <file.json> --wait`);
+  out('A run waiting on a callback Task: unum status <id> (same options) prints its task token and the command that answers it.');
   out('Ctrl-C stops the engine.');
   // The listeners stay: a second Ctrl-C (or one sent to the whole process group) must not cut the cleanup short.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

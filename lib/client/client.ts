@@ -12,10 +12,12 @@ import { redriveRun, type RedriveResult } from './redrive';
 import { TableReader } from './table-reads';
 import { listRuns } from './runs';
 import { stopRun } from './stop';
-import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, WaitOptions, WorkflowLocation } from './types';
+import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
 import { pollUntilFinished } from './wait';
-import { findAssemblyWorkflow, localClients, localLocation, locationFromOutputs } from './stack';
+import { callbackTasksOf, findAssemblyWorkflow, localClients, localEngineOf, localLocation, locationFromOutputs } from './stack';
+import { optionalSdkClient, optionalString, requireRecord, requireString, requireWorkflowId, requireWorkflowName } from './validate';
+import { waitingTasks, type WaitingTask } from './waiting';
 
 /** The SDK clients a `UnumClient` uses. */
 export interface UnumSdkClients {
@@ -55,7 +57,9 @@ export interface CloudAssemblyOptions extends UnumSdkClients {
    * and this is the engine's `environment`: the client talks to the engine's
    * endpoints (unless clients are given), and a table or dead-letter queue
    * CloudFormation would name at deploy has the engine's name for it.
-   * @default none: a deployed app
+   * @default `process.env` when it sets `AWS_ENDPOINT_URL_DYNAMODB` (the variables
+   * `unum local start` prints to export, which the `unum` commands follow too) and no
+   * `outputs` are given; otherwise none: a deployed app
    */
   readonly localEngine?: Readonly<Record<string, string | undefined>>;
 }
@@ -67,8 +71,9 @@ export interface CloudAssemblyOptions extends UnumSdkClients {
  * runtime's items (docs/architecture.md, "Table").
  */
 export class UnumClient {
+  /** A client for the workflow at `props` (stack outputs `<prefix>EntryFunctionName`, `<prefix>TableName`, `<prefix>WorkflowName`). */
   static forWorkflow(props: UnumClientProps): UnumClient {
-    return new UnumClient(props);
+    return new UnumClient(checkedProps('UnumClient.forWorkflow', props));
   }
 
   /**
@@ -78,30 +83,43 @@ export class UnumClient {
    * id); it may be omitted when the stack has one workflow.
    */
   static fromStackOutputs(outputs: Readonly<Record<string, string>>, workflow?: string, clients: UnumSdkClients = {}): UnumClient {
-    return new UnumClient({ ...locationFromOutputs(outputs, workflow), ...clients });
+    const where = 'UnumClient.fromStackOutputs';
+    requireRecord(where, 'outputs', outputs, 'one stack of `cdk deploy --outputs-file`');
+    optionalString(where, 'workflow', workflow, 'the construct path of the workflow below the stack');
+    return new UnumClient(checkedProps(where, { ...locationFromOutputs(outputs, workflow), ...clients }));
   }
 
   /**
    * A client for a workflow of a synthesized app (`cdk.out`), found by its
    * `unum:workflow` construct metadata (by workflow name or construct path).
    * The stack outputs give what CloudFormation names at deploy: the table the
-   * stack creates, and the dead-letter queue (for `recover`).
+   * stack creates, and the dead-letter queue (for `recover`). On the local
+   * engine the engine's names are used (see `localEngine`). The workflow's
+   * callback Tasks are read from the IR bundled with its functions.
    */
   static fromCloudAssembly(dir: string, workflow?: string, options: CloudAssemblyOptions = {}): UnumClient {
+    const where = 'UnumClient.fromCloudAssembly';
+    requireString(where, 'dir', dir, 'the synthesized app, e.g. cdk.out');
+    optionalString(where, 'workflow', workflow, 'the workflow name or construct path');
+    optionalString(where, 'options.stack', options.stack, 'the stack to look in');
     const found = findAssemblyWorkflow(dir, workflow, options.stack);
-    if (options.localEngine) return new UnumClient({ ...localLocation(found, options.localEngine), ...localClients(options.localEngine, options) });
+    const callbackTasks = callbackTasksOf(dir, found);
+    const known = callbackTasks ? { callbackTasks } : {};
+    const engine = options.localEngine ?? (options.outputs ? undefined : localEngineOf(process.env));
+    if (engine) return new UnumClient(checkedProps(where, { ...localLocation(found, engine), ...known, ...localClients(engine, options) }));
     const clients = { lambda: options.lambda, dynamodb: options.dynamodb, sqs: options.sqs };
-    if (options.outputs) return new UnumClient({ ...locationFromOutputs(options.outputs, found.constructPath), ...clients });
+    if (options.outputs) return new UnumClient(checkedProps(where, { ...locationFromOutputs(options.outputs, found.constructPath), ...known, ...clients }));
     if (typeof found.table !== 'string') {
-      throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs`);
+      throw new UnumClientError(`the table of workflow ${found.workflow} (${found.table.logicalId}) is named by CloudFormation at deploy: pass the stack outputs (options.outputs), or, for the local engine (unum local start), its environment (options.localEngine, or export the variables it prints)`);
     }
-    return new UnumClient({
+    return new UnumClient(checkedProps(where, {
       entryFunction: found.entryFunction,
       table: found.table,
       workflow: found.workflow,
       ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),
+      ...known,
       ...clients,
-    });
+    }));
   }
 
   readonly entryFunction: string;
@@ -111,6 +129,8 @@ export class UnumClient {
   readonly deadLetterQueue?: string;
   /** The workflow's task-response function, when it has callback Tasks. */
   readonly taskResponseFunction?: string;
+  /** Node names of the workflow's callback Tasks, when known (`WorkflowLocation.callbackTasks`). */
+  readonly callbackTasks: readonly string[];
   private readonly lambda: LambdaClient;
   private readonly table: TableReader;
   private readonly dynamodb: DynamoDBClient;
@@ -122,6 +142,7 @@ export class UnumClient {
     this.workflow = props.workflow;
     this.deadLetterQueue = props.deadLetterQueue;
     this.taskResponseFunction = props.taskResponseFunction;
+    this.callbackTasks = [...(props.callbackTasks ?? [])];
     this.lambda = props.lambda ?? new LambdaClient({});
     this.dynamodb = props.dynamodb ?? new DynamoDBClient({});
     this.table = new TableReader(this.dynamodb, props.table);
@@ -139,7 +160,9 @@ export class UnumClient {
     if (!WORKFLOW_ID_PATTERN.test(workflowId)) {
       throw new UnumClientError(`invalid workflow id '${workflowId}': expected ${WORKFLOW_ID_PATTERN}`);
     }
-    if (await this.table.get(runKey(this.run(workflowId)))) return workflowId;
+    // JSON has no undefined: the run would get no input at all.
+    if (input === undefined) throw new UnumClientError(`start: input is missing (the run's input: any JSON value, e.g. {})`);
+    if (await this.table.get(runKey(this.run('start', workflowId)))) return workflowId;
     const request: StartRequest = { input, workflowId };
     try {
       await this.lambda.send(new InvokeCommand({
@@ -155,7 +178,7 @@ export class UnumClient {
 
   /** The run record's state. NOT_FOUND right after `start` only means the entry has not run yet. */
   async status(workflowId: string): Promise<RunStatus> {
-    return parseRunRecord(workflowId, await this.table.get(runKey(this.run(workflowId))));
+    return parseRunRecord(workflowId, await this.table.get(runKey(this.run('status', workflowId))));
   }
 
   /**
@@ -165,7 +188,7 @@ export class UnumClient {
    * unknown one.
    */
   async result(workflowId: string): Promise<Json> {
-    const run = await readRun(this.table, this.run(workflowId));
+    const run = await readRun(this.table, this.run('result', workflowId));
     if (run.status === 'RUNNING' || run.status === 'NOT_FOUND') throw new UnumRunNotFinishedError(workflowId, run.status);
     if (run.status !== 'SUCCEEDED') throw new UnumRunFailedError(workflowId, run.error, run.status);
     return run.result as Json;
@@ -178,6 +201,7 @@ export class UnumClient {
    * event in its queue for a while.
    */
   async wait(workflowId: string, options: WaitOptions = {}): Promise<RunStatus> {
+    requireWorkflowId('wait', workflowId);
     return pollUntilFinished(workflowId, () => this.status(workflowId), options);
   }
 
@@ -186,10 +210,11 @@ export class UnumClient {
    * `cause`), and its executions stop at their next transition, before user
    * code; pending waits and callbacks end when they fire or complete. A run
    * that has finished stays as it is. Returns the run's status after the
-   * request (ABORTED, or the final status it had). Needs `grantStop`.
+   * request (ABORTED, or the final status it had), and whether this request
+   * stopped it. Needs `grantStop`.
    */
-  async stop(workflowId: string, options: StopOptions = {}): Promise<RunStatus> {
-    return stopRun(this.dynamodb, this.table, this.run(workflowId), options);
+  async stop(workflowId: string, options: StopOptions = {}): Promise<StopResult> {
+    return stopRun(this.dynamodb, this.table, this.run('stop', workflowId), options);
   }
 
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */
@@ -201,7 +226,18 @@ export class UnumClient {
 
   /** The run's progress as far as the table still holds it (see `InspectReport`). */
   async inspect(workflowId: string, options: InspectOptions = {}): Promise<InspectReport> {
-    return inspectRun(this.table, this.run(workflowId), options);
+    return inspectRun(this.table, this.run('inspect', workflowId), options, this.callbackTasks);
+  }
+
+  /**
+   * The callback Tasks the run waits on, oldest first, each with its task
+   * token (to answer with `sendTaskSuccess` or `sendTaskFailure`) and since
+   * when: key reads of the waiting records of the workflow's callback Tasks
+   * (`callbackTasks`), outside Map and Parallel states. Empty when the run
+   * waits on none, or the client knows no callback Tasks of the workflow.
+   */
+  async waitingTasks(workflowId: string): Promise<WaitingTask[]> {
+    return waitingTasks(this.table, this.run('waitingTasks', workflowId), this.callbackTasks);
   }
 
   /**
@@ -223,16 +259,21 @@ export class UnumClient {
    * waits for throws `UnumTaskTokenError`. Needs `grantTaskResponse`.
    */
   async sendTaskSuccess(token: string, output: Json): Promise<void> {
+    requireString('sendTaskSuccess', 'token', token, 'the task token the callback Task handed out');
+    if (output === undefined) throw new UnumClientError('sendTaskSuccess: output is missing (the task\'s result: any JSON value)');
     await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, success: output });
   }
 
   /** Fails the callback Task waiting for `token` with `error` and `cause`, as if its handler threw: its Catch rules see the error. As `sendTaskSuccess` otherwise. */
   async sendTaskFailure(token: string, error: string, cause = ''): Promise<void> {
+    requireString('sendTaskFailure', 'token', token, 'the task token the callback Task handed out');
+    requireString('sendTaskFailure', 'error', error, 'the error name the Catch rules match');
     await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, failure: { error, cause } });
   }
 
   /** Tells the callback Task waiting for `token` that its work goes on: its heartbeat timeout starts again. */
   async sendTaskHeartbeat(token: string): Promise<void> {
+    requireString('sendTaskHeartbeat', 'token', token, 'the task token the callback Task handed out');
     await respondToTask(this.lambda, this.taskResponseFunction, this.workflow, { token, heartbeat: true });
   }
 
@@ -256,11 +297,12 @@ export class UnumClient {
         throw new UnumClientError(`redriving run ${workflowId}: invoking ${functionName} failed (call redrive again to finish): ${err instanceof Error ? err.message : String(err)}`);
       }
     };
-    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke }, this.run(workflowId));
+    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke }, this.run('redrive', workflowId));
   }
 
-  private run(workflowId: string): RunRef {
-    return { workflow: this.workflow, workflowId };
+  /** The run `workflowId` names, checked: a JavaScript caller may pass anything. */
+  private run(method: string, workflowId: string): RunRef {
+    return { workflow: this.workflow, workflowId: requireWorkflowId(method, workflowId) };
   }
 
   /**
@@ -285,4 +327,20 @@ export class UnumClient {
       visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 300,
     });
   }
+}
+
+/** The props, checked field by field: JavaScript callers get a message naming the field, not a run that never appears. */
+function checkedProps(where: string, props: UnumClientProps): UnumClientProps {
+  if (typeof props !== 'object' || props === null) throw new UnumClientError(`${where}: props must be an object with entryFunction, table and workflow`);
+  requireString(where, 'entryFunction', props.entryFunction, "name or ARN of the workflow's entry function, stack output <prefix>EntryFunctionName");
+  requireString(where, 'table', props.table, "name of the workflow's DynamoDB table, stack output <prefix>TableName");
+  requireWorkflowName(where, 'workflow', props.workflow);
+  optionalString(where, 'deadLetterQueue', props.deadLetterQueue, 'URL of the dead-letter queue, stack output <prefix>DeadLetterQueueUrl');
+  optionalString(where, 'taskResponseFunction', props.taskResponseFunction, 'the task-response function, stack output <prefix>TaskResponseFunctionName');
+  const tasks: unknown = props.callbackTasks;
+  if (tasks !== undefined && !(Array.isArray(tasks) && tasks.every((t) => typeof t === 'string' && t.length > 0))) {
+    throw new UnumClientError(`${where}: callbackTasks must be an array of node names`);
+  }
+  for (const client of ['lambda', 'dynamodb', 'sqs'] as const) optionalSdkClient(where, client, props[client]);
+  return props;
 }

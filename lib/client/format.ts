@@ -3,6 +3,7 @@ import { causeSummary } from './cause';
 import type { InspectReport } from './inspect';
 import type { RecoveryReport } from './recover';
 import type { RunList, RunStatus } from './types';
+import type { WaitingTask } from './waiting';
 
 /** Rows of cells as aligned columns; the first row is the header. */
 export function table(rows: readonly (readonly string[])[]): string {
@@ -32,6 +33,14 @@ export function formatStatus(s: RunStatus): string {
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** The callback Tasks a run waits on: one block each, the token in full (it is what answers the Task). */
+export function formatWaitingTasks(tasks: readonly WaitingTask[]): string {
+  return tasks.map((t) => [
+    `waiting   callback Task ${t.node}${t.iteration > 0 ? ` (iteration ${t.iteration})` : ''} since ${t.since}${t.heartbeats > 0 ? `, ${t.heartbeats} heartbeat${t.heartbeats === 1 ? '' : 's'}` : ''}`,
+    `token     ${t.taskToken}`,
+  ].join('\n')).join('\n');
 }
 
 /** Long invocation names shortened for tables: they are 43-character hashes. */
@@ -74,6 +83,7 @@ export function formatInspectReport(r: InspectReport): string {
       ...r.failures.map((f) => [stateAt(f.state, f.node), f.error, causeSummary(f.cause ?? ''), f.caught ? 'yes' : 'no']),
     ])}`);
   }
+  if (r.waiting?.length) parts.push(formatWaitingTasks(r.waiting));
   if (r.table) {
     const t = r.table;
     parts.push([

@@ -3,10 +3,13 @@
  * read their status, result and progress, and recover dead letters after an
  * outage. Loads no aws-cdk-lib. Every name here is deliberate:
  * test/api/public-api.int.test.ts lists them.
+ *
+ * @module unum-cdk/client
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
-export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, StopOptions, WaitOptions, WorkflowLocation } from './types';
+export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
+export type { WaitingTask } from './waiting';
 export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskAlreadyCompletedError, UnumTaskTokenError, UnumWaitTimeoutError } from './errors';
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';

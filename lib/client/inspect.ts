@@ -1,5 +1,5 @@
 import { HistoryEntry, dedupeHistory } from './history';
-import { SHARD_WIDTH } from '../../runtime/records/fan-in-shards';
+import { SHARD_WIDTH } from '../../runtime/contract/table';
 import {
   checkpointKey,
   decodeHistoryCount,
@@ -17,6 +17,7 @@ import {
 import { parseRunRecord } from './records';
 import type { TableReader } from './table-reads';
 import type { InspectOptions, RunStatus } from './types';
+import { waitingTasks, type WaitingTask } from './waiting';
 
 /** Arrivals at one fan-in: level-0 shards hold one number per arrived branch. */
 export interface FanInProgress {
@@ -64,10 +65,16 @@ export interface InspectReport {
   readonly fanIns: readonly FanInProgress[];
   /** Entries of the history that failed or were caught, and the run's own error. */
   readonly failures: readonly InspectFailure[];
+  /**
+   * The callback Tasks the run waits on, with their task tokens; present for a
+   * RUNNING run of a workflow whose callback Tasks the client knows
+   * (`WorkflowLocation.callbackTasks`; found in the cloud assembly).
+   */
+  readonly waiting?: readonly WaitingTask[];
   readonly table?: TableSummary;
 }
 
-export async function inspectRun(table: TableReader, ref: RunRef, options: InspectOptions = {}): Promise<InspectReport> {
+export async function inspectRun(table: TableReader, ref: RunRef, options: InspectOptions = {}, callbackNodes: readonly string[] = []): Promise<InspectReport> {
   const run = parseRunRecord(ref.workflowId, await table.get(runKey(ref)));
   const history = await readHistory(table, ref);
   const fanIns = history ? await fanInsOf(table, history) : [];
@@ -78,7 +85,8 @@ export async function inspectRun(table: TableReader, ref: RunRef, options: Inspe
     // The failure recorder may write no history entry: the run record is the authority.
     ...(run.error && !history?.some((e) => e.outcome === 'failed') ? [{ ...run.error, caught: false }] : []),
   ];
-  return { run, ...(history ? { history } : {}), fanIns, failures, ...(summary ? { table: summary } : {}) };
+  const waiting = run.status === 'RUNNING' && callbackNodes.length > 0 ? await waitingTasks(table, ref, callbackNodes, history) : undefined;
+  return { run, ...(history ? { history } : {}), fanIns, failures, ...(waiting ? { waiting } : {}), ...(summary ? { table: summary } : {}) };
 }
 
 async function readHistory(table: TableReader, run: RunRef): Promise<HistoryEntry[] | undefined> {

@@ -13,6 +13,33 @@ import type { WorkflowLocation } from './types';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The local engine the environment points at, as `unum local start` prints
+ * it for another shell (`export AWS_ENDPOINT_URL_DYNAMODB=...`): the rule the
+ * `unum` commands follow, so a script in that shell finds the same tables.
+ */
+export function localEngineOf(env: Environment): Environment | undefined {
+  return env.AWS_ENDPOINT_URL_DYNAMODB ? env : undefined;
+}
+
+/**
+ * Node names of the workflow's callback Tasks, from the IR bundled with its
+ * functions; undefined when the assembly has no IR for it (synthesized
+ * without its assets) or its templates and IR files cannot be read: the
+ * workflow was found by its metadata, and these names only add to what the
+ * client reports, so a partial assembly still gives a client.
+ */
+export function callbackTasksOf(dir: string, found: AssemblyWorkflow): string[] | undefined {
+  let synthesized: assembly.SynthesizedWorkflow | undefined;
+  try {
+    synthesized = assembly.readAssembly(dir).workflows.get(found.workflow);
+  } catch {
+    return undefined;
+  }
+  if (synthesized?.stack !== found.stack) return undefined;
+  return Object.values(synthesized.nodes).filter((fn) => fn.ir.callback).map((fn) => fn.ir.node).sort();
+}
+
 /** Where a workflow of the assembly is on the local engine whose `environment` is given. */
 export function localLocation(found: AssemblyWorkflow, engine: Environment): WorkflowLocation {
   const sqs = engine.AWS_ENDPOINT_URL_SQS;
@@ -27,11 +54,11 @@ export function localLocation(found: AssemblyWorkflow, engine: Environment): Wor
 
 /** SDK clients of the local engine whose `environment` is given, for those not passed in. */
 export function localClients(engine: Environment, given: { lambda?: LambdaClient; dynamodb?: DynamoDBClient; sqs?: SQSClient }): { lambda: LambdaClient; dynamodb: DynamoDBClient; sqs: SQSClient } {
-  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = engine;
+  const { AWS_REGION: region, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = engine;
   const config = (endpoint: string | undefined) => ({
     ...(endpoint ? { endpoint } : {}),
     ...(region ? { region } : {}),
-    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } } : {}),
   });
   return {
     lambda: given.lambda ?? new LambdaClient(config(engine.AWS_ENDPOINT_URL_LAMBDA)),

@@ -22,6 +22,13 @@ export interface WorkflowLocation {
    * @default none: the workflow has no callback Task
    */
   readonly taskResponseFunction?: string;
+  /**
+   * Node names of the workflow's callback Tasks (`WAIT_FOR_TASK_TOKEN`), for
+   * `waitingTasks` and `inspect` to say which of them a run waits on.
+   * `fromCloudAssembly` reads them from the synthesized app.
+   * @default none: `waitingTasks` finds nothing, and `inspect` reports no `waiting`
+   */
+  readonly callbackTasks?: readonly string[];
 }
 
 /** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
@@ -43,6 +50,12 @@ export interface RunStatus {
   readonly redriveCount?: number;
   /** ISO-8601 time of the run's last redrive. */
   readonly redrivenAt?: string;
+}
+
+/** What `UnumClient.stop` did: the run's status after the request. */
+export interface StopResult extends RunStatus {
+  /** True when this request stopped the run; false when it had finished (or been stopped) before. */
+  readonly stopped: boolean;
 }
 
 /** A run that finished with a result. */

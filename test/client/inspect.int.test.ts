@@ -19,7 +19,7 @@ const S = (s: string): AttributeValue => ({ S: s });
 const N = (n: number): AttributeValue => ({ N: String(n) });
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
 
-/** A history entry item in the format of docs/client.md. */
+/** A history entry item in the format of docs/deploying-and-operating.md, "Run history: the item format". */
 function entry(node: string, inv: string, extra: Record<string, AttributeValue> = {}): Record<string, AttributeValue> {
   return { node: S(node), inv: S(inv), iteration: N(0), indexes: S('[]'), at: S('2026-11-22T00:00:00.000Z'), outcome: S('committed'), ...extra };
 }

@@ -123,6 +123,18 @@ test('fromCloudAssembly with the engine\'s environment: the tables and queue the
   expect(outcome).toEqual({ workflowId: 'assembly-3', result: { start: 3, steps: 7, peak: 16 } });
 });
 
+test('fromCloudAssembly with no options, the engine\'s variables exported as unum local start prints them: the same code as the CLI\'s', async () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, engine.environment);
+  try {
+    const local = UnumClient.fromCloudAssembly(outDir, 'Collatz');
+    expect(local.tableName).toBe(engine.workflow('Collatz').tableName);
+    expect(await local.startAndWait({ n: 3 }, { workflowId: 'exported-3', timeoutMs: RUN_WAIT_MS })).toEqual({ workflowId: 'exported-3', result: { start: 3, steps: 7, peak: 16 } });
+  } finally {
+    process.env = saved;
+  }
+});
+
 test('unum cost measures runs on the local engine and prices them', async () => {
   let out = '';
   const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
@@ -148,8 +160,12 @@ test('unum cost measures runs on the local engine and prices them', async () => 
 test('unum cost of a workflow with a Wait and a callback Task: its tokens answered with --task-success, its cost by mechanism', async () => {
   const examples = path.join(__dirname, '../../examples/approval');
   const args = ['Approval', '--runs', '1', '--app', outDir, '--input', path.join(examples, 'input.json')];
-  // Without an answer no run would end.
-  await expect(costMain(args)).rejects.toThrow(/Approval has callback Tasks: give --task-success/);
+  // Without an answer no run would end: the first run that reaches the callback Task ends the measurement.
+  await expect(costMain(args)).rejects.toThrow(/ of Approval waits on callback Task AskApprover: give --task-success/);
+  // A run that never reaches it needs no answer: this claim fails its check, and the run is measured until it fails.
+  const tooLarge = path.join(scratch, 'too-large-claim.json');
+  fs.writeFileSync(tooLarge, JSON.stringify({ claimId: 'exp-9', employee: 'e-1', amountCents: 900_000, description: 'a car' }));
+  await expect(costMain(['Approval', '--runs', '1', '--app', outDir, '--input', tooLarge])).rejects.toThrow(/^run \S+ of Approval ended FAILED: .*RangeError/);
   let out = '';
   const write = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
   const progress = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -77,4 +77,29 @@ describe('cloud assembly', () => {
     const client = UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', outputs });
     expect([client.entryFunction, client.tableName, client.workflow]).toEqual(['UnumExamples-Collatz-Step', 'UnumExamples-CollatzTable60E6786E-2DEF', 'Collatz']);
   });
+
+  describe('with the local engine\'s variables exported (as unum local start prints them), as the unum commands', () => {
+    const saved = { ...process.env };
+    afterEach(() => { process.env = { ...saved }; });
+
+    test('a CloudFormation-named table has the engine\'s name, with its prefix', () => {
+      Object.assign(process.env, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:1', AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:1' });
+      const client = UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples' });
+      expect([client.entryFunction, client.tableName]).toEqual(['UnumExamples-Collatz-Step', 'UnumExamples-CollatzTable60E6786E']);
+      process.env.UNUM_LOCAL_TABLE_PREFIX = 'p1-';
+      expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples' }).tableName).toBe('p1-UnumExamples-CollatzTable60E6786E');
+    });
+
+    test('given outputs or an engine environment win over the variables', () => {
+      process.env.AWS_ENDPOINT_URL_DYNAMODB = 'http://127.0.0.1:1';
+      expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', outputs }).tableName).toBe('UnumExamples-CollatzTable60E6786E-2DEF');
+      const engine = { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:2', UNUM_LOCAL_TABLE_PREFIX: 'other-' };
+      expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', localEngine: engine }).tableName).toBe('other-UnumExamples-CollatzTable60E6786E');
+    });
+
+    test('without them, the message says what to pass for a deployed stack and for the local engine', () => {
+      delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      expect(() => UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples' })).toThrow(/pass the stack outputs \(options.outputs\), or, for the local engine \(unum local start\), its environment/);
+    });
+  });
 });

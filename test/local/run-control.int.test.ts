@@ -53,7 +53,8 @@ test('a run stopped during a 1-day Wait is ABORTED; the wake-up invokes nothing 
   // The Wait's node reads the run record beside its commit: it finds the run ABORTED after its checkpoint is put.
   expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(['PutItem(ckpt)']);
   const again = await runClientCommandOnEngine(engine, ['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
-  expect(again).toMatchObject({ code: 0, err: '' });
+  // It had been stopped already: nothing changed, exit 1.
+  expect(again).toMatchObject({ code: 1, err: `unum: run ${id} had finished already (ABORTED): nothing was stopped\n` });
   expect(JSON.parse(again.out)).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled' } });
   await expect(client('Waiting').result(id)).rejects.toThrow(`run ${id} was stopped: Cancelled (the customer cancelled)`);
 });

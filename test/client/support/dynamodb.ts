@@ -1,6 +1,6 @@
 /**
  * DynamoDB Local for the client tests, and writers that put items the way the
- * runtime does (docs/architecture.md, "Table"; docs/client.md for history).
+ * runtime does (docs/architecture.md, "Table"; docs/deploying-and-operating.md, "Run history: the item format", for history).
  */
 import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'crypto';
@@ -97,7 +97,7 @@ export class RuntimeWriter {
     return this.put(item);
   }
 
-  /** Appends a history entry as docs/client.md specifies: counter, then the entry. */
+  /** Appends a history entry as docs/deploying-and-operating.md specifies: counter, then the entry. */
   async history(workflowId: string, entry: Attrs): Promise<number> {
     const out = await this.client.send(new UpdateItemCommand({
       TableName: this.table,
