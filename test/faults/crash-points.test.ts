@@ -17,7 +17,7 @@
  * Singles and pairs are separate tests, each bounded only against a hang: a
  * loaded machine (20-30x) makes the larger ones take many minutes.
  */
-import { enumerateCrashPoints, type EnumerationOptions } from '../../lib/local/campaign';
+import { enumerateCrashPoints, type EnumerationOptions } from '../../lib/testing/campaign';
 import { FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
 import { FULL_DEPTH } from '../support/depth';

@@ -9,10 +9,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { expectationFor } from '../../lib/local/campaign';
-import { effectViolations, type EffectCheck } from '../../lib/local/checker';
-import { checkedRun, profile, referenceRun } from '../../lib/local/fault-run';
-import { CrashPointPlan } from '../../lib/local/schedule';
+import { expectationFor } from '../../lib/testing/campaign';
+import { effectViolations, type EffectCheck } from '../../lib/testing/checker';
+import { checkedRun, profile, referenceRun } from '../../lib/testing/fault-run';
+import { CrashPointPlan } from '../../lib/testing/schedule';
 import type { Json } from '../../runtime/contract/ir';
 import type { Order } from '../../examples/orders/handlers';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';

@@ -6,11 +6,11 @@
  * and under random schedules with many concurrent and late duplicates.
  * Every invariant of the checker holds, invariant 6 (maxConcurrency) included.
  */
-import { type Target } from '../../lib/local/campaign';
+import { type Target } from '../../lib/testing/campaign';
 import { isLauncher } from '../../lib/local/events';
-import { checkedRun, profile, referenceRun, withConcurrency } from '../../lib/local/fault-run';
-import { type CrashPoint, CrashPointPlan, describePoint, RandomPlan } from '../../lib/local/schedule';
-import { expectationFor } from '../../lib/local/campaign';
+import { checkedRun, profile, referenceRun, withConcurrency } from '../../lib/testing/fault-run';
+import { type CrashPoint, CrashPointPlan, describePoint, RandomPlan } from '../../lib/testing/schedule';
+import { expectationFor } from '../../lib/testing/campaign';
 import { SHAPE_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
 import { FULL_DEPTH } from '../support/depth';

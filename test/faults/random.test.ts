@@ -10,7 +10,7 @@
  * --extended [--service-faults]` runs many more; a failing seed replays with
  * `npm run test:faults -- --extended [--service-faults] --seed S`.
  */
-import { randomSchedules, type Target } from '../../lib/local/campaign';
+import { randomSchedules, type Target } from '../../lib/testing/campaign';
 import { exampleTargets, FAULT_TARGETS, SHAPE_TARGETS } from './app/targets';
 import { ROOT, useFaultEngine } from './fault-engine';
 import { FULL_DEPTH } from '../support/depth';

@@ -10,7 +10,7 @@
  * after its failure ends with one result.
  * `npm run test:faults -- --seeds N` runs them among figure 9's set.
  */
-import { randomSchedules } from '../../lib/local/campaign';
+import { randomSchedules } from '../../lib/testing/campaign';
 import { RUN_CONTROL_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';

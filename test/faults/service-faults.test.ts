@@ -8,8 +8,8 @@
  * answered by a replica that has seen none of its items: the step asks the
  * leader again.
  */
-import { expectationFor } from '../../lib/local/campaign';
-import { checkedRun, referenceRun } from '../../lib/local/fault-run';
+import { expectationFor } from '../../lib/testing/campaign';
+import { checkedRun, referenceRun } from '../../lib/testing/fault-run';
 import { NO_EVENT_FAULT, type CallFault, type CallInfo, type EventFault, type ExecutionInfo, type FaultPlan } from '../../lib/local/fault-plan';
 import type { CallRecord } from '../../lib/local/traffic';
 import { FAULT_TARGETS } from './app/targets';

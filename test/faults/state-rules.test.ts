@@ -10,7 +10,7 @@
  * Seeds 1..12 (`UNUM_FAULT_SEEDS` for more); a failure names its seed, which
  * `randomSchedules` over this one target replays.
  */
-import { randomSchedules } from '../../lib/local/campaign';
+import { randomSchedules } from '../../lib/testing/campaign';
 import { STATE_RULE_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
 import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';

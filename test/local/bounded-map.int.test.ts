@@ -10,9 +10,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LocalEngine } from '../../lib/local/engine';
-import { checkedRun } from '../../lib/local/fault-run';
-import { boundedMaps, mapConcurrencyViolations, type BoundedMap } from '../../lib/local/map-concurrency';
-import { paramsForSeed, RandomPlan } from '../../lib/local/schedule';
+import { checkedRun } from '../../lib/testing/fault-run';
+import { boundedMaps, mapConcurrencyViolations, type BoundedMap } from '../../lib/testing/map-concurrency';
+import { paramsForSeed, RandomPlan } from '../../lib/testing/schedule';
 import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(300_000);

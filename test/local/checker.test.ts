@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkRun, committedValues, runRecordWrites, successorInputViolations } from '../../lib/local/checker';
+import { checkRun, committedValues, runRecordWrites, successorInputViolations } from '../../lib/testing/checker';
 import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
-import { boundedMaps, mapConcurrencyViolations } from '../../lib/local/map-concurrency';
+import { boundedMaps, mapConcurrencyViolations } from '../../lib/testing/map-concurrency';
 import type { TimelineEntry } from '../../lib/local/timeline';
 import type { NodeIR } from '../../runtime/contract/ir';
 import type { CallRecord } from '../../lib/local/traffic';

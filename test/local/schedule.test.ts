@@ -1,6 +1,7 @@
-import { pairwiseCovering, allPairs } from '../../lib/local/covering';
+import { pairwiseCovering, allPairs } from '../../lib/testing/covering';
 import type { CallInfo, ExecutionInfo } from '../../lib/local/fault-plan';
-import { CrashPointPlan, paramsForSeed, planForSeed, RandomPlan, ServiceFaultPlan, serviceParamsForSeed, type CrashPoint, type ServiceFaultParams } from '../../lib/local/schedule';
+import { randomFaults } from '../../lib/testing/random-faults';
+import { CrashPointPlan, paramsForSeed, planForSeed, RandomPlan, ServiceFaultPlan, serviceParamsForSeed, type CrashPoint, type ServiceFaultParams } from '../../lib/testing/schedule';
 
 const exec = (identity: string, attempt = 1): ExecutionInfo => ({ executionId: `e-${identity}-${attempt}`, functionName: 'f', requestId: 'r', attempt, maxAttempts: 3, identity, duplicate: false });
 const call = (label: string, occurrence = 0, service: CallInfo['service'] = 'dynamodb'): CallInfo => ({ service, operation: label, label, occurrence, index: 0 });
@@ -91,5 +92,18 @@ describe('service faults', () => {
     const once = plan({ outage: 0.5, outageAttempts: 5 });
     const begun = Array.from({ length: 40 }, (_, i) => once.callFault(exec('y'), call(`GetItem(ckpt)#${i}`)));
     expect(begun.filter((f) => f === 'unreachable').length).toBe(once.serviceInjected.outage);
+  });
+});
+
+describe('randomFaults, the schedule run() takes', () => {
+  test("draws the seed's rates when made, and the services' too only when asked", () => {
+    expect(randomFaults(7).params).toEqual(paramsForSeed(7));
+    expect(randomFaults(7).serviceParams).toBeUndefined();
+    expect(randomFaults(7, { serviceFaults: true }).serviceParams).toEqual(serviceParamsForSeed(7));
+    expect(randomFaults(8).params).not.toEqual(paramsForSeed(7));
+  });
+
+  test('refuses a seed that is not an integer', () => {
+    expect(() => randomFaults(1.5)).toThrow('randomFaults takes an integer seed, got 1.5');
   });
 });

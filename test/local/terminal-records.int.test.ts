@@ -16,7 +16,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, S
 import type { Json } from '../../runtime/contract/ir';
 import { UnumClient, type RecoveryReport } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
-import { itemsWithoutTtl, leftoverViolations } from '../../lib/local/checker';
+import { itemsWithoutTtl, leftoverViolations } from '../../lib/testing/checker';
 import type { LocalEngine } from '../../lib/local/engine';
 import { type CallInfo, type ExecutionInfo, type FaultPlan, NO_EVENT_FAULT } from '../../lib/local/fault-plan';
 import { useFaultEngine } from '../faults/fault-engine';

@@ -11,7 +11,7 @@ export interface IrValidationResult {
 
 let validator: ValidateFunction | undefined;
 
-/** Checks a value against `schema/ir.schema.json` (generated from runtime/contract/ir.ts `NodeIR`). */
+/** Checks a value against `schema/ir.schema.json` (generated from runtime/contract/ir/ `NodeIR`). */
 export function validateIr(ir: unknown): IrValidationResult {
   validator ??= new Ajv({ allErrors: true, allowUnionTypes: true }).compile(irSchema);
   const valid = validator(ir) as boolean;

@@ -5,7 +5,7 @@
  * until its arrival is recorded in a level-0 shard; a logical clock orders
  * the two, so there are no ties.
  */
-import { boundedMaps, itemOf, peakRunning, type BoundedMap } from '../../lib/local/map-concurrency';
+import { boundedMaps, itemOf, peakRunning, type BoundedMap } from '../../lib/testing/map-concurrency';
 import { decodeArrival } from '../../runtime/records/fan-in-shards';
 import type { EnvelopeHeader, NodeIR } from '../../runtime/contract/ir';
 import { invocationName } from '../../runtime/contract/naming';

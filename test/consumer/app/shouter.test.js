@@ -2,6 +2,7 @@
 const { after, before, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { startLocalEngine } = require('unum-cdk/local');
+const { randomFaults } = require('unum-cdk/testing');
 
 let engine;
 before(async () => { engine = await startLocalEngine({ app: 'cdk.out' }); });
@@ -15,7 +16,7 @@ test('shouts every word', async () => {
 });
 
 test('the same under fault schedule 7: crashes, duplicates, reordering', async () => {
-  const run = await engine.run('Shouter', { text: 'a b' }, { faults: 7 });
+  const run = await engine.run('Shouter', { text: 'a b' }, { faults: randomFaults(7) });
   assert.deepEqual(run.faults.violations, []);
   assert.deepEqual(run.result, { shouted: 'A B', count: 2 });
 });

@@ -6,7 +6,7 @@
  */
 import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Pool } from 'pg';
-import type { EffectCheck } from '../../../lib/local/checker';
+import type { EffectCheck } from '../../../lib/testing/checker';
 import type { LocalEngine } from '../../../lib/local/engine';
 import { type Order, price } from '../../../examples/orders/handlers';
 

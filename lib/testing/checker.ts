@@ -41,8 +41,8 @@ import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStat
 import type { RunStatusWithResult } from '../client/records';
 import { TableReader } from '../client/table-reads';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
-import type { TimelineEntry } from './timeline';
-import type { CallRecord } from './traffic';
+import type { TimelineEntry } from '../local/timeline';
+import type { CallRecord } from '../local/traffic';
 
 /** Committed checkpoint values of a run, by invocation identity (the winning conditional put). */
 export type Committed = ReadonlyMap<string, Json>;

@@ -9,7 +9,7 @@ import { maskShardJoins } from '../../runtime/contract/table';
 import type { RunStatusWithResult } from '../client/records';
 import type { EffectCheck, Expectation } from './checker';
 import { allPairs, pairwiseCovering } from './covering';
-import type { LocalEngine } from './engine';
+import type { LocalEngine } from '../local/engine';
 import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun, type RunIntervention } from './fault-run';
 import { CrashPointPlan, describePoint, planForSeed, RANDOM_FAULT_KINDS, SERVICE_FAULT_KINDS, type CrashPoint } from './schedule';
 

@@ -11,9 +11,9 @@ import type { Instruction, Invoke, NodeIR } from '../../runtime/contract/ir';
 import { ENVELOPE_BOUNDS } from '../../runtime/contract/ir';
 import type { FramePosition } from '../../runtime/contract/naming';
 import { isShardArrival, keyOf, parseKey, type Item } from '../../runtime/contract/table';
-import { isLauncher } from './events';
-import type { TimelineEntry } from './timeline';
-import type { CallRecord } from './traffic';
+import { isLauncher } from '../local/events';
+import type { TimelineEntry } from '../local/timeline';
+import type { CallRecord } from '../local/traffic';
 
 /** A Map with `maxConcurrency` > 0, as its nodes' IR describe it. */
 export interface BoundedMap {

@@ -21,8 +21,23 @@
  *   Lambda's retries of the execution must absorb.
  */
 import { createHash } from 'crypto';
-import * as fc from 'fast-check';
-import type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan, ServiceFault } from './fault-plan';
+import type * as FastCheck from 'fast-check';
+import type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan, ServiceFault } from '../local/fault-plan';
+import { isMissingModule, missingPeer } from '../local/optional-peer';
+
+/**
+ * fast-check, loaded when a seed's rates are first drawn: it is an optional
+ * peer dependency, and the crash-point plans do without it.
+ */
+function fastCheck(): typeof FastCheck {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, so that unum-cdk/testing loads without it
+    return require('fast-check') as typeof FastCheck;
+  } catch (err) {
+    if (isMissingModule(err, 'fast-check')) throw missingPeer('unum-cdk/testing', 'fast-check', 'the random fault schedules draw their rates from a seed with it');
+    throw err;
+  }
+}
 
 export interface CrashPoint {
   readonly identity: string;
@@ -80,22 +95,25 @@ export interface RandomFaultParams {
 }
 
 /** A rate in [0, max], uniform (no bias towards the edges: every seed should inject faults). */
-const rate = (max: number): fc.Arbitrary<number> => fc.noBias(fc.integer({ min: 0, max: 1000 })).map((n) => (n / 1000) * max);
+const rate = (fc: typeof FastCheck, max: number): FastCheck.Arbitrary<number> => fc.noBias(fc.integer({ min: 0, max: 1000 })).map((n) => (n / 1000) * max);
 
-export const randomFaultParams: fc.Arbitrary<RandomFaultParams> = fc.record({
-  salt: fc.noBias(fc.integer({ min: 0, max: 0x7fffffff })),
-  crash: rate(0.1),
-  timeout: rate(0.02),
-  duplicate: rate(0.2),
-  late: rate(0.2),
-  rerun: rate(0.1),
-  reorderMs: fc.noBias(fc.integer({ min: 0, max: 30 })),
-  stale: rate(0.5),
-});
+function randomFaultParams(fc: typeof FastCheck): FastCheck.Arbitrary<RandomFaultParams> {
+  return fc.record({
+    salt: fc.noBias(fc.integer({ min: 0, max: 0x7fffffff })),
+    crash: rate(fc, 0.1),
+    timeout: rate(fc, 0.02),
+    duplicate: rate(fc, 0.2),
+    late: rate(fc, 0.2),
+    rerun: rate(fc, 0.1),
+    reorderMs: fc.noBias(fc.integer({ min: 0, max: 30 })),
+    stale: rate(fc, 0.5),
+  });
+}
 
 /** The fault parameters of a seed: the same seed always gives the same ones. */
 export function paramsForSeed(seed: number): RandomFaultParams {
-  return fc.sample(randomFaultParams, { seed, numRuns: 1 })[0] as RandomFaultParams;
+  const fc = fastCheck();
+  return fc.sample(randomFaultParams(fc), { seed, numRuns: 1 })[0] as RandomFaultParams;
 }
 
 /** The kinds of fault a `RandomPlan` draws, as it counts them. */
@@ -189,14 +207,16 @@ export interface ServiceFaultParams {
   readonly invokeThrottle: number;
 }
 
-export const serviceFaultParams: fc.Arbitrary<ServiceFaultParams> = fc.record({
-  throttle: rate(0.1),
-  errorBefore: rate(0.05),
-  errorAfter: rate(0.05),
-  outage: rate(0.03),
-  outageAttempts: fc.noBias(fc.integer({ min: 1, max: 5 })),
-  invokeThrottle: rate(0.1),
-});
+function serviceFaultParams(fc: typeof FastCheck): FastCheck.Arbitrary<ServiceFaultParams> {
+  return fc.record({
+    throttle: rate(fc, 0.1),
+    errorBefore: rate(fc, 0.05),
+    errorAfter: rate(fc, 0.05),
+    outage: rate(fc, 0.03),
+    outageAttempts: fc.noBias(fc.integer({ min: 1, max: 5 })),
+    invokeThrottle: rate(fc, 0.1),
+  });
+}
 
 /**
  * The service-fault rates of a seed, drawn from a stream of their own so that
@@ -204,7 +224,8 @@ export const serviceFaultParams: fc.Arbitrary<ServiceFaultParams> = fc.record({
  * draws) stays what it is without service faults.
  */
 export function serviceParamsForSeed(seed: number): ServiceFaultParams {
-  return fc.sample(serviceFaultParams, { seed: seed ^ 0x5e41ce, numRuns: 1 })[0] as ServiceFaultParams;
+  const fc = fastCheck();
+  return fc.sample(serviceFaultParams(fc), { seed: seed ^ 0x5e41ce, numRuns: 1 })[0] as ServiceFaultParams;
 }
 
 /** The kinds of service fault a `ServiceFaultPlan` draws, as it counts them (`outage`: outages begun). */

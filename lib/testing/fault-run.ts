@@ -10,8 +10,8 @@ import type { Json } from '../../runtime/contract/ir';
 import type { RunStatusWithResult } from '../client/records';
 import { isFinished } from '../client/types';
 import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
-import type { LocalEngine } from './engine';
-import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from './fault-plan';
+import type { LocalEngine } from '../local/engine';
+import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from '../local/fault-plan';
 import { boundedMaps } from './map-concurrency';
 import type { CrashPoint } from './schedule';
 
