@@ -4,6 +4,8 @@
  * importer and the `UnumWorkflow` construct; `unum-cdk/client` starts and
  * reads runs, `unum-cdk/local` runs a synthesized app on this machine.
  * Every name here is deliberate: test/api/public-api.int.test.ts lists them.
+ *
+ * @module unum-cdk
  */
 export { Chain, Choice, Condition, Definition, Fail, Fold, IntegrationPattern, MapState, MapState as Map, Parallel, Pass, Succeed, Task, Wait, WaitTime } from './definition';
 export type {

@@ -1,7 +1,7 @@
 /**
  * The optional per-run transition log (`history: true`). The runtime writes it
  * (runtime/records/history.ts); its items, and how to read one, are defined in
- * runtime/contract/table.ts (format in docs/deploying-and-operating.md, "Run history: the item format").
+ * runtime/contract/table/ (format in docs/deploying-and-operating.md, "Run history: the item format").
  */
 import type { HistoryEntry } from '../../runtime/contract/table';
 

@@ -1,4 +1,4 @@
-/** The client's reading of run records; the layout they follow is runtime/contract/table.ts. */
+/** The client's reading of run records; the layout they follow is runtime/contract/table/. */
 import type { Json } from '../../runtime/contract/ir';
 import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';

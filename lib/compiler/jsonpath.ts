@@ -41,7 +41,7 @@ export function pathProblem(path: string | null | undefined, kind: PathKind, all
 }
 
 /**
- * The context object's fields, as the runtime builds it (runtime/step/step/interpreter.ts
+ * The context object's fields, as the runtime builds it (runtime/step/interpreter.ts
  * `contextObject`): `$$.Execution.Id` and `$$.State.Name` everywhere, and in a
  * Map's item selector `$$.Map.Item.Index` and `$$.Map.Item.Value` (with any path below it), in
  * a callback Task's parameters `$$.Task.Token`.

@@ -1,7 +1,7 @@
 import type { NodeIR, RecorderNode, RecorderSpec } from '../../runtime/contract/ir';
 
 /**
- * The failure recorder's spec (runtime/contract/ir.ts `RecorderSpec`) from the compiled
+ * The failure recorder's spec (runtime/contract/ir/ `RecorderSpec`) from the compiled
  * nodes: each node's state where it differs from its name, and for nodes
  * with `stateErrors` the join of their innermost Parallel/Map, with the
  * function names of those joins (the recorder invokes them), and the

@@ -10,7 +10,7 @@
  *   consistent one half; a read of a missing item still costs the minimum;
  * - BatchGetItem and BatchWriteItem are billed per item, as single calls;
  *   Query and Scan by the total size read;
- * - the runs index (runtime/contract/table.ts: sparse, keys only) is written as
+ * - the runs index (runtime/contract/table/: sparse, keys only) is written as
  *   DynamoDB bills a global secondary index: a write that puts an item into
  *   it (the item gains both its keys) or deletes one from it costs 1 unit
  *   per started KB of the index entry (its keys and the table's key), one

@@ -1,5 +1,5 @@
 /**
- * The waiting records of callback Tasks (runtime/contract/table.ts `TaskWait`) on the
+ * The waiting records of callback Tasks (runtime/contract/table/ `TaskWait`) on the
  * workflow's DynamoDB table: bundled only into callback Tasks' functions.
  */
 import { GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';

@@ -1,6 +1,6 @@
 /**
  * Deterministic names of invocations (docs/architecture.md "Naming"); the
- * table keys derived from them are in runtime/contract/table.ts. A name depends only on local information,
+ * table keys derived from them are in runtime/contract/table/. A name depends only on local information,
  * so every execution of an invocation, and every party that must find its
  * checkpoint (successors, joins), computes the same 43 characters. The
  * workflow is part of it: workflows sharing a table never share a name.

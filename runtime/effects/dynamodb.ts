@@ -4,7 +4,7 @@
  * it applies once however often the handler runs: a later execution's
  * transaction is cancelled on the marker and reports the write as applied
  * before. A single-item update logs its operation in the item it updates
- * (runtime/contract/table.ts `loggedUpdate`), in the same UpdateItem.
+ * (runtime/contract/table/ `loggedUpdate`), in the same UpdateItem.
  */
 import {
   type TransactWriteItem,

@@ -1,4 +1,4 @@
-/** Reads and writes of effect records (runtime/contract/table.ts) on the workflow table. */
+/** Reads and writes of effect records (runtime/contract/table/) on the workflow table. */
 import { GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDbTarget } from '../ports/store';
 import { decodeEffect, effectClaim, effectCommit, effectOutcome, effectResult, type EffectRecord, type Item, keyItem } from '../contract/table';

@@ -73,7 +73,7 @@ function failedInvocation(record: FailureRecord, run: RunRef, node: string): { n
   return { name: invocationName(run, node, iteration, frames, fold), iteration, frames, ...(typeof u.lease === 'number' ? { lease: u.lease } : {}) };
 }
 
-/** The redrive generation of the failed event (runtime/contract/ir.ts `EnvelopeHeader.redrive`; 0: not re-sent by a redrive). */
+/** The redrive generation of the failed event (runtime/contract/ir/ `EnvelopeHeader.redrive`; 0: not re-sent by a redrive). */
 function generationOf(event: Envelope | StartRequest): number {
   const g = 'unum' in event ? event.unum.redrive : event.redrive;
   return typeof g === 'number' ? g : 0;

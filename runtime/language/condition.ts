@@ -1,5 +1,5 @@
 /**
- * Interpreter of the typed Condition AST (runtime/contract/ir.ts) over a node's
+ * Interpreter of the typed Condition AST (runtime/contract/ir/) over a node's
  * committed output. As in Step Functions, a path that is absent fails the run
  * with States.Runtime (only IsPresent tests for absence), and a comparison
  * with a value of another type is false.

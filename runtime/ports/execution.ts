@@ -67,7 +67,7 @@ export interface Invocation {
   readonly fold?: FoldState;
   /** The envelope's lease (epoch seconds; docs/architecture.md "Retention"). */
   readonly lease?: number;
-  /** The redrive generation that re-sent this event (runtime/contract/ir.ts `EnvelopeHeader.redrive`); kept when it parks again. */
+  /** The redrive generation that re-sent this event (runtime/contract/ir/ `EnvelopeHeader.redrive`); kept when it parks again. */
   readonly redrive?: number;
   /** A start request: the entry writes the RUNNING run record. */
   readonly start: boolean;

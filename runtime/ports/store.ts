@@ -1,6 +1,6 @@
 /**
  * The persistence layer the protocol needs; the records it reads and writes
- * are those of the table layout (runtime/contract/table.ts). One implementation talks to
+ * are those of the table layout (runtime/contract/table/). One implementation talks to
  * DynamoDB (runtime/aws/dynamodb-store.ts); tests may use fakes.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -60,7 +60,7 @@ export interface CheckpointStore {
   /** Idempotently add `element` to a shard expecting `expected` arrivals, creating it (with TTL `ttl`) if absent. */
   addToShard(key: string, element: number, expected: number, ttl: number): Promise<{ readonly count: number; readonly expected: number; readonly ttl?: number }>;
   /**
-   * Raise a shard's TTL to `ttl` (runtime/contract/table.ts `shardRenewal`; with a claim, claiming
+   * Raise a shard's TTL to `ttl` (runtime/contract/table/ `shardRenewal`; with a claim, claiming
    * its fan-in's renewal, on a root created if absent). Returns the arrivals when
    * renewed; otherwise the shard's TTL, undefined when the shard does not exist.
    */

@@ -1,5 +1,5 @@
 /**
- * Egress: the conditional put of the checkpoint. Whoever loses the race
+ * The commit: the conditional put of the checkpoint. Whoever loses the race
  * continues with the stored value returned by ALL_OLD, never its own result,
  * so every execution of an invocation hands its successors the same input.
  */

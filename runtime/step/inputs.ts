@@ -1,5 +1,5 @@
 /**
- * Ingress: resolve this invocation's input. What it reads first (a
+ * This invocation's input, resolved. What it reads first (a
  * reference, a map item's origin, a fan-in's shards) is named by `inputKeys`
  * and read with the own checkpoint in one round trip (runtime/step/step.ts). Inputs are
  * never deleted: one that is missing expired, or, when another execution of

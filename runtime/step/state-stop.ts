@@ -1,6 +1,6 @@
 /**
  * Branches of a failed Parallel/Map stop at their next step
- * (docs/architecture.md "Failure handling"): a node with `stateErrors` reads
+ * (docs/architecture.md "Retry and Catch on Parallel and Map"): a node with `stateErrors` reads
  * the failure records of the state attempts around it with its own
  * checkpoint and inputs, in one round trip (runtime/step/step.ts), and runs
  * nothing once one of them failed. The invocation that recorded the failure

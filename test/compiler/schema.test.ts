@@ -7,7 +7,7 @@ import { compile, task } from './helpers';
 const { generateIrSchema, OUT } = require('../../scripts/gen-ir-schema.js') as { generateIrSchema: () => string; OUT: string };
 
 describe('schema/ir.schema.json', () => {
-  it('is exactly what scripts/gen-ir-schema.js generates from runtime/contract/ir.ts (run it after changing the IR)', () => {
+  it('is exactly what scripts/gen-ir-schema.js generates from runtime/contract/ir/ (run it after changing the IR)', () => {
     expect(path.relative(path.join(__dirname, '../..'), OUT)).toBe(path.join('schema', 'ir.schema.json'));
     expect(fs.readFileSync(OUT, 'utf8')).toBe(generateIrSchema());
   });

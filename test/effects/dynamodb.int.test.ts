@@ -48,7 +48,7 @@ const increment = (table: string, key: string): TransactWriteItem => ({
 
 const isMarker = (input: Record<string, unknown>): boolean =>
   ((input.TransactItems as TransactWriteItem[]) ?? []).some((i) => parseKey(keyOf(i.Put?.Item) ?? '')?.kind === 'effect');
-/** Order ends the run: its commit is the run record's final write (runtime/step/step/run-end.ts), not a checkpoint put. */
+/** Order ends the run: its commit is the run record's final write (runtime/step/run-end.ts), not a checkpoint put. */
 const isCommit = (input: Record<string, unknown>): boolean => parseKey(keyOf(input.Key as never) ?? '')?.kind === 'run';
 
 /** `n` deliveries of one start request at once (duplicate async delivery), then the rest of the run. */

@@ -1,5 +1,5 @@
 /**
- * Redrive's part of the table layout (runtime/contract/table.ts) and of the runtime
+ * Redrive's part of the table layout (runtime/contract/table/) and of the runtime
  * (runtime/records/redrive-park.ts): the requests as DynamoDB gets them, and a parked event
  * that parses back into the invocation that parked it.
  */

@@ -1,6 +1,6 @@
 /**
  * Waits in the runtime: when a wait ends (runtime/states/wait-time.ts), and the
- * hand-off (runtime/step/step/wait-handoff.ts): the node before the Wait schedules the Wait's
+ * hand-off (runtime/step/wait-handoff.ts): the node before the Wait schedules the Wait's
  * node under its invocation name, once however often it runs; a due time
  * already past invokes at once; and what the run still needs outlives a wait
  * much longer than the checkpoint retention, with items expiring meanwhile.

@@ -73,7 +73,7 @@ export type InputRef =
   | { readonly launch: LaunchRange }
   /** The outputs of all branches of a fan-in, in branch order. */
   | { readonly fanIn: FanInRef }
-  /** A branch of this fan-in failed the state; the error is its state failure record (runtime/contract/table.ts). */
+  /** A branch of this fan-in failed the state; the error is its state failure record (runtime/contract/table/). */
   | { readonly failed: FanInRef };
 
 /** A launcher's range of a Map's items (docs/architecture.md "Launch tree"). */

@@ -44,7 +44,7 @@ export function decodeParked(item: Item | undefined): Parked | undefined {
 
 /**
  * The event of a parked invocation as redrive `generation` re-sends it: it
- * carries the generation (runtime/contract/ir.ts `EnvelopeHeader.redrive`), so that a failure
+ * carries the generation (runtime/contract/ir/ `EnvelopeHeader.redrive`), so that a failure
  * of an older delivery is known to be stale (`failParked`).
  */
 export function resentEvent(event: string, generation: number): string {
