@@ -53,14 +53,15 @@ export default tseslint.config(
   // lib/ reads the runtime through one door: its contract and the data language the compiler shares.
   { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [CDK_ONLY_IN_CONSTRUCT, RUNTIME_DOOR] }] } },
   // Layers of lib/ (docs/architecture.md, "Layers"): each imports only the layers below it.
-  layer('definition', ['compiler', 'asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the DSL is the lowest layer of lib/: it imports only runtime/'),
-  layer('compiler', ['asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the compiler imports only the DSL and runtime/ (the ASL importer builds on it)'),
-  layer('asl', ['construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the ASL importer builds on the DSL and the compiler only'),
-  layer('assembly', ['definition', 'compiler', 'asl', 'construct', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the cloud assembly reader reads JSON: it imports only runtime/'),
+  layer('definition', ['runs', 'compiler', 'asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the DSL is the lowest layer of lib/: it imports only runtime/'),
+  layer('compiler', ['runs', 'asl', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the compiler imports only the DSL and runtime/ (the ASL importer builds on it)'),
+  layer('asl', ['runs', 'construct', 'assembly', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the ASL importer builds on the DSL and the compiler only'),
+  layer('assembly', ['runs', 'definition', 'compiler', 'asl', 'construct', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the cloud assembly reader reads JSON: it imports only runtime/'),
+  layer('runs', ['definition', 'compiler', 'asl', 'construct', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'reading runs from the table: the one module the client, the local engine and the fault tooling read runs through; it imports only the runtime contract'),
   layer('client', ['definition', 'compiler', 'asl', 'construct', 'local', 'cost', 'cli', 'testing'], 'the client reads tables and the cloud assembly; it does not compile or run workflows'),
-  layer('local', ['asl', 'construct', 'cli', 'testing'], 'the local engine runs a synthesized app: it reads the assembly, not the construct; the fault tooling (lib/testing) builds on it, and the engine holds only the seam its plans plug into'),
-  layer('testing', ['asl', 'construct', 'cli'], 'the fault tooling builds on the local engine, the client and runtime/: it neither builds apps nor runs the CLI'),
-  layer('construct', ['client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the construct builds on the DSL, compiler, ASL importer and assembly contract only'),
+  layer('local', ['asl', 'construct', 'client', 'cli', 'testing'], 'the local engine runs a synthesized app: it reads the assembly, not the construct, and runs through lib/runs, not the client; the fault tooling (lib/testing) builds on it, and the engine holds only the seam its plans plug into'),
+  layer('testing', ['asl', 'construct', 'client', 'cli'], 'the fault tooling builds on the local engine, lib/runs and runtime/: it neither builds apps nor runs the CLI, and reads runs as the client does, through lib/runs'),
+  layer('construct', ['runs', 'client', 'local', 'graph', 'cost', 'cli', 'testing'], 'the construct builds on the DSL, compiler, ASL importer and assembly contract only'),
   {
     files: ['runtime/**/*.ts', 'lib/**/*.ts', 'bench/**/*.ts', 'test/support/**/*.ts'],
     ignores: ['runtime/contract/table/**'],

@@ -6,15 +6,15 @@ import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/contract/
 import { runKey, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
-import { parseRunRecord, readRun } from './records';
+import { parseRunRecord, readRun } from '../runs/run-status';
 import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
 import { redriveRun, type RedriveResult } from './redrive';
-import { TableReader } from './table-reads';
+import { TableReader } from '../runs/table-reader';
 import { listRuns } from './runs';
 import { stopRun } from './stop';
 import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
-import { pollUntilFinished } from './wait';
+import { pollUntilFinished } from '../runs/poll';
 import { callbackTasksOf, findAssemblyWorkflow, localClients, localEngineOf, localLocation, locationFromOutputs } from './stack';
 import { optionalSdkClient, optionalString, requireRecord, requireString, requireWorkflowId, requireWorkflowName } from './validate';
 import { waitingTasks, type WaitingTask } from './waiting';

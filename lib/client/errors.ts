@@ -1,9 +1,9 @@
-import { UnumError } from '../../runtime/contract/errors';
 import { causeSummary } from './cause';
+import { UnumClientError } from '../runs/errors';
 import type { RunError, RunState } from './types';
 
-/** Base class of every error the client throws on purpose (not SDK or network errors). */
-export class UnumClientError extends UnumError {}
+export { UnumClientError } from '../runs/errors';
+export { UnumWaitTimeoutError } from '../runs/poll';
 
 /** How each final status other than SUCCEEDED reads in an error message. */
 const ENDED = { FAILED: 'failed', ABORTED: 'was stopped', TIMED_OUT: 'timed out' } as const;
@@ -38,10 +38,3 @@ export class UnumTaskTokenError extends UnumClientError {}
 
 /** The task of this token was completed already (by another completion or its timeout): this response changed nothing. */
 export class UnumTaskAlreadyCompletedError extends UnumClientError {}
-
-/** `wait()` gave up before the run finished. */
-export class UnumWaitTimeoutError extends UnumClientError {
-  constructor(readonly workflowId: string, readonly timeoutMs: number, readonly lastStatus: RunState) {
-    super(`run ${workflowId} did not finish within ${timeoutMs} ms (last status ${lastStatus})`);
-  }
-}

@@ -1,4 +1,5 @@
 /** Human-readable text for run statuses and inspect reports (the CLI's output without `--json`). */
+import { attemptsText } from '../runs/attempts';
 import { causeSummary } from './cause';
 import type { InspectReport } from './inspect';
 import type { RecoveryReport } from './recover';
@@ -49,13 +50,6 @@ const short = (name: string): string => (name.length > 12 ? `${name.slice(0, 10)
 /** A state, with the node that runs it when that is named otherwise (`Fulfil (Fulfil.Join)`). */
 const stateAt = (state: string | undefined, node: string): string => (state === undefined || state === node ? node : `${state} (${node})`);
 
-/** The handler's attempts in one execution and the errors retried: `3: GatewayBusy x2`. */
-export function attemptsText(attempts: number | undefined, retried: readonly string[] = []): string {
-  if (attempts === undefined || attempts < 2) return '';
-  const counts = new Map<string, number>();
-  for (const e of retried) counts.set(e, (counts.get(e) ?? 0) + 1);
-  return `${attempts}: ${[...counts].map(([e, n]) => (n > 1 ? `${e} x${n}` : e)).join(', ')}`;
-}
 
 export function formatInspectReport(r: InspectReport): string {
   const parts = [formatStatus(r.run)];

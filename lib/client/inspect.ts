@@ -14,8 +14,8 @@ import {
   shardKey,
   SUMMARY_ATTRIBUTES,
 } from '../../runtime/contract/table';
-import { parseRunRecord } from './records';
-import type { TableReader } from './table-reads';
+import { parseRunRecord } from '../runs/run-status';
+import type { TableReader } from '../runs/table-reader';
 import type { InspectOptions, RunStatus } from './types';
 import { waitingTasks, type WaitingTask } from './waiting';
 

@@ -15,7 +15,7 @@ import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb
 import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
 import { unlessConditionFailed } from './conditional-write';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table-reads';
+import type { TableReader } from '../runs/table-reader';
 import type { RunState } from './types';
 
 /** `redrive()` on a run that cannot be redriven: not FAILED, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */

@@ -7,7 +7,7 @@
  */
 import { decodeRunRecord, isRunsPageKey, type Item, keyOf, parseKey, RUN_STATUSES, RUN_SUMMARY_ATTRIBUTES, runsPageKey, runsQuery } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table-reads';
+import type { TableReader } from '../runs/table-reader';
 import type { ListRunsOptions, RunList, RunSummary } from './types';
 
 /** `listRuns` returns this many runs unless told. */

@@ -8,8 +8,8 @@ import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb
 import { runInterruption, runKey, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
 import { conditionFailed } from './conditional-write';
-import { parseRunRecord } from './records';
-import type { TableReader } from './table-reads';
+import { parseRunRecord } from '../runs/run-status';
+import type { TableReader } from '../runs/table-reader';
 import type { StopOptions, StopResult } from './types';
 
 export async function stopRun(db: DynamoDBClient, table: TableReader, run: RunRef, options: StopOptions): Promise<StopResult> {

@@ -1,7 +1,11 @@
 import type { Json } from '../../runtime/contract/ir';
 import type { RunError, RunRecordStatus } from '../../runtime/contract/table';
+import type { RunStatus } from '../runs/run-status';
+import type { WaitOptions } from '../runs/poll';
 
 export type { RunError };
+export type { RunState, RunStatus } from '../runs/run-status';
+export type { WaitOptions } from '../runs/poll';
 
 /** Where a deployed (or locally running) workflow lives. */
 export interface WorkflowLocation {
@@ -29,27 +33,6 @@ export interface WorkflowLocation {
    * @default none: `waitingTasks` finds nothing, and `inspect` reports no `waiting`
    */
   readonly callbackTasks?: readonly string[];
-}
-
-/** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
-export type RunState = RunRecordStatus | 'NOT_FOUND';
-
-/** The run has its final status: SUCCEEDED, FAILED, ABORTED (stopped) or TIMED_OUT. */
-export const isFinished = (state: RunState): boolean => state !== 'RUNNING' && state !== 'NOT_FOUND';
-
-/** The run record, without the result value. */
-export interface RunStatus {
-  readonly workflowId: string;
-  readonly status: RunState;
-  /** ISO-8601 time the entry function wrote the run record. */
-  readonly startedAt?: string;
-  /** ISO-8601 time the run reached its final status. */
-  readonly finishedAt?: string;
-  readonly error?: RunError;
-  /** How many times the run was redriven (`redrive`), when it was. */
-  readonly redriveCount?: number;
-  /** ISO-8601 time of the run's last redrive. */
-  readonly redrivenAt?: string;
 }
 
 /** What `UnumClient.stop` did: the run's status after the request. */
@@ -80,26 +63,6 @@ export interface StopOptions {
   readonly error?: string;
   /** @default '' */
   readonly cause?: string;
-}
-
-/** Options of `UnumClient.wait`. */
-export interface WaitOptions {
-  /**
-   * Give up (with `UnumWaitTimeoutError`) after this long.
-   * @default 600000 (10 minutes)
-   */
-  readonly timeoutMs?: number;
-  /** Aborts the wait: it rejects with the signal's reason. @default none */
-  readonly signal?: AbortSignal;
-  /**
-   * First delay between polls; it grows by half each poll up to `maxPollIntervalMs`.
-   * @default 200
-   */
-  readonly pollIntervalMs?: number;
-  /** Longest delay between polls. @default 5000 */
-  readonly maxPollIntervalMs?: number;
-  /** Called after every poll with the status read and the time waited so far. @default none */
-  readonly onProgress?: (status: RunStatus, elapsedMs: number) => void;
 }
 
 /** Options of `UnumClient.startAndWait`. */

@@ -13,7 +13,7 @@ import { invocationName } from '../../runtime/contract/naming';
 import { checkpointKey, decodeTaskWait, type RunRef, taskWaitKey } from '../../runtime/contract/table';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import type { HistoryEntry } from './history';
-import type { TableReader } from './table-reads';
+import type { TableReader } from '../runs/table-reader';
 
 /** A callback Task that has handed out its task token and waits for the answer. */
 export interface WaitingTask {

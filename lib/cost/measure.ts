@@ -8,7 +8,7 @@ import { ENV, type Instruction, type NodeIR } from '../../runtime/contract/ir';
 import { isStartNode } from '../compiler/names';
 import type { LocalFunction } from '../local/assembly';
 import type { TimelineEntry } from '../local/timeline';
-import type { CallRecord } from '../local/traffic';
+import type { CallRecord } from '../local/call-records';
 import { isShardArrival, parseKey, TABLE } from '../../runtime/contract/table';
 import { CapacityMeter } from './capacity';
 import type { WireItem } from './item-size';

@@ -14,7 +14,7 @@ import { parseKey, TABLE } from '../../runtime/contract/table';
 import { parseFunctionRef, type LocalFunction } from '../local/assembly';
 import { describeEvent } from '../local/events';
 import type { TimelineEntry } from '../local/timeline';
-import type { CallRecord } from '../local/traffic';
+import type { CallRecord } from '../local/call-records';
 
 export interface WaitsUsage {
   /** Schedules created for Waits (a Wait already due creates none): each fires once, a Scheduler invocation. */

@@ -1,4 +1,4 @@
-import type { InspectReport } from '../client/inspect';
+import type { InspectReport } from '../client';
 import { failStateId, graphNodeId, type NodeRunState } from './mermaid';
 
 const RANK: Record<NodeRunState, number> = { committed: 0, caught: 1, failed: 2 };

@@ -25,7 +25,7 @@ import type { FunctionRunner } from './function-runner';
 import { serviceErrorReply } from './service-errors';
 import { SchedulerEmulator } from './scheduler-emulator';
 import type { SqsEmulator } from './sqs-emulator';
-import type { Traffic } from './traffic';
+import type { Traffic } from './call-records';
 
 export interface FaultProxyOptions {
   readonly dynamoEndpoint: string;

@@ -2,7 +2,7 @@
  * Text renderings of a run for the CLI: a per-node timeline (which function
  * ran when, retries and duplicates) and a one-line summary of it.
  */
-import { attemptsText } from '../client/format';
+import { attemptsText } from '../runs/attempts';
 import type { LocalRunOutcome } from './run-workflow';
 import type { TimelineEntry } from './timeline';
 

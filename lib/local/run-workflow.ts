@@ -7,7 +7,7 @@
  * (the invariants of docs/architecture.md).
  */
 import type { Json } from '../../runtime/contract/ir';
-import type { RunState } from '../client/types';
+import type { RunState } from '../runs/run-status';
 import type { LocalEngine } from './engine';
 import { UnumLocalError } from './errors';
 import type { TimelineEntry } from './timeline';

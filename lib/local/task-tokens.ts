@@ -11,7 +11,7 @@ import { decodeTaskWait, type Item, parseKey, TABLE } from '../../runtime/contra
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import type { LocalFunction } from './assembly';
 import type { LocalEngine } from './engine';
-import type { CallRecord } from './traffic';
+import type { CallRecord } from './call-records';
 
 const POLL_MS = 50;
 

@@ -6,9 +6,9 @@
  */
 import type { Json } from '../../runtime/contract/ir';
 import { maskShardJoins } from '../../runtime/contract/table';
-import type { RunStatusWithResult } from '../client/records';
+import type { RunStatusWithResult } from '../runs/run-status';
 import type { EffectCheck, Expectation } from './checker';
-import { allPairs, pairwiseCovering } from './covering';
+import { allPairs, pairwiseCovering } from './crash-point-pairs';
 import type { LocalEngine } from '../local/engine';
 import { checkedRun, profile, referenceRun, withConcurrency, type CheckedRun, type RunIntervention } from './fault-run';
 import { CrashPointPlan, describePoint, planForSeed, RANDOM_FAULT_KINDS, SERVICE_FAULT_KINDS, type CrashPoint } from './schedule';

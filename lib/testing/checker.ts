@@ -38,11 +38,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/contract/ir';
 import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/contract/table';
-import type { RunStatusWithResult } from '../client/records';
-import { TableReader } from '../client/table-reads';
+import type { RunStatusWithResult } from '../runs/run-status';
+import { TableReader } from '../runs/table-reader';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
 import type { TimelineEntry } from '../local/timeline';
-import type { CallRecord } from '../local/traffic';
+import type { CallRecord } from '../local/call-records';
 
 /** Committed checkpoint values of a run, by invocation identity (the winning conditional put). */
 export type Committed = ReadonlyMap<string, Json>;

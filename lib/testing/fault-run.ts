@@ -7,8 +7,8 @@
 import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/contract/ir';
-import type { RunStatusWithResult } from '../client/records';
-import { isFinished } from '../client/types';
+import type { RunStatusWithResult } from '../runs/run-status';
+import { isFinished } from '../runs/run-status';
 import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from '../local/engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from '../local/fault-plan';

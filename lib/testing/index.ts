@@ -16,7 +16,7 @@ export { randomFaults, RandomFaults } from './random-faults';
 export type { RandomFaultsOptions } from './random-faults';
 export { CrashPointPlan, describePoint, paramsForSeed, planForSeed, RandomPlan, serviceParamsForSeed, ServiceFaultPlan } from './schedule';
 export type { CrashPoint, RandomFaultParams, ServiceFaultParams } from './schedule';
-export { allPairs, pairwiseCovering } from './covering';
+export { allPairs, pairwiseCovering } from './crash-point-pairs';
 export { checkedRun, profile, referenceRun } from './fault-run';
 export type { CheckedRun, CheckedRunOptions, InterventionResult, Profile, RunIntervention } from './fault-run';
 export type { Committed, EffectCheck, Expectation } from './checker';

@@ -13,7 +13,7 @@ import type { FramePosition } from '../../runtime/contract/naming';
 import { isShardArrival, keyOf, parseKey, type Item } from '../../runtime/contract/table';
 import { isLauncher } from '../local/events';
 import type { TimelineEntry } from '../local/timeline';
-import type { CallRecord } from '../local/traffic';
+import type { CallRecord } from '../local/call-records';
 
 /** A Map with `maxConcurrency` > 0, as its nodes' IR describe it. */
 export interface BoundedMap {

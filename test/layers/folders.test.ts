@@ -55,3 +55,21 @@ test('no source file of lib/, runtime/ or bin/ is over 600 lines', () => {
     .filter(({ lines }) => lines > 600);
   expect(long).toEqual([]);
 });
+
+test('every folder of runtime/ and lib/ has a README.md that names each of its source files', () => {
+  const missing: string[] = [];
+  for (const top of ['runtime', 'lib']) {
+    for (const folder of fs.readdirSync(path.join(ROOT, top), { withFileTypes: true }).filter((e) => e.isDirectory())) {
+      const dir = path.join(ROOT, top, folder.name);
+      const readme = path.join(dir, 'README.md');
+      if (!fs.existsSync(readme)) {
+        missing.push(`${top}/${folder.name}/README.md`);
+        continue;
+      }
+      const text = fs.readFileSync(readme, 'utf8');
+      const sources = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+      for (const file of sources) if (!text.includes(path.basename(file)) && !text.includes(`${path.dirname(file)}/`)) missing.push(`${top}/${folder.name}/${file} in its README`);
+    }
+  }
+  expect(missing).toEqual([]);
+});

@@ -1,6 +1,33 @@
-import { UnumWaitTimeoutError } from './errors';
+import { UnumClientError } from './errors';
 import { sleep } from './sleep';
-import { isFinished, type RunStatus, type WaitOptions } from './types';
+import { isFinished, type RunState, type RunStatus } from './run-status';
+
+/** Options of `UnumClient.wait`. */
+export interface WaitOptions {
+  /**
+   * Give up (with `UnumWaitTimeoutError`) after this long.
+   * @default 600000 (10 minutes)
+   */
+  readonly timeoutMs?: number;
+  /** Aborts the wait: it rejects with the signal's reason. @default none */
+  readonly signal?: AbortSignal;
+  /**
+   * First delay between polls; it grows by half each poll up to `maxPollIntervalMs`.
+   * @default 200
+   */
+  readonly pollIntervalMs?: number;
+  /** Longest delay between polls. @default 5000 */
+  readonly maxPollIntervalMs?: number;
+  /** Called after every poll with the status read and the time waited so far. @default none */
+  readonly onProgress?: (status: RunStatus, elapsedMs: number) => void;
+}
+
+/** `wait()` gave up before the run finished. */
+export class UnumWaitTimeoutError extends UnumClientError {
+  constructor(readonly workflowId: string, readonly timeoutMs: number, readonly lastStatus: RunState) {
+    super(`run ${workflowId} did not finish within ${timeoutMs} ms (last status ${lastStatus})`);
+  }
+}
 
 /** `WaitOptions` for a poll whose reads return `T`. */
 export interface PollOptions<T extends RunStatus> extends Omit<WaitOptions, 'onProgress'> {

@@ -1,9 +1,29 @@
-/** The client's reading of run records; the layout they follow is runtime/contract/table/. */
+/** A run's status as the client, the local engine and the fault tooling read it from its run record (layout: runtime/contract/table/). */
 import type { Json } from '../../runtime/contract/ir';
-import { decodeCheckpoint, decodeRunRecord, type Item, runKey, type RunRecord, type RunRef } from '../../runtime/contract/table';
+import { decodeCheckpoint, decodeRunRecord, type Item, type RunError, runKey, type RunRecord, type RunRecordStatus, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError } from './errors';
-import type { TableReader } from './table-reads';
-import type { RunStatus } from './types';
+import type { TableReader } from './table-reader';
+
+/** State of a run as the client reports it; NOT_FOUND means there is no run record (yet, or any more). */
+export type RunState = RunRecordStatus | 'NOT_FOUND';
+
+/** The run has its final status: SUCCEEDED, FAILED, ABORTED (stopped) or TIMED_OUT. */
+export const isFinished = (state: RunState): boolean => state !== 'RUNNING' && state !== 'NOT_FOUND';
+
+/** The run record, without the result value. */
+export interface RunStatus {
+  readonly workflowId: string;
+  readonly status: RunState;
+  /** ISO-8601 time the entry function wrote the run record. */
+  readonly startedAt?: string;
+  /** ISO-8601 time the run reached its final status. */
+  readonly finishedAt?: string;
+  readonly error?: RunError;
+  /** How many times the run was redriven (`redrive`), when it was. */
+  readonly redriveCount?: number;
+  /** ISO-8601 time of the run's last redrive. */
+  readonly redrivenAt?: string;
+}
 
 /** A run's status and, once it SUCCEEDED, its result. */
 export interface RunStatusWithResult extends RunStatus {
