@@ -2,7 +2,7 @@ import { IR_VERSION, type BranchInput, type CallbackSpec, type CatchRule, type E
 import type { AnyState, Choice, Fail, Fold, FunctionState, MapState, Parallel, Pass, State, Task, Wait } from '../definition';
 import type { ErrorRulesState } from '../definition/error-rules';
 import type { CompiledNode, CompiledWorkflow, FunctionSpec } from './compiled';
-import { hasCycle } from './cycles';
+import { nodesOnCycles } from './cycles';
 import { UnumDefinitionError } from './errors';
 import { functionTimeoutSeconds, resolveAsyncSettings, type AsyncSettings } from './function-settings';
 import { ROOT_SCOPE, sameScopeEdges, type Graph, type Scope } from './graph';
@@ -105,7 +105,7 @@ export class Emitter {
     const handoffSeconds = this.handoffSeconds();
     const nodes: Record<string, CompiledNode> = {};
     for (const b of this.nodes.values()) nodes[b.name] = this.finish(b, b.name === entry, handoffSeconds);
-    const loops = hasCycle(new Map(Object.values(nodes).map((n) => [n.ir.node, n.successors])));
+    const loops = nodesOnCycles(new Map(Object.values(nodes).map((n) => [n.ir.node, n.successors]))).size > 0;
     return { workflow: this.workflow, entry, nodes, warnings: [...warnings], loops };
   }
 

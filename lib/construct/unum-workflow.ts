@@ -36,7 +36,7 @@ import { workflowMetric } from './metrics';
 import { allowInvoke, allowItems, createExecutionRole, EFFECTS_TABLE_ACTIONS, functionArnFromName, WORKFLOW_TABLE_ACTIONS } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { recorderSpec } from './recorder-spec';
-import { nodesOnCycles } from './recursive-loops';
+import { nodesOnCycles } from '../compiler/cycles';
 import { addOutputs, workflowMetadata, type DeployedWorkflow } from './stack-outputs';
 import { createWorkflowTable, tableItems } from './workflow-table';
 import { WaitScheduling } from './waits';
@@ -58,7 +58,7 @@ const TASK_RESPONDER_NAME = 'unum-task-response';
  * function's IR and IAM policy name its successors without referencing them;
  * workflows with loops therefore synthesize without circular dependencies.
  * The functions on a cycle of invocations (a loop, a fold, a bounded Map's
- * slot chain, a retried Parallel/Map, a Map's launch tree; recursive-loops.ts)
+ * slot chain, a retried Parallel/Map, a Map's launch tree; lib/compiler/cycles.ts)
  * set `recursiveLoop: Allow`, so that Lambda's recursive-loop detection (which
  * stops a chain of invocations that returns to the same function about 16
  * times) cannot end a legitimate loop; every other function keeps it.

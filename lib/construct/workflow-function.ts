@@ -30,7 +30,7 @@ export interface FunctionOptions extends CommonFunctionOptions {
   readonly memorySize: number;
   readonly timeoutSeconds: number;
   readonly environment: Record<string, string>;
-  /** `recursiveLoop: Allow`: the function is on a cycle of invocations (recursive-loops.ts). */
+  /** `recursiveLoop: Allow`: the function is on a cycle of invocations (lib/compiler/cycles.ts). */
   readonly loop: boolean;
   /** The workflow's table: its name is in every function's environment. */
   readonly table: dynamodb.ITable;

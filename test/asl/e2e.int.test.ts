@@ -12,7 +12,7 @@ import * as path from 'path';
 import type { Json } from '../../runtime/contract/ir';
 import { forEachLimit } from '../../runtime/ports/pool';
 import { LocalEngine } from '../../lib/local/engine';
-import type { RunStatusWithResult } from '../../lib/client/records';
+import type { RunStatusWithResult } from '../../lib/runs/run-status';
 import { fixtureFiles, workflowNameOf } from './app/workflows';
 import { appstoreFiles, optionalCase } from './optional-corpus';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';

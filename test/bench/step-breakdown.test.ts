@@ -1,5 +1,5 @@
 import { plainStepMs, runRecordServiceMs, unumSteps } from '../../bench/step-breakdown';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 
 /** A call of execution `step` received at `received` and answered `serviceMs` later (proxy clock). */
 const call = (step: number, operation: string, label: string, received: number, serviceMs: number): CallRecord => ({

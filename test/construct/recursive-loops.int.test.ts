@@ -1,6 +1,6 @@
 /**
  * `recursiveLoop: Allow` exactly on the functions on a cycle of invocations
- * (lib/construct/recursive-loops.ts): a loop's, a fold's, a Map's item
+ * (lib/compiler/cycles.ts): a loop's, a fold's, a Map's item
  * processor start (its launch tree re-invokes it), a bounded Map's slot
  * chain; never on a function before or after them, nor on the failure
  * recorder. Loops synthesize without dependency cycles.

@@ -1,4 +1,4 @@
-import { nodesOnCycles } from '../../lib/construct/recursive-loops';
+import { nodesOnCycles } from '../../lib/compiler/cycles';
 
 const graph = (edges: Record<string, string[]>): Map<string, string[]> => new Map(Object.entries(edges));
 const onCycles = (edges: Record<string, string[]>): string[] => [...nodesOnCycles(graph(edges))].sort();

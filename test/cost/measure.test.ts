@@ -1,6 +1,6 @@
 import type { LocalFunction } from '../../lib/local/assembly';
 import type { TimelineEntry } from '../../lib/local/timeline';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 import type { NodeIR } from '../../runtime/contract/ir';
 import { averageRuns, measureRun } from '../../lib/cost/measure';
 import { runFinish, runStart } from '../../runtime/contract/table';

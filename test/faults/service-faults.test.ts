@@ -11,7 +11,7 @@
 import { expectationFor } from '../../lib/testing/campaign';
 import { checkedRun, referenceRun } from '../../lib/testing/fault-run';
 import { NO_EVENT_FAULT, type CallFault, type CallInfo, type EventFault, type ExecutionInfo, type FaultPlan } from '../../lib/local/fault-plan';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 import { FAULT_TARGETS } from './app/targets';
 import { useFaultEngine } from './fault-engine';
 

@@ -4,7 +4,7 @@ import type { CallFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { boundedMaps, mapConcurrencyViolations } from '../../lib/testing/map-concurrency';
 import type { TimelineEntry } from '../../lib/local/timeline';
 import type { NodeIR } from '../../runtime/contract/ir';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 
 const exec = (identity: string, attempt = 1): ExecutionInfo => ({ executionId: `${identity}/${attempt}`, functionName: 'f', requestId: 'r', attempt, maxAttempts: 3, identity, workflowId: 'w', duplicate: false });
 let index = 0;

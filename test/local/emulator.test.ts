@@ -9,7 +9,7 @@ import { FaultProxy } from '../../lib/local/fault-proxy';
 import { FunctionRunner } from '../../lib/local/function-runner';
 import { SchedulerEmulator } from '../../lib/local/scheduler-emulator';
 import { SqsEmulator } from '../../lib/local/sqs-emulator';
-import { Traffic } from '../../lib/local/traffic';
+import { Traffic } from '../../lib/local/call-records';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'emulator-app');
 

@@ -9,7 +9,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { UnumClient } from '../../lib/client';
-import { TableReader } from '../../lib/client/table-reads';
+import { TableReader } from '../../lib/runs/table-reader';
 import type { LocalEngine } from '../../lib/local/engine';
 import type { CallFault, EventFault, ExecutionInfo } from '../../lib/local/fault-plan';
 import { invocationName } from '../../runtime/contract/naming';

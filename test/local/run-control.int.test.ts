@@ -12,7 +12,7 @@ import { UnumClientError, UnumTaskAlreadyCompletedError } from '../../lib/client
 import type { LocalEngine } from '../../lib/local/engine';
 import { runClientCommandOnEngine } from '../support/cli';
 import { useCallbackEngine } from '../support/callback-engine';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 
 jest.setTimeout(300_000);
 

@@ -1,4 +1,4 @@
-import { pairwiseCovering, allPairs } from '../../lib/testing/covering';
+import { pairwiseCovering, allPairs } from '../../lib/testing/crash-point-pairs';
 import type { CallInfo, ExecutionInfo } from '../../lib/local/fault-plan';
 import { randomFaults } from '../../lib/testing/random-faults';
 import { CrashPointPlan, paramsForSeed, planForSeed, RandomPlan, ServiceFaultPlan, serviceParamsForSeed, type CrashPoint, type ServiceFaultParams } from '../../lib/testing/schedule';

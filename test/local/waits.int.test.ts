@@ -11,7 +11,7 @@ import * as path from 'path';
 import { LocalEngine } from '../../lib/local/engine';
 import type { ExecutionInfo, FaultPlan } from '../../lib/local/fault-plan';
 import { NO_EVENT_FAULT } from '../../lib/local/fault-plan';
-import type { CallRecord } from '../../lib/local/traffic';
+import type { CallRecord } from '../../lib/local/call-records';
 import { engineDynamoDb } from '../support/test-dynamodb';
 
 jest.setTimeout(300_000);

@@ -7,7 +7,7 @@
  */
 import { type CompileOptions, compileWorkflow } from '../../lib/compiler';
 import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
-import { TableReader } from '../../lib/client/table-reads';
+import { TableReader } from '../../lib/runs/table-reader';
 import { Definition, Fail, type IChainable, Map, Parallel, Task, Wait, WaitTime } from '../../lib/definition';
 import { invocationName } from '../../runtime/contract/naming';
 import type { CheckpointStore } from '../../runtime/ports/store';

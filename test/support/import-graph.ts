@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import { stronglyConnected } from '../../lib/compiler/cycles';
 
 /** File -> the files it imports; paths relative to the root, with '/' separators. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
@@ -56,48 +57,11 @@ function relative(root: string, file: string): string {
  * graph is acyclic.
  */
 export function findCycles(graph: ImportGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
+  const sorted = new Map([...graph.keys()].sort().map((file) => [file, graph.get(file) ?? []]));
   const edges = (node: string): readonly string[] => graph.get(node) ?? [];
-
-  for (const start of [...graph.keys()].sort()) {
-    if (index.has(start)) continue;
-    const work: { node: string; next: number }[] = [];
-    const visit = (node: string): void => {
-      index.set(node, index.size);
-      low.set(node, index.get(node) as number);
-      stack.push(node);
-      onStack.add(node);
-      work.push({ node, next: 0 });
-    };
-    visit(start);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const targets = edges(frame.node);
-      if (frame.next < targets.length) {
-        const target = targets[frame.next++];
-        if (!index.has(target)) visit(target);
-        else if (onStack.has(target)) low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(target) as number));
-        continue;
-      }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
-      if (low.get(frame.node) !== index.get(frame.node)) continue;
-      const component = new Set<string>();
-      for (;;) {
-        const member = stack.pop() as string;
-        onStack.delete(member);
-        component.add(member);
-        if (member === frame.node) break;
-      }
-      if (component.size > 1 || edges(frame.node).includes(frame.node)) cycles.push(cycleIn(component, edges));
-    }
-  }
-  return cycles;
+  return stronglyConnected(sorted)
+    .filter((component) => component.length > 1 || edges(component[0]).includes(component[0]))
+    .map((component) => cycleIn(new Set(component), edges));
 }
 
 /** A cycle through the smallest member of a strongly connected component: the shortest way back to it (breadth-first). */
