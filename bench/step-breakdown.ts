@@ -1,11 +1,11 @@
 /**
  * Where a chain step's time goes (figure 4), from the engine proxy's
- * timestamps of every call (lib/local/traffic.ts `receivedMs`/`answeredMs`).
+ * timestamps of every call (lib/local/call-records.ts `receivedMs`/`answeredMs`).
  * Only the steps strictly inside a chain are counted (the first and the
  * last unum steps also write the run record, which figure 4 states on its own):
  * of a 10-step chain, steps 1 to 8.
  */
-import type { CallRecord } from '../lib/local/traffic';
+import type { CallRecord } from '../lib/local/call-records';
 
 /**
  * The segments of one inner unum step, in ms. The step sends its conditional
