@@ -35,16 +35,12 @@ export async function collatzRuns(): Promise<void> {
   console.log(runs.length + (more?.runs.length ?? 0));
 }
 
-export async function explicitNames(): Promise<UnumClient> {
-  // #region for-workflow
-  // The names from the stack outputs (or from `unum local start`); region, credentials and
-  // AWS_ENDPOINT_URL_* from the environment, unless you pass your own SDK clients.
-  const shouter = UnumClient.forWorkflow({
-    workflow: 'Shouter',                          // run keys carry the workflow's name: tables may be shared
-    entryFunction: 'ConsumerApp-Shouter-Split',
-    table: 'ConsumerApp-ShouterTableB2FE28F4',
-  });
-  const { result } = await shouter.startAndWait({ text: 'a b' });
+export async function localEngine(): Promise<UnumClient> {
+  // #region local-engine
+  // In a shell with the variables `unum local start` printed exported (AWS_ENDPOINT_URL_DYNAMODB, ...),
+  // the client finds the running engine and the names it gave the tables, as the unum commands do.
+  const shouter = UnumClient.fromCloudAssembly('cdk.out', 'Shouter');
+  const { result } = await shouter.startAndWait({ text: 'a b' });   // { shouted: 'A B', count: 2 }
   // #endregion
   console.log(result);
   return shouter;
@@ -52,8 +48,15 @@ export async function explicitNames(): Promise<UnumClient> {
 
 export async function control(orders: UnumClient, runId: string): Promise<void> {
   // #region stop
-  await orders.stop(runId, { error: 'Cancelled', cause: 'the customer cancelled' });
-  // -> { workflowId, status: 'ABORTED', error: { error: 'Cancelled', cause: '...' }, ... }
+  const { stopped, status } = await orders.stop(runId, { error: 'Cancelled', cause: 'the customer cancelled' });
+  // stopped: true, status: 'ABORTED' (with error: { error: 'Cancelled', cause: '...' });
+  // a run that had finished already: stopped: false and the status it ended with
+  // #endregion
+  console.log(stopped, status);
+  // #region waiting
+  // The callback Tasks the run waits on, oldest first: { node, iteration, since, heartbeats, taskToken }
+  const [waiting] = await orders.waitingTasks(runId);
+  if (waiting) await orders.sendTaskSuccess(waiting.taskToken, { approvedBy: 'ann' });
   // #endregion
   // #region redrive
   const { redriveCount, resumed } = await orders.redrive('order-17'); // after fixing the cause of its failure

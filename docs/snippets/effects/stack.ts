@@ -16,5 +16,10 @@ export function ordersWorkflow(stack: Stack): UnumWorkflow {
     effects: { tables: [ordersTable, stockTable] },
   });
   // #endregion
-  return new UnumWorkflow(stack, 'PlaceOrders', { definition: Definition.from(placeOrder) });
+  // #region effects-read
+  const workflow = new UnumWorkflow(stack, 'PlaceOrders', { definition: Definition.from(placeOrder) });
+  // effects.tables grants the effects' writes only: a handler that also reads a table needs the grant.
+  stockTable.grantReadData(workflow.functions.PlaceOrder);
+  // #endregion
+  return workflow;
 }
