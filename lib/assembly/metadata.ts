@@ -9,8 +9,11 @@
 export const WORKFLOW_METADATA_TYPE = 'unum:workflow';
 
 export interface WorkflowMetadata {
-  readonly version: 1;
+  /** 2 added `deployment`: every function has an alias of that name, and the entry an alias `live` (LIVE_ALIAS). */
+  readonly version: 2;
   readonly workflow: string;
+  /** The deployment id of this synth (runtime/contract/ir `DEPLOYMENT_ID_PATTERN`). */
+  readonly deployment: string;
   /** Entry node name. */
   readonly entry: string;
   readonly nodes: Readonly<

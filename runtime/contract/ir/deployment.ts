@@ -28,7 +28,28 @@ export const ENV = {
   taskFunctions: 'UNUM_TASK_FUNCTIONS',
   /** The entry of a workflow with a `timeout`: the function its run-timeout schedules invoke (the failure recorder). */
   runTimeoutFunction: 'UNUM_RUN_TIMEOUT_FUNCTION',
+  /** The failure recorder, the task-response function and the sweeper: the deployment they belong to (`DEPLOYMENT_ID_PATTERN`). */
+  deployment: 'UNUM_DEPLOYMENT',
 } as const;
+
+/**
+ * A deployment id: `d` and 20 hex digits of a hash of everything a run
+ * depends on (every node's IR, every function's code and settings, the
+ * runtime). Each function of a workflow has an alias of this name on the
+ * version published for the deployment, and every invocation a run makes
+ * names that alias (docs/architecture.md "Deployments").
+ */
+export const DEPLOYMENT_ID_PATTERN = /^d[0-9a-f]{20}$/;
+
+/**
+ * The entry function's alias that starts runs (client, CLI, `grantStart`):
+ * moved to a new deployment's version only after all of that deployment's
+ * functions and aliases exist, so a new run never meets a half-deployed workflow.
+ */
+export const LIVE_ALIAS = 'live';
+
+/** A function name with its qualifier, as the Invoke API takes it (`name:alias`). */
+export const qualifiedName = (functionName: string, qualifier: string): string => `${functionName}:${qualifier}`;
 
 /** The IR file name inside each function's asset. */
 export const IR_FILE_NAME = 'unum-ir.json';
@@ -50,9 +71,11 @@ export interface RecorderNode {
 /**
  * The failure recorder's spec (`unum-recorder.json`), written by the
  * construct from the compiled nodes: per node what it runs and which state it
- * fails, and the function names of those states' joins, which it invokes.
+ * fails, and the function names of those states' joins (qualified with the deployment), which it invokes.
  */
 export interface RecorderSpec {
+  /** The deployment this recorder belongs to; `functionNames` are qualified with it. */
+  readonly deployment: string;
   readonly nodes: Readonly<Record<string, RecorderNode>>;
   readonly functionNames: Readonly<Record<string, string>>;
   /** The workflow's retention settings: a failure the recorder records is parked for a redrive until they say (absent: not parked). */

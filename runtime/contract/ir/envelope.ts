@@ -2,8 +2,12 @@
 import type { EnclosingJoin } from './node';
 import type { Json } from './json';
 
-/** Envelope format version: 2 added `workflow`. */
-export const ENVELOPE_VERSION = 2 as const;
+/**
+ * Envelope format version: 2 added `workflow`, 3 `deployment`. A function
+ * refuses an envelope of another version, and one of another deployment
+ * (runtime/entry/envelope.ts), before anything is read or written.
+ */
+export const ENVELOPE_VERSION = 3 as const;
 
 /**
  * Bounds every envelope field is checked against before anything is read or
@@ -102,6 +106,8 @@ export interface EnvelopeHeader {
   readonly v: typeof ENVELOPE_VERSION;
   /** The workflow that sent it: a function of another workflow (sharing the table) rejects it. */
   readonly workflow: string;
+  /** The deployment of the run (its `NodeIR.deployment`): a function of another deployment refuses it. */
+  readonly deployment: string;
   readonly workflowId: string;
   /** The node this envelope is addressed to. */
   readonly node: string;

@@ -16,6 +16,6 @@ export { DEFAULT_LAUNCH_WIDTH } from './node';
 export type { CatchRule, ChoiceRule, EnclosingJoin, FailInstruction, HandlerSpec, Instruction, JoinSpec, NodeIR, NodeSettings, RetryRule, StateRetry } from './node';
 export { ENVELOPE_BOUNDS, ENVELOPE_VERSION, WORKFLOW_ID_PATTERN } from './envelope';
 export type { Envelope, EnvelopeHeader, FanInRef, FanOutFrame, FoldState, InputRef, LaunchRange, StartRequest } from './envelope';
-export { ENV, IR_FILE_NAME, RECORDER_FILE_NAME } from './deployment';
+export { DEPLOYMENT_ID_PATTERN, ENV, IR_FILE_NAME, LIVE_ALIAS, RECORDER_FILE_NAME, qualifiedName } from './deployment';
 export type { RecorderNode, RecorderSpec } from './deployment';
 export { METRICS } from './metrics';

@@ -1,7 +1,7 @@
 /** JSON values, paths and payload templates as the IR carries them, and a node's input/output processing. */
 
-/** Bump on any incompatible change; the runtime rejects IR of another version. */
-export const IR_VERSION = 1 as const;
+/** Bump on any incompatible change; the runtime rejects IR of another version. 2 added `deployment` and qualified `functionNames`. */
+export const IR_VERSION = 2 as const;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -233,8 +233,16 @@ export interface NodeIR {
   readonly instructions: readonly Instruction[];
   readonly settings: NodeSettings;
   /**
+   * The deployment this IR belongs to (`DEPLOYMENT_ID_PATTERN`): written
+   * into every envelope the node sends, and an envelope of another deployment
+   * is refused. Filled by the construct; the compiler leaves it empty.
+   */
+  readonly deployment: string;
+  /**
    * Deployed function name of every node this node may invoke (including
-   * itself for loops and folds). Filled by the construct; the compiler leaves it empty.
+   * itself for loops and folds), qualified with the deployment's alias
+   * (`name:<deployment>`), so a run never leaves its deployment. Filled by
+   * the construct; the compiler leaves it empty.
    */
   readonly functionNames: Readonly<Record<string, string>>;
 }
