@@ -1,13 +1,14 @@
 /**
- * Figures 9 and 10, the fault campaigns: external figures (bench/figures.ts).
+ * Figures 9, 10 and 12, the fault campaigns: external figures (bench/figures.ts).
  * They are produced by `npm run test:faults -- --seeds N --record`
  * (test/faults/campaign.ts; figure 10 with `--extended`, the workflow set
- * with the shapes of issue 14, and `--service-faults`), which hands its
+ * with the shapes of issue 14, and `--service-faults`; figure 12 with
+ * `--redeploy`, the redeploy app's shapes deployed during the runs), which hands its
  * summary to `faultCampaignResult` and records the result into
  * .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
  */
 import type { CampaignSummary } from '../lib/testing/campaign';
-import { EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS } from './figures';
+import { EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS, REDEPLOY_FAULT_CAMPAIGN, REDEPLOY_FAULT_CAMPAIGN_SEEDS } from './figures';
 import { fmt, fmtInt } from './stats';
 import type { FigureResult } from './types';
 
@@ -16,6 +17,8 @@ export interface CampaignModeOptions {
   readonly extended?: boolean;
   /** Service faults too (`--service-faults`): throttling, 500s, outages, Lambda 429s. */
   readonly serviceFaults?: boolean;
+  /** The redeploy app's workflows, its shapes deployed during the runs (`--redeploy`), recorded as figure 12. */
+  readonly redeploy?: boolean;
 }
 
 export interface CampaignCommandOptions extends CampaignModeOptions {
@@ -27,7 +30,7 @@ export interface CampaignCommandOptions extends CampaignModeOptions {
 }
 
 /** The flags that select the workflow set and the fault mode (replaying a seed needs them too). */
-export const campaignModeFlags = (o: CampaignModeOptions): string => `${o.extended ? ' --extended' : ''}${o.serviceFaults ? ' --service-faults' : ''}`;
+export const campaignModeFlags = (o: CampaignModeOptions): string => `${o.redeploy ? ' --redeploy' : ''}${o.extended ? ' --extended' : ''}${o.serviceFaults ? ' --service-faults' : ''}`;
 
 /** The command line that reproduces (and records) a campaign. */
 export function faultCampaignCommand(o: CampaignCommandOptions): string {
@@ -43,6 +46,8 @@ export interface FaultCampaignRun extends CampaignCommandOptions {
   readonly concurrencyUsed: number;
   /** `staleReads` is absent from campaigns recorded before the fault proxy answered reads stale. */
   readonly summary: Omit<CampaignSummary, 'staleReads'> & { readonly staleReads?: number; readonly injected: Readonly<Record<string, number>> };
+  /** The redeploy campaign's own measures (`--redeploy`). */
+  readonly redeploys?: RedeployMeasures;
   /** The whole command, synthesis of the apps included. */
   readonly wallSeconds: number;
   /** The campaign without the synthesis: fault-free reference runs and the random schedules. */
@@ -54,6 +59,18 @@ export interface FaultCampaignRun extends CampaignCommandOptions {
   readonly load: { readonly start: string; readonly end: string };
   /** The machine, one line (bench/machine.ts). */
   readonly machine: string;
+}
+
+/** What a redeploy campaign measures beyond the faults (lib/testing/redeploy-campaign.ts `RedeploySummary`). */
+export interface RedeployMeasures {
+  /** The shapes of the app, in the order first deployed. */
+  readonly shapes: readonly string[];
+  /** Deploys the seeds asked for that finished. */
+  readonly deploys: number;
+  /** Runs during which at least one deploy finished. */
+  readonly spanned: number;
+  readonly deploymentsRun: number;
+  readonly deploymentsDefined: number;
 }
 
 /** What each kind of drawn fault does (lib/local/schedule.ts RandomPlan, lib/local/fault-plan.ts). */
@@ -76,6 +93,9 @@ const SERVICE_FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
   ['invoke-throttling', 'a Lambda Invoke is refused with a 429 TooManyRequestsException; the SDK retries it'],
 ];
 
+/** What the redeploy fault does (lib/testing/redeploy-plan.ts). */
+const REDEPLOY_KIND: readonly [string, string] = ['redeploy', 'a shape of the app drawn from the seed (possibly the live one, or an earlier one: a revert) is deployed when the run\'s k-th execution begins or some milliseconds after its first, held half done (new versions and aliases, `live` not moved) for up to 300 ms; every run in flight meets it'];
+
 /** The invariants lib/local/checker.ts (and lib/local/fault-run.ts for 5) checks after every schedule. */
 const INVARIANTS = [
   '1. exactly one result or one FAILED record: the run record is created once and finished by exactly one successful write',
@@ -85,6 +105,7 @@ const INVARIANTS = [
   '5. a late duplicate delivered after the run finished changes nothing: the run record is the same before and after',
   '6. never more than N item processors of a Map with maxConcurrency N run at once',
   '7. every effect applied exactly once: the Orders example\'s counters in its DynamoDB ledger (charges, charged cents, reservations, reserved units) and rows in its PostgreSQL tables equal what the committed PlaceOrder implies',
+  '8. a run stays on the deployment it started on: its record names the deployment `live` named at its start, and every execution of the run ran on that deployment\'s alias (never `$LATEST` or another deployment\'s); with deploys during the runs, invariant 3 expects the result of the run\'s own deployment',
 ];
 
 /** Failing seeds listed in full up to this many. */
@@ -92,30 +113,31 @@ const LISTED_FAILURES = 200;
 
 export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
   const s = r.summary;
-  const spec = r.extended ? EXTENDED_FAULT_CAMPAIGN : FAULT_CAMPAIGN;
-  const targetSeeds = r.extended ? EXTENDED_FAULT_CAMPAIGN_SEEDS : FAULT_CAMPAIGN_SEEDS;
-  const kinds = [...FAULT_KINDS, ...(r.serviceFaults ? SERVICE_FAULT_KINDS : [])];
+  const spec = r.redeploy ? REDEPLOY_FAULT_CAMPAIGN : r.extended ? EXTENDED_FAULT_CAMPAIGN : FAULT_CAMPAIGN;
+  const targetSeeds = r.redeploy ? REDEPLOY_FAULT_CAMPAIGN_SEEDS : r.extended ? EXTENDED_FAULT_CAMPAIGN_SEEDS : FAULT_CAMPAIGN_SEEDS;
+  const kinds = [...FAULT_KINDS, ...(r.serviceFaults ? SERVICE_FAULT_KINDS : []), ...(r.redeploy ? [REDEPLOY_KIND] : [])];
   const last = (r.from ?? 1) + r.seeds - 1;
   const violations = s.failures.length;
   const injected = kinds.reduce((a, [k]) => a + (s.injected[k] ?? 0), 0);
-  // Figure 10 stands for the extended set under service faults.
-  const modeMissed = r.extended && !r.serviceFaults;
+  // Figure 10 stands for the extended set under service faults; figure 12 for runs that deploys met.
+  const modeMissed = r.redeploy ? !r.redeploys || r.redeploys.spanned === 0 : r.extended && !r.serviceFaults;
   const met = violations === 0 && r.seeds >= targetSeeds && !modeMissed;
   const command = faultCampaignCommand(r);
   const replay = `npm run test:faults --${campaignModeFlags(r)} --seed S`;
   const detail = `${fmtInt(violations)} violation(s) over ${fmtInt(r.seeds)} seeds (${fmtInt(r.from ?? 1)}..${fmtInt(last)}): `
     + `${fmtInt(s.schedules)} schedules, ${fmtInt(s.executions)} executions, ${fmtInt(injected)} faults injected`
-    + `${r.seeds < targetSeeds ? `; fewer than ${fmtInt(targetSeeds)} seeds` : ''}${modeMissed ? '; without service faults' : ''}`;
+    + `${r.seeds < targetSeeds ? `; fewer than ${fmtInt(targetSeeds)} seeds` : ''}${modeMissed ? (r.redeploy ? '; no run met a deploy' : '; without service faults') : ''}`;
   const notes = [...s.notes].map(([note, n]) => `${fmtInt(n)}x (no invariant broken): ${note}`);
   if (violations > 0) {
     const listed = s.failures.slice(0, LISTED_FAILURES).map((f) => f.what).join(', ');
     const more = violations > LISTED_FAILURES ? ` and ${fmtInt(violations - LISTED_FAILURES)} more` : '';
     notes.unshift(`Failing seeds (replay one with \`${replay}\`): ${listed}${more}.`);
   }
-  const plan = r.serviceFaults ? 'ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))' : 'RandomPlan(paramsForSeed(s))';
-  const rates = r.serviceFaults
+  const random = r.serviceFaults ? 'ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))' : 'RandomPlan(paramsForSeed(s))';
+  const plan = r.redeploy ? `RedeployPlan(${random}, redeploysForSeed(s))` : random;
+  const rates = (r.serviceFaults
     ? 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering, and of DynamoDB throttling, 500s before and after a write, outages and Lambda 429s'
-    : 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering';
+    : 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering') + (r.redeploy ? ', and the shapes and points of its deploys' : '');
   return {
     id: spec.id,
     number: spec.number,
@@ -138,6 +160,7 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
           ...(r.serviceFaults ? [['Service faults seen by the fault proxy (throttling / 500 / unreachable, each attempt)', fmtInt(s.serviceFaults)]] : []),
           ...(s.staleReads === undefined ? [] : [['Eventually consistent reads answered stale by the fault proxy', fmtInt(s.staleReads)]]),
           ['Late duplicates delivered after the run finished', fmtInt(s.lateDuplicates)],
+          ...(r.redeploys ? redeployRows(r.redeploys) : []),
           ['**Invariant violations**', `**${fmtInt(violations)}**`],
           ['Wall time (synthesis of the apps included)', `${fmt(r.wallSeconds, 1)} s`],
           ['Seeds per second (synthesis excluded)', fmt(r.seeds / Math.max(r.scheduleSeconds, 1e-9), 2)],
@@ -149,10 +172,11 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
         rows: [...kinds.map(([k, what]) => [k, what, fmtInt(s.injected[k] ?? 0)]), ['**total**', '', fmtInt(injected)]],
       },
     ],
-    targets: [{ name: `0 invariant violations over ${fmtInt(targetSeeds)} seeds${r.extended ? ' of the extended set under service faults' : ''}`, met, detail }],
+    targets: [{ name: r.redeploy ? `0 violations over >= ${fmtInt(targetSeeds)} seeds` : `0 invariant violations over ${fmtInt(targetSeeds)} seeds${r.extended ? ' of the extended set under service faults' : ''}`, met, detail }],
     method: [
       `Command: \`${command}\`${r.commit ? ` at commit ${r.commit}` : ''}, on ${r.machine}.`,
-      `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under ${plan}: the seed sets the rates of ${rates}, and each decision hashes the seed with the execution and call identities, so \`${replay}\` replays a seed exactly.`,
+      `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under ${plan}: the seed sets the rates of ${rates}, and each decision hashes the seed with the execution and call identities, so \`${replay}\` replays a seed exactly${r.redeploy ? ' (with its own deploys; the other seeds\' deploys it met in the campaign are not replayed)' : ''}.`,
+      ...(r.redeploy && r.redeploys ? [`The redeploy app (test/faults/redeploy-app) in ${r.redeploys.shapes.length} shapes (${r.redeploys.shapes.join(', ')}), synthesized with \`-c unumShape=N\`: between them a Parallel gains a branch, nodes are renamed or removed, a handler's result changes, a Wait is added, a callback Task is removed, and a shape reverts to an earlier one. Each shape is deployed in turn first, and a fault-free run of each workflow on it gives that deployment's expected result (${fmtInt(r.redeploys.deploymentsDefined)} deployments); the seeds then deploy shapes while every schedule's run is in flight.`] : []),
       ...(r.extended ? ['The extended set is figure 9\'s with the shapes of issue 14\'s trial: a Map inside a Parallel branch (MapInParallel), a loop around a Parallel (ParallelLoop), a Fold after a nested Map (FoldAfterNestedMap), a catch inside a Map\'s items (CatchInMap), Maps of 0 and 1 item (EdgeMaps), a Parallel of 1 branch (Parallel1), a workflow ending in a Map (EndsInMap).'] : []),
       `${r.concurrencyUsed} schedules in flight on one engine, each under its own workflowId.`,
       `Load average (1 / 5 / 15 min) at the start: ${r.load.start}; at the end: ${r.load.end}.`,
@@ -160,4 +184,12 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
     ],
     notes,
   };
+}
+
+function redeployRows(m: RedeployMeasures): string[][] {
+  return [
+    ['Deploys made during the schedules', fmtInt(m.deploys)],
+    ['Runs during which a deploy finished', fmtInt(m.spanned)],
+    ['Deployments the runs ran on (of those the shapes define)', `${fmtInt(m.deploymentsRun)} of ${fmtInt(m.deploymentsDefined)}`],
+  ];
 }

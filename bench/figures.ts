@@ -62,6 +62,16 @@ export const EXTENDED_FAULT_CAMPAIGN: ExternalFigureSpec = {
   external: { command: `npm run test:faults -- --seeds ${EXTENDED_FAULT_CAMPAIGN_SEEDS} --extended --service-faults --record`, why: 'it takes about half an hour' },
 };
 
+/** Seeds of the redeploy campaign behind figure 12 (its target, issue 34). */
+export const REDEPLOY_FAULT_CAMPAIGN_SEEDS = 2_000;
+
+export const REDEPLOY_FAULT_CAMPAIGN: ExternalFigureSpec = {
+  id: 'redeploy-fault-campaign',
+  number: 12,
+  title: 'Redeploy fault campaign: deploys while runs are in flight',
+  external: { command: `npm run test:faults -- --seeds ${REDEPLOY_FAULT_CAMPAIGN_SEEDS} --redeploy --record`, why: 'it takes about an hour' },
+};
+
 export const FIGURES: readonly FigureSpec[] = [
   { id: 'transition-cost', number: 1, title: 'Storage operations and capacity units per chain transition', load: () => load('./transition-cost') },
   { id: 'fan-in', number: 2, title: 'Fan-in cost per branch: shard tree vs the one-item set', load: () => load('./fan-in') },
@@ -74,6 +84,7 @@ export const FIGURES: readonly FigureSpec[] = [
   FAULT_CAMPAIGN,
   EXTENDED_FAULT_CAMPAIGN,
   { id: 'effects-cost', number: 11, title: 'Exactly-once writes: the added cost over a plain write', load: () => load('./effects-cost') },
+  REDEPLOY_FAULT_CAMPAIGN,
 ];
 
 export const isExternal = (spec: FigureSpec): spec is ExternalFigureSpec => spec.external !== undefined;

@@ -185,7 +185,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const store = new DynamoDbStore(await dyn.table('mapfanout'), dyn.client());
   const loopback = await startServer(ctx, 0);
   const invoker = new LambdaInvoker(loopback.lambda);
-  const envelope = (i: number): Envelope => ({ unum: { v: 2, workflow: 'MapFanout', workflowId: 'cpu', node: 'Work', iteration: 0, fanOut: [], inputs: [{ value: i }] } });
+  const envelope = (i: number): Envelope => ({ unum: { v: 3, workflow: 'MapFanout', deployment: '', workflowId: 'cpu', node: 'Work', iteration: 0, fanOut: [], inputs: [{ value: i }] } });
   const cpuRun = async (): Promise<number> => {
     const t0 = performance.now();
     await forEachLimit(Array.from({ length: CPU_SAMPLE }, (_, i) => i), irs.origin.settings.invokeConcurrency, (i) => invoker.invoke('fn-Work', envelope(i)));

@@ -2,6 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from './metadata';
 
+/** The `unum:workflow` metadata version this reader reads (`WorkflowMetadata.version`). */
+const WORKFLOW_METADATA_VERSION = 2;
+
 /** A directory that is not a readable cloud assembly, or an assembly whose workflows cannot be told apart. */
 export class CloudAssemblyError extends Error {
   constructor(message: string) {
@@ -68,7 +71,13 @@ function workflowsOf(dir: string, artifact: Artifact): StackWorkflow[] {
   for (const [constructPath, entries] of Object.entries(metadata)) {
     for (const entry of entries) {
       // A construct path is `/<stack>/<id>/...`: the outputs prefix starts below the stack.
-      if (entry.type === WORKFLOW_METADATA_TYPE) out.push({ constructPath: constructPath.split('/').slice(2).join('/'), metadata: entry.data as WorkflowMetadata });
+      if (entry.type !== WORKFLOW_METADATA_TYPE) continue;
+      const metadata = entry.data as WorkflowMetadata;
+      // Before version 2 no function had a deployment's alias: nothing could start or pin a run.
+      if (metadata.version !== WORKFLOW_METADATA_VERSION) {
+        throw new CloudAssemblyError(`workflow '${metadata.workflow}' in ${dir} was synthesized by an older unum-cdk (workflow metadata version ${String(metadata.version)}, this one reads ${WORKFLOW_METADATA_VERSION}): synthesize again`);
+      }
+      out.push({ constructPath: constructPath.split('/').slice(2).join('/'), metadata });
     }
   }
   return out;

@@ -7,8 +7,10 @@ export interface AssemblyWorkflow {
   readonly workflow: string;
   /** Construct path below the stack: the prefix of its stack outputs. */
   readonly constructPath: string;
-  /** Deployed name of the entry function (deterministic, known at synth). */
+  /** Deployed name of the entry function (deterministic, known at synth), unqualified: runs start at its `live` alias. */
   readonly entryFunction: string;
+  /** The deployment this synth is (`DEPLOYMENT_ID_PATTERN`): the alias every function of the workflow has. */
+  readonly deployment: string;
   /** The table name when it is a literal; for a table the stack creates, CloudFormation names it at deploy. */
   readonly table: string | { readonly logicalId: string };
   /** The dead-letter queue, which CloudFormation names at deploy (absent in assemblies of older versions). */
@@ -25,6 +27,7 @@ export function workflowsInAssembly(dir: string): AssemblyWorkflow[] {
       workflow: metadata.workflow,
       constructPath,
       entryFunction: metadata.nodes[metadata.entry].functionName,
+      deployment: metadata.deployment,
       table: typeof metadata.tableName === 'string' ? metadata.tableName : { logicalId: metadata.tableLogicalId ?? '?' },
       ...(metadata.deadLetterQueueLogicalId ? { deadLetterQueue: { logicalId: metadata.deadLetterQueueLogicalId } } : {}),
       ...(metadata.taskResponse ? { taskResponseFunction: metadata.taskResponse.functionName } : {}),

@@ -1,5 +1,5 @@
 /**
- * `unum start|status|result|wait|inspect|recover|stop|redrive|runs|task-success|task-failure|task-heartbeat`: the client (lib/client) on
+ * `unum start|status|result|wait|inspect|recover|stop|redrive|runs|deployments|task-success|task-failure|task-heartbeat`: the client (lib/client) on
  * the command line. argv starts with the command name (lib/cli/dispatch.ts passes it on); help texts
  * are in lib/cli/help.ts. `status` of a RUNNING run also names the callback Tasks it waits on and the
  * command that answers one.
@@ -10,8 +10,8 @@
  */
 import * as fs from 'node:fs';
 import type { Json } from '../../runtime/contract/ir';
-import { type ListRunsOptions, UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
-import { formatInspectReport, formatRecoveryReport, formatRunList, formatStatus, formatWaitingTasks } from '../client/format';
+import { type ListRunsOptions, type RedriveOptions, UnumClient, UnumClientError, UnumWaitTimeoutError, type RunStatus } from '../client';
+import { formatDeployments, formatInspectReport, formatRecoveryReport, formatRunList, formatStatus, formatWaitingTasks } from '../client/format';
 import type { WaitingTask } from '../client/waiting';
 import { parseArgs, UsageError, type ParsedArgs } from './argv';
 import { asksForHelp, commandHelp, usageLine } from './help';
@@ -41,8 +41,9 @@ const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly st
   ['inspect', { values: [], flags: ['scan', 'no-scan'] }],
   ['recover', { values: ['dead-letter-queue'], flags: [] }],
   ['stop', { values: ['error', 'cause'], flags: [] }],
-  ['redrive', { values: [], flags: [] }],
+  ['redrive', { values: ['deployment'], flags: [] }],
   ['runs', { values: ['status', 'since', 'before', 'limit', 'next-token'], flags: [] }],
+  ['deployments', { values: [], flags: [] }],
   ['task-success', { values: ['output'], flags: [] }],
   ['task-failure', { values: ['error', 'cause'], flags: [] }],
   ['task-heartbeat', { values: [], flags: [] }],
@@ -161,13 +162,38 @@ function listOptions(args: ParsedArgs): ListRunsOptions {
   };
 }
 
+/** `unum redrive --deployment latest`: onto the newest deployment; without it the run stays on its own. */
+function redriveOptions(args: ParsedArgs): RedriveOptions {
+  const deployment = args.values.get('deployment');
+  if (deployment === undefined) return {};
+  if (deployment !== 'latest') throw new UsageError(`--deployment takes 'latest' (without it the run resumes on its own deployment), got '${deployment}'`);
+  return { deployment };
+}
+
+/** The workflow options with `unum deployments <workflow>`'s argument as `--workflow`. */
+function withWorkflowArgument(args: ParsedArgs): ReadonlyMap<string, string> {
+  const named = args.positional[0];
+  if (named === undefined) return args.values;
+  const option = args.values.get('workflow');
+  if (option !== undefined && option !== named) throw new UsageError(`the workflow is named twice: '${named}' and --workflow '${option}'`);
+  return new Map([...args.values, ['workflow', named]]);
+}
+
 /** The one argument each command takes, checked before the workflow options are read: the usage error comes first. */
 const ARGUMENT = new Map<string, string>([
   ...['status', 'result', 'wait', 'inspect', 'stop', 'redrive'].map((c) => [c, 'a run id'] as const),
   ...['task-success', 'task-failure', 'task-heartbeat'].map((c) => [c, 'a task token'] as const),
 ]);
 
+/** Commands whose one argument may be left out. */
+const OPTIONAL_ARGUMENT = new Map<string, string>([['deployments', 'a workflow name, as --workflow']]);
+
 function checkArguments(name: string, args: ParsedArgs): void {
+  const optional = OPTIONAL_ARGUMENT.get(name);
+  if (optional !== undefined) {
+    if (args.positional[1] !== undefined) throw new UsageError(`unum ${name} takes at most one argument (${optional}), got also '${args.positional[1]}'`);
+    return;
+  }
   const what = ARGUMENT.get(name);
   if (what !== undefined) requireId(args, name, what);
   const extra = args.positional[what === undefined ? 0 : 1];
@@ -223,8 +249,14 @@ async function command(name: string, args: ParsedArgs, io: CliIo): Promise<numbe
       return stopped ? 0 : 1;
     }
     case 'redrive': {
-      const r = await clientFor(args.values).redrive(requireId(args, name));
-      io.stdout.write(json ? `${JSON.stringify(r)}\n` : `redrove ${r.workflowId} (redrive ${r.redriveCount}): ${r.resumed} invocation${r.resumed === 1 ? '' : 's'} resumed\n`);
+      const r = await clientFor(args.values).redrive(requireId(args, name), redriveOptions(args));
+      const where = r.deployment === undefined ? '' : r.movedFrom === undefined ? ` on deployment ${r.deployment}` : ` on deployment ${r.deployment} (moved from ${r.movedFrom})`;
+      io.stdout.write(json ? `${JSON.stringify(r)}\n` : `redrove ${r.workflowId} (redrive ${r.redriveCount}): ${r.resumed} invocation${r.resumed === 1 ? '' : 's'} resumed${where}\n`);
+      return 0;
+    }
+    case 'deployments': {
+      const deployments = await clientFor(withWorkflowArgument(args)).listDeployments();
+      io.stdout.write(`${json ? JSON.stringify(deployments) : formatDeployments(deployments)}\n`);
       return 0;
     }
     case 'runs': {

@@ -26,14 +26,18 @@ const HELP: Readonly<Record<string, CommandHelp>> = {
   local: {
     summary: 'run a synthesized app on this machine: local run <workflow> | local start',
     text: `usage: unum local run <workflow> --input <file.json|-> [--app <cdk.out | app dir>] [--synth] [--faults <seed>] [--workflow-id <id>] [--verbose]
-       unum local start [--app <cdk.out | app dir>] [--synth] [--port <N>] [--verbose]
+       unum local start [--app <cdk.out | app dir>] [--synth] [--watch] [--port <N>] [--verbose]
 
   run     runs one run of the workflow on a local engine (DynamoDB Local + Lambda emulator), prints its
           result (stdout) and per-node timeline (stderr). When the run waits on a callback Task, it says
           which and prints the command that answers its task token from another shell.
           --faults <seed>  runs it again under that seed's fault schedule and checks it against the first
   start   keeps the engine running for the client, the unum commands and your scripts (another shell)
-          until Ctrl-C, and prints the variables to export there
+          until Ctrl-C, and prints the variables to export there and each workflow's live deployment.
+          A new synth of the app's assembly (cdk synth, here or in another shell) is deployed onto it
+          while runs are in flight: each run finishes on the deployment it started on
+          --watch  also synthesizes the app again when its sources change (cdk.out, node_modules and
+                   dotfiles aside), as cdk watch does; needs a CDK app directory
   --app   a cloud assembly or a CDK app directory (default: the app of this directory, else ./cdk.out);
           an app is synthesized when its sources are newer than its assembly, or with --synth
 
@@ -44,7 +48,8 @@ exit: 0 the run succeeded, 1 it did not, 2 a bad command line, 3 a fault run bro
     workflowOptions: true,
     text: `usage: unum start [--input file.json|-] [--id ID] [--wait [--timeout S]] [--json] [workflow options]
 
-  starts a run (input {} without --input) and prints its id; with --wait, waits for it and prints its
+  starts a run on the deployment the entry's live alias names (input {} without --input) and prints
+  its id; with --wait, waits for it and prints its
   final status (exit 1 unless SUCCEEDED, 124 when --timeout runs out, 130 on Ctrl-C)`,
   },
   status: {
@@ -52,7 +57,7 @@ exit: 0 the run succeeded, 1 it did not, 2 a bad command line, 3 a fault run bro
     workflowOptions: true,
     text: `usage: unum status <id> [--json] [workflow options]
 
-  the run record: status, times, error; for a RUNNING run, the callback Tasks it waits on (since when,
+  the run record: status, deployment, times, error; for a RUNNING run, the callback Tasks it waits on (since when,
   task token) and the command that answers one. Exit 0 for RUNNING or SUCCEEDED, else 1`,
   },
   result: {
@@ -95,12 +100,31 @@ exit: 0 the run succeeded, 1 it did not, 2 a bad command line, 3 a fault run bro
   redrive: {
     summary: 'resume a FAILED run from where it failed',
     workflowOptions: true,
-    text: `usage: unum redrive <id> [--json] [workflow options]`,
+    text: `usage: unum redrive <id> [--deployment latest] [--json] [workflow options]
+
+  resumes a FAILED run from the invocations that failed or were in flight, on the deployment it
+  started on (its code, even after a later deploy)
+  --deployment latest  moves the run to the newest deployment (a fix deployed since), when that has the
+                       run's node graph: the same nodes, each leading to the same next nodes; handlers
+                       and settings may differ. Otherwise refused, naming what changed (nothing changes).
+  Exit 0 redriven, 1 the run cannot be redriven (or moved)`,
   },
   runs: {
     summary: 'list the runs of a workflow, newest first',
     workflowOptions: true,
-    text: `usage: unum runs [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow options]`,
+    text: `usage: unum runs [--status S] [--since ISO] [--before ISO] [--limit N] [--next-token T] [--json] [workflow options]
+
+  one row per run: its status, the deployment it runs on (- for a run of an unum-cdk before
+  deployments), its times and error`,
+  },
+  deployments: {
+    summary: 'list the deployments of a workflow and what each keeps deployed',
+    workflowOptions: true,
+    text: `usage: unum deployments [<workflow>] [--json] [workflow options]
+
+  one row per recorded deployment, newest first: its id (its functions' alias), live (new runs start on
+  it), when it was activated, superseded and removed, and how many functions it keeps deployed (a version,
+  an alias and a role each) while a run of it can still run or be redriven. <workflow> is --workflow`,
   },
   'task-success': {
     summary: 'complete a callback Task with its result (task token)',

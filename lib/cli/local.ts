@@ -2,13 +2,16 @@
  * `unum local run|start`: a synthesized app on the local engine.
  *
  *   unum local run <workflow> --input <file.json|-> [--app <cdk.out | app dir>] [--synth] [--faults <seed>] [--workflow-id <id>] [--verbose]
- *   unum local start [--app <cdk.out | app dir>] [--synth] [--port <N>] [--verbose]
+ *   unum local start [--app <cdk.out | app dir>] [--synth] [--watch] [--port <N>] [--verbose]
  *
  * `run` runs one workflow and prints the result (stdout) and the per-node
  * timeline (stderr); with `--faults <seed>` it runs it again under that
  * seed's fault schedule and checks the run against the fault-free one.
  * `start` keeps the engine running for the client, the `unum` commands and
- * your scripts (from another shell) until Ctrl-C. `--app` is a cloud assembly
+ * your scripts (from another shell) until Ctrl-C, and deploys each new synth
+ * of the app's assembly onto it while runs are in flight (each run finishes on
+ * the deployment it started on); with `--watch` it also synthesizes the app
+ * again when its sources change, as `cdk watch` does. `--app` is a cloud assembly
  * or a CDK app directory; an app's assembly is reused while it is newer than
  * the app's sources (`--synth` synthesizes anyway). Default: the app of the
  * current directory (cdk.json here or above), else ./cdk.out. A run that
@@ -24,10 +27,11 @@ import { noWorkflowError, readAssembly } from '../assembly';
 import { parseArgs, UsageError } from './argv';
 import { answerCommands } from './answer';
 import { LocalEngine } from '../local/engine';
-import { cloudAssemblyOf } from '../local/project';
+import { cloudAssemblyOf, findAppDir, isCloudAssembly } from '../local/project';
 import { renderTimeline, runSummary } from '../local/report';
 import { runWorkflow, type LocalRun, type LocalRunOutcome } from '../local/run-workflow';
 import { tokensHandedOut } from '../local/task-tokens';
+import { AppWatcher } from '../local/watch';
 import { randomFaults } from '../testing/random-faults';
 
 const PROGRESS_EVERY_MS = 2000;
@@ -38,7 +42,7 @@ const RUN_TIMEOUT_MS = 15 * 60_000;
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['input', 'faults', 'app', 'workflow-id', 'port'], flags: ['verbose', 'synth'] });
+  const args = parseArgs(argv, { values: ['input', 'faults', 'app', 'workflow-id', 'port'], flags: ['verbose', 'synth', 'watch'] });
   const [command, workflow, ...extra] = args.positional;
   if (command !== 'run' && command !== 'start') {
     throw new UsageError(command === undefined ? 'unum local needs a command: run <workflow> or start' : `unknown command 'local ${command}' (have: run, start)`);
@@ -56,8 +60,20 @@ export async function main(argv: string[]): Promise<number> {
     only(['app', 'port']);
     const port = args.values.get('port');
     if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new UsageError(`--port takes a port number, got '${port}'`);
-    return start(await startEngine(await cloudAssemblyOf(args.values.get('app'), { synth, log }), verbose, port === undefined ? undefined : Number(port)));
+    const app = args.values.get('app');
+    const appDir = app !== undefined && isCloudAssembly(app) ? undefined : (app ?? findAppDir());
+    if (args.flags.has('watch') && appDir === undefined) throw new UsageError('--watch synthesizes the app when its sources change: it takes a CDK app directory (with cdk.json) as --app, or none in one');
+    const assembly = await cloudAssemblyOf(app, { synth, log });
+    const watcher = new AppWatcher({ assembly, ...(args.flags.has('watch') && appDir !== undefined ? { appDir } : {}), log });
+    try {
+      const engine = await startEngine(watcher.first, verbose, port === undefined ? undefined : Number(port));
+      watcher.watch(engine);
+      return await start(engine, assembly, watcher);
+    } finally {
+      watcher.removeCopies();
+    }
   }
+  if (args.flags.has('watch')) throw new UsageError('unum local run takes no --watch');
   only(['input', 'faults', 'app', 'workflow-id']);
   const inputFile = args.values.get('input');
   if (inputFile === undefined) throw new UsageError('--input is required (a JSON file, or - for stdin)');
@@ -160,21 +176,24 @@ function logOutcome(title: string, run: LocalRunOutcome): void {
   log(renderTimeline(run.timeline));
 }
 
-/** Keeps the engine running until SIGINT or SIGTERM, having said how to reach it. */
-async function start(engine: LocalEngine): Promise<number> {
+/** Keeps the engine running, on the newest synth of `assembly`, until SIGINT or SIGTERM, having said how to reach it. */
+async function start(engine: LocalEngine, assembly: string, watcher: AppWatcher): Promise<number> {
   const out = (s = ''): void => { process.stdout.write(`${s}\n`); };
   out(`unum local engine running: ${engine.workflows.length} workflow(s)`);
   out('');
   out('Point the AWS SDK at it (UnumClient, the unum commands, your scripts), e.g. in another shell:');
   for (const [name, value] of Object.entries(engine.environment)) out(`  export ${name}=${value}`);
   out('');
-  const rows = engine.workflows.map((wf) => [wf.name, wf.entryFunction, wf.tableName]);
-  const widths = [0, 1].map((c) => Math.max(...rows.map((r) => (r[c] as string).length), c === 0 ? 'workflow'.length : 'entry function'.length));
-  const line = (r: readonly string[]): string => `  ${(r[0] as string).padEnd(widths[0] as number)}  ${(r[1] as string).padEnd(widths[1] as number)}  ${r[2]}`;
-  out(line(['workflow', 'entry function', 'table']));
+  const rows = engine.workflows.map((wf) => [wf.name, wf.deployment, wf.entryFunction, wf.tableName]);
+  const headers = ['workflow', 'live deployment', 'entry function', 'table'];
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] as string).length)));
+  const line = (r: readonly string[]): string => `  ${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] as number))).join('  ')}`;
+  out(line(headers));
   for (const r of rows) out(line(r));
   out('');
-  out(`Start a run:  unum start --app ${path.relative(process.cwd(), engine.app.dir) || '.'} --workflow ${rows[0]?.[0] ?? '<workflow>'} --input <file.json> --wait`);
+  const shown = path.relative(process.cwd(), assembly) || '.';
+  out(`Start a run:  unum start --app ${shown} --workflow ${rows[0]?.[0] ?? '<workflow>'} --input <file.json> --wait`);
+  out(`A new synth of ${shown} is deployed while runs are in flight: each run finishes on the deployment it started on.`);
   out('A run waiting on a callback Task: unum status <id> (same options) prints its task token and the command that answers it.');
   out('Ctrl-C stops the engine.');
   // The listeners stay: a second Ctrl-C (or one sent to the whole process group) must not cut the cleanup short.
@@ -183,6 +202,8 @@ async function start(engine: LocalEngine): Promise<number> {
     process.on('SIGTERM', resolve);
   });
   log(`${signal}: stopping the engine ...`);
+  watcher.stop();
+  await watcher.settled();
   await engine.stop();
   log('engine stopped');
   return 0;

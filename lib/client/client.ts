@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { Json, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/contract/ir';
+import { Json, LIVE_ALIAS, qualifiedName, StartRequest, WORKFLOW_ID_PATTERN } from '../../runtime/contract/ir';
 import { runKey, type RunRef } from '../../runtime/contract/table';
 import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './errors';
 import { InspectReport, inspectRun } from './inspect';
@@ -11,9 +11,11 @@ import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './
 import { redriveRun, type RedriveResult } from './redrive';
 import { TableReader } from '../runs/table-reader';
 import { listRuns } from './runs';
+import { deploymentGraphs, type DeploymentSummary, listDeployments } from './deployments';
 import { stopRun } from './stop';
-import type { InspectOptions, ListRunsOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
+import type { InspectOptions, ListRunsOptions, RedriveOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
+import { splitFunctionRef } from './function-ref';
 import { pollUntilFinished } from '../runs/poll';
 import { callbackTasksOf, findAssemblyWorkflow, localClients, localEngineOf, localLocation, locationFromOutputs } from './stack';
 import { optionalSdkClient, optionalString, requireRecord, requireString, requireWorkflowId, requireWorkflowName } from './validate';
@@ -150,7 +152,9 @@ export class UnumClient {
   }
 
   /**
-   * Starts a run and returns its id. With an id that already has a run record,
+   * Starts a run and returns its id: invokes the entry function's `live`
+   * alias, which names the workflow's newest complete deployment; the run
+   * stays on that deployment to its end (docs/architecture.md "Deployments"). With an id that already has a run record,
    * nothing is invoked. Two concurrent starts with the same id may both invoke
    * the entry: the runtime's entry checkpoint makes the second a duplicate of
    * the first, so there is still one run (with the first start's input).
@@ -165,13 +169,15 @@ export class UnumClient {
     if (await this.table.get(runKey(this.run('start', workflowId)))) return workflowId;
     const request: StartRequest = { input, workflowId };
     try {
+      // The `live` alias moves to a new deployment only once all of it exists: a run never starts on a half-deployed workflow.
       await this.lambda.send(new InvokeCommand({
         FunctionName: this.entryFunction,
+        Qualifier: LIVE_ALIAS,
         InvocationType: 'Event',
         Payload: Buffer.from(JSON.stringify(request)),
       }));
     } catch (err) {
-      throw new UnumClientError(`starting run ${workflowId}: invoking ${this.entryFunction} failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw new UnumClientError(`starting run ${workflowId}: invoking ${qualifiedName(this.entryFunction, LIVE_ALIAS)} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     return workflowId;
   }
@@ -251,6 +257,17 @@ export class UnumClient {
   }
 
   /**
+   * The workflow's deployments the sweeper recorded, newest first: when each
+   * was activated, superseded and removed, which one is live (new runs start
+   * on it), and how many functions each keeps deployed for its runs. A
+   * deployment is kept while one of its runs can still run or be redriven
+   * (docs/architecture.md "Deployments"). Needs `grantRead`.
+   */
+  async listDeployments(): Promise<DeploymentSummary[]> {
+    return listDeployments(this.table, this.workflow);
+  }
+
+  /**
    * Completes the callback Task waiting for `token` with `output` (its
    * result, through its ResultSelector, ResultPath and OutputPath); the run
    * goes on. Exactly one response completes a token: a later or concurrent
@@ -287,9 +304,13 @@ export class UnumClient {
    * state's recorded failure: a redrive would fail there again (a failed
    * callback Task runs again, with a new token). Throws `UnumRunNotRedrivableError` for a run that is not FAILED
    * (a RUNNING run whose last redrive was interrupted is finished instead).
-   * Needs `grantRedrive`.
+   * The run resumes on its own deployment (the code it started on), unless
+   * `options.deployment` is `'latest'` and the newest deployment has the
+   * run's node graph (`RedriveOptions`). Needs `grantRedrive`.
    */
-  async redrive(workflowId: string): Promise<RedriveResult> {
+  async redrive(workflowId: string, options: RedriveOptions = {}): Promise<RedriveResult> {
+    const deployment: unknown = options?.deployment;
+    if (deployment !== undefined && deployment !== 'latest') throw new UnumClientError(`redrive: options.deployment must be 'latest' or absent (the run's own deployment), got ${JSON.stringify(deployment)}`);
     const invoke = async (functionName: string, event: string): Promise<void> => {
       try {
         await this.lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(event) }));
@@ -297,7 +318,7 @@ export class UnumClient {
         throw new UnumClientError(`redriving run ${workflowId}: invoking ${functionName} failed (call redrive again to finish): ${err instanceof Error ? err.message : String(err)}`);
       }
     };
-    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke }, this.run('redrive', workflowId));
+    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke, deployments: deploymentGraphs(this.table, this.workflow) }, this.run('redrive', workflowId), options);
   }
 
   /** The run `workflowId` names, checked: a JavaScript caller may pass anything. */
@@ -337,6 +358,11 @@ function checkedProps(where: string, props: UnumClientProps): UnumClientProps {
   requireWorkflowName(where, 'workflow', props.workflow);
   optionalString(where, 'deadLetterQueue', props.deadLetterQueue, 'URL of the dead-letter queue, stack output <prefix>DeadLetterQueueUrl');
   optionalString(where, 'taskResponseFunction', props.taskResponseFunction, 'the task-response function, stack output <prefix>TaskResponseFunctionName');
+  for (const field of ['entryFunction', 'taskResponseFunction'] as const) {
+    const qualifier = props[field] === undefined ? undefined : splitFunctionRef(props[field]).qualifier;
+    // The client names the alias itself: runs start on the entry's live alias, task responses go to the token's deployment.
+    if (qualifier !== undefined) throw new UnumClientError(`${where}: ${field} '${props[field]}' has a qualifier (${qualifier}): give the function without one`);
+  }
   const tasks: unknown = props.callbackTasks;
   if (tasks !== undefined && !(Array.isArray(tasks) && tasks.every((t) => typeof t === 'string' && t.length > 0))) {
     throw new UnumClientError(`${where}: callbackTasks must be an array of node names`);

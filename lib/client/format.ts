@@ -2,6 +2,7 @@
 import { attemptsText } from '../runs/attempts';
 import { causeSummary } from './cause';
 import type { InspectReport } from './inspect';
+import type { DeploymentSummary } from './deployments';
 import type { RecoveryReport } from './recover';
 import type { RunList, RunStatus } from './types';
 import type { WaitingTask } from './waiting';
@@ -20,6 +21,7 @@ function duration(from?: string, to?: string): string {
 
 export function formatStatus(s: RunStatus): string {
   const rows: [string, string][] = [['run', s.workflowId], ['status', s.status]];
+  if (s.deployment) rows.push(['deployment', s.deployment]);
   if (s.startedAt) rows.push(['started', s.startedAt]);
   if (s.finishedAt) rows.push(['finished', s.finishedAt]);
   if (s.startedAt) rows.push(['duration', duration(s.startedAt, s.finishedAt)]);
@@ -102,9 +104,21 @@ export function formatRecoveryReport(r: RecoveryReport): string {
 /** A listing: one row per run, newest first, the failed ones with their state and error; then how to go on. */
 export function formatRunList(list: RunList): string {
   const rows = list.runs.map((r) => [
-    r.workflowId, r.status, r.startedAt ?? '-', r.finishedAt ?? '-', r.startedAt && r.finishedAt ? duration(r.startedAt, r.finishedAt) : '',
+    r.workflowId, r.status, r.deployment ?? '-', r.startedAt ?? '-', r.finishedAt ?? '-', r.startedAt && r.finishedAt ? duration(r.startedAt, r.finishedAt) : '',
     r.error ? `${stateAt(r.error.state, r.error.node)}: ${r.error.error}` : '',
   ]);
-  const text = rows.length ? table([['run', 'status', 'started', 'finished', 'duration', 'error'], ...rows]) : 'no runs';
+  const text = rows.length ? table([['run', 'status', 'deployment', 'started', 'finished', 'duration', 'error'], ...rows]) : 'no runs';
   return list.nextToken ? `${text}\nmore: --next-token ${list.nextToken}` : text;
+}
+
+/** A deployments listing: one row per deployment, newest first, the live one marked. */
+export function formatDeployments(deployments: readonly DeploymentSummary[]): string {
+  if (deployments.length === 0) return 'no deployments recorded (the sweeper records each deploy of a workflow deployed by this unum-cdk)';
+  return table([
+    ['deployment', 'live', 'activated', 'superseded', 'removed', 'functions'],
+    ...deployments.map((d) => [
+      d.deployment, d.live ? 'live' : '', d.activatedAt, d.supersededAt ?? '-',
+      d.removedAt ?? (d.removingAt ? `removing since ${d.removingAt}` : '-'), String(d.retainedFunctions),
+    ]),
+  ]);
 }

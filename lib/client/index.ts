@@ -8,7 +8,7 @@
  */
 export { UnumClient } from './client';
 export type { CloudAssemblyOptions, UnumClientProps, UnumSdkClients } from './client';
-export type { InspectOptions, ListRunsOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
+export type { InspectOptions, ListRunsOptions, RedriveOptions, RunError, RunList, RunOutcome, RunState, RunStatus, RunSummary, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
 export type { WaitingTask } from './waiting';
 export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskAlreadyCompletedError, UnumTaskTokenError, UnumWaitTimeoutError } from './errors';
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
@@ -16,6 +16,7 @@ export type { HistoryEntry, HistoryOutcome } from './history';
 export type { DeadLetterOutcome, RecoveredDeadLetter, RecoverOptions, RecoveryReport } from './recover';
 export { UnumRunNotRedrivableError } from './redrive';
 export type { RedriveResult } from './redrive';
+export type { DeploymentSummary } from './deployments';
 export { WORKFLOW_ID_PATTERN } from '../../runtime/contract/ir';
 export type { Json } from '../../runtime/contract/ir';
 export { UnumError } from '../../runtime/contract/errors';

@@ -11,11 +11,19 @@
  * invocation that fails again goes to the recorder, which records FAILED.
  * A run that already has its terminal record is not replayed (its message is
  * deleted); a message that is not such a record is kept and reported.
+ *
+ * A replay goes to the deployment the failed event ran on: the alias in the
+ * record's function ARN (a failed start on the entry's `live` alias goes to
+ * the deployment its run record names, if the run started), never `$LATEST`.
+ * A dead letter that names no deployment (an unum-cdk before deployment
+ * pinning) is kept: the functions of today would refuse its event.
  */
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { type FailureRecord, identify } from '../../runtime/contract/failure-record';
-import type { StartRequest } from '../../runtime/contract/ir';
+import { LIVE_ALIAS, qualifiedName, type StartRequest } from '../../runtime/contract/ir';
+import { decodeTaskToken } from '../../runtime/contract/task-token';
+import { splitFunctionRef } from './function-ref';
 import type { RunStatus } from './types';
 
 /** What recovery did with one dead letter. */
@@ -32,7 +40,7 @@ export interface RecoveredDeadLetter {
   readonly outcome: DeadLetterOutcome;
   readonly workflowId?: string;
   readonly node?: string;
-  /** The function the failed event is (or was) replayed on. */
+  /** The function the failed event is (or was) replayed on, qualified with the alias of its deployment. */
   readonly functionArn?: string;
   /** Why the invocation failed and why the recorder could not record it, or why the message was kept. */
   readonly detail: string;
@@ -72,12 +80,12 @@ export interface RecoveryDeps {
   readonly visibilityTimeoutSeconds: number;
 }
 
-/** A replay: the function (unqualified ARN, and a qualifier other than `$LATEST`) and the event. */
+/** A replay: the function (unqualified ARN, and the alias of a deployment or the entry's `live` alias) and the event. */
 interface Replay {
   readonly workflowId: string;
   readonly node: string;
   readonly functionArn: string;
-  readonly qualifier?: string;
+  readonly qualifier: string;
   readonly event: unknown;
   readonly why: string;
 }
@@ -120,17 +128,31 @@ export function replayOf(body: string, workflow: string): Replay | string {
   const isEnvelope = isObject(failed.requestPayload) && 'unum' in failed.requestPayload;
   const event = isEnvelope ? failed.requestPayload : restartEvent(failed, workflow, workflowId);
   if (event === undefined) return `the failed start event of run ${workflowId} cannot be rebuilt`;
-  const parts = failed.requestContext.functionArn.split(':');
-  const qualifier = parts.length > 7 && parts[7] !== '$LATEST' ? parts[7] : undefined;
+  const ref = splitFunctionRef(failed.requestContext.functionArn);
+  // Lambda names the qualifier the event was invoked with; an invoke on $LATEST or unqualified came from an older unum-cdk, or its event names its deployment.
+  const qualifier = ref.qualifier !== undefined && ref.qualifier !== '$LATEST' ? ref.qualifier : deploymentOf(event);
+  if (!qualifier) return `the failed event of run ${workflowId} on ${failed.requestContext.functionArn} names no deployment (an unum-cdk before deployment pinning): not replayed on $LATEST, whose functions would refuse it`;
   return {
     workflowId,
     node,
-    functionArn: parts.slice(0, 7).join(':'),
-    ...(qualifier ? { qualifier } : {}),
+    functionArn: ref.function,
+    qualifier,
     event,
     why: `${errorType(failed)} after ${failed.requestContext.approximateInvokeCount ?? '?'} attempts; the recorder failed with ${errorType(letter)}`,
   };
 }
+
+/** The deployment an event names: an envelope's, or a callback check's task token's. */
+function deploymentOf(event: unknown): string | undefined {
+  if (!isObject(event)) return undefined;
+  if (isObject(event.unum) && typeof event.unum.deployment === 'string') return event.unum.deployment || undefined;
+  const token = isObject(event.unumTask) ? decodeTaskToken(event.unumTask.token) : undefined;
+  return token !== undefined && typeof token !== 'string' ? token.deployment || undefined : undefined;
+}
+
+/** Where a replay goes: a failed start of a run that has started goes to the run's deployment, not to where `live` points now. */
+const replayQualifier = (replay: Replay, run: RunStatus): string =>
+  replay.qualifier === LIVE_ALIAS && run.deployment ? run.deployment : replay.qualifier;
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -138,17 +160,19 @@ async function recoverOne(deps: RecoveryDeps, message: Message): Promise<Recover
   const messageId = message.MessageId ?? '?';
   const replay = replayOf(message.Body ?? '', deps.workflow);
   if (typeof replay === 'string') return { messageId, outcome: 'kept', detail: replay };
-  const about = { messageId, workflowId: replay.workflowId, node: replay.node, functionArn: replay.functionArn };
+  let about: Omit<RecoveredDeadLetter, 'outcome' | 'detail'> = { messageId, workflowId: replay.workflowId, node: replay.node, functionArn: qualifiedName(replay.functionArn, replay.qualifier) };
   const remove = (): Promise<unknown> => deps.sqs.send(new DeleteMessageCommand({ QueueUrl: deps.queueUrl, ReceiptHandle: message.ReceiptHandle }));
   try {
-    const { status } = await deps.status(replay.workflowId);
-    if (status === 'SUCCEEDED' || status === 'FAILED') {
+    const run = await deps.status(replay.workflowId);
+    if (run.status === 'SUCCEEDED' || run.status === 'FAILED') {
       await remove();
-      return { ...about, outcome: 'finished', detail: `run already ${status}; ${replay.why}` };
+      return { ...about, outcome: 'finished', detail: `run already ${run.status}; ${replay.why}` };
     }
+    const qualifier = replayQualifier(replay, run);
+    about = { ...about, functionArn: qualifiedName(replay.functionArn, qualifier) };
     await deps.lambda.send(new InvokeCommand({
       FunctionName: replay.functionArn,
-      Qualifier: replay.qualifier,
+      Qualifier: qualifier,
       InvocationType: 'Event',
       Payload: Buffer.from(JSON.stringify(replay.event)),
     }));

@@ -10,13 +10,24 @@
  * then that set is cleared. A redrive interrupted between the write and the
  * clearing is finished by the next call: its invokes repeat, which the
  * exactly-once step absorbs.
+ *
+ * A run is pinned to its deployment (the run record's): each parked event is
+ * re-sent to the function alias it was parked for. `deployment: 'latest'`
+ * moves the run to the workflow's newest deployment when its node graph is
+ * the run's (graph-changes.ts): the same write that makes the run RUNNING
+ * moves its record's deployment, and the re-sent envelopes carry the new one
+ * to the new deployment's aliases. The re-sends always follow the record, so
+ * a moved redrive finished by a later call goes to the new deployment too.
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { ENVELOPE_VERSION, type Envelope, qualifiedName, type StartRequest } from '../../runtime/contract/ir';
 import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
 import { unlessConditionFailed } from './conditional-write';
 import { UnumClientError } from './errors';
+import { splitFunctionRef } from './function-ref';
+import { graphChanges, type NodeGraph } from './graph-changes';
 import type { TableReader } from '../runs/table-reader';
-import type { RunState } from './types';
+import type { RedriveOptions, RunState } from './types';
 
 /** `redrive()` on a run that cannot be redriven: not FAILED, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */
 export class UnumRunNotRedrivableError extends UnumClientError {
@@ -32,6 +43,18 @@ export interface RedriveResult {
   readonly redriveCount: number;
   /** Parked invocations invoked again. */
   readonly resumed: number;
+  /** The deployment the run resumes on; absent for a run started by an unum-cdk before deployments. */
+  readonly deployment?: string;
+  /** The deployment the run was on before this redrive moved it (`deployment: 'latest'`); absent when it stayed. */
+  readonly movedFrom?: string;
+}
+
+/** The deployment records a move to the latest deployment reads (deployments.ts). */
+export interface DeploymentGraphs {
+  /** The workflow's current deployment and its node graph; undefined when it has no deployment record. */
+  latest(): Promise<{ readonly deployment: string; readonly graph: NodeGraph } | undefined>;
+  /** The node graph of `deployment`, from its record; undefined when it has none. */
+  graphOf(deployment: string): Promise<NodeGraph | undefined>;
 }
 
 /** What `redriveRun` works with. */
@@ -40,6 +63,7 @@ export interface RedriveDeps {
   readonly dynamodb: DynamoDBClient;
   /** Invokes `functionName` asynchronously with `event` (JSON). */
   readonly invoke: (functionName: string, event: string) => Promise<void>;
+  readonly deployments: DeploymentGraphs;
 }
 
 const update = (deps: RedriveDeps, request: UpdateRequest) =>
@@ -56,17 +80,37 @@ async function markResent(deps: RedriveDeps, run: RunRef, generation: number, na
   await Promise.all(names.map((n) => unlessConditionFailed(update(deps, parkResent(run, n, generation)))));
 }
 
+/** A parked function reference on `deployment`: its alias there (the parked one when the run stayed). */
+function onDeployment(functionName: string, deployment: string | undefined): string {
+  const ref = splitFunctionRef(functionName);
+  return deployment === undefined || ref.qualifier === deployment ? functionName : qualifiedName(ref.function, deployment);
+}
+
+/** A parked event as `deployment` accepts it: an envelope names its deployment (a start request names none). */
+function forDeployment(event: string, deployment: string | undefined): string {
+  const e = JSON.parse(event) as Envelope | StartRequest;
+  if (deployment === undefined || !('unum' in e) || e.unum.deployment === deployment) return event;
+  return JSON.stringify({ ...e, unum: { ...e.unum, deployment } });
+}
+
 /**
- * Invokes the parked invocations `names` of redrive `redrives`, marked with
- * its generation (those not in `known` read now), and clears its set (unless
- * a later redrive replaced it).
+ * Invokes the parked invocations `names` of redrive `redrives` on the run's
+ * `deployment`, marked with its generation (those not in `known` read now),
+ * and clears its set (unless a later redrive replaced it).
  */
-async function resume(deps: RedriveDeps, run: RunRef, redrives: number, names: readonly string[], known = new Map<string, Parked | undefined>()): Promise<RedriveResult> {
+async function resume(deps: RedriveDeps, run: RunRef, redrives: number, deployment: string | undefined, names: readonly string[], known = new Map<string, Parked | undefined>()): Promise<RedriveResult> {
   const read = await readParked(deps, run, names.filter((n) => !known.has(n)));
   const parked = names.map((n) => known.get(n) ?? read.get(n)).filter((p): p is Parked => p !== undefined);
-  await Promise.all(parked.map((p) => deps.invoke(p.functionName, resentEvent(p.event, redrives))));
+  await Promise.all(parked.map((p) => deps.invoke(onDeployment(p.functionName, deployment), resentEvent(forDeployment(p.event, deployment), redrives))));
   await unlessConditionFailed(update(deps, runRedriveDone(run, redrives)));
-  return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length };
+  return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length, ...(deployment === undefined ? {} : { deployment }) };
+}
+
+/** The envelope format of a parked event that this unum-cdk's functions would refuse (an older one's), if it is one. */
+function olderEnvelope(event: string): number | undefined {
+  const e = JSON.parse(event) as { unum?: { v?: unknown } };
+  const v = e.unum?.v;
+  return e.unum !== undefined && v !== ENVELOPE_VERSION ? Number(v) : undefined;
 }
 
 /** The parked invocations of the run `item` holds, or why it cannot be redriven now. */
@@ -80,24 +124,50 @@ async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Prom
   const now = Math.floor(Date.now() / 1000);
   const parked = await readParked(deps, run, redo);
   if ([...parked.values()].some((p) => p === undefined || p.until <= now)) return 'its redrive window passed: what it would read again may have expired (checkpoint retention)';
+  const older = [...parked.values()].map((p) => olderEnvelope((p as Parked).event)).find((v) => v !== undefined);
+  if (older !== undefined) return `its parked invocations are envelopes of format ${older}, from an unum-cdk before deployment pinning: the functions run format ${ENVELOPE_VERSION} and would refuse them`;
   return parked;
 }
 
+/**
+ * The deployment a redrive resumes a run of deployment `from` on: its own, or with
+ * `latest` the workflow's current one when the run's node graph is the same
+ * there; why not, as a refusal.
+ */
+async function targetDeployment(deps: RedriveDeps, from: string | undefined, options: RedriveOptions): Promise<string | undefined | { readonly refused: string }> {
+  if (options.deployment !== 'latest') return from;
+  if (from === undefined) return { refused: 'it was started by an unum-cdk before deployments: it has no deployment to move from' };
+  const latest = await deps.deployments.latest();
+  if (!latest) return { refused: 'the workflow has no deployment record to move it to (the sweeper writes one at every deploy)' };
+  if (latest.deployment === from) return from;
+  const graph = await deps.deployments.graphOf(from);
+  if (!graph) return { refused: `its deployment ${from} has no record, so its node graph cannot be compared with the latest (${latest.deployment})` };
+  const changes = graphChanges(graph, latest.graph);
+  if (changes.length > 0) return { refused: `the latest deployment ${latest.deployment} has another node graph than its deployment ${from}: ${changes.join('; ')}` };
+  return latest.deployment;
+}
+
 /** Redrives run `run` (see the module comment); throws `UnumRunNotRedrivableError` when it cannot. */
-export async function redriveRun(deps: RedriveDeps, run: RunRef): Promise<RedriveResult> {
+export async function redriveRun(deps: RedriveDeps, run: RunRef, options: RedriveOptions = {}): Promise<RedriveResult> {
   for (;;) {
     const item = await deps.table.get(runKey(run));
     if (!item) throw new UnumRunNotRedrivableError(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
     const { redoing, redrives } = decodeRedriveState(item);
-    const status = decodeRunRecord(item).status;
-    // A redrive interrupted before it cleared its set (its items marked already): finish it.
-    if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, redoing);
+    const { status, deployment: from } = decodeRunRecord(item);
+    // A redrive interrupted before it cleared its set (its items marked already, the record moved already): finish it.
+    if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, from, redoing);
     const parked = await parkedOrRefusal(deps, run, item);
     if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
+    const to = await targetDeployment(deps, from, options);
+    if (typeof to === 'object') throw new UnumRunNotRedrivableError(run.workflowId, status, to.refused);
+    const move = from !== undefined && to !== undefined && to !== from ? { from, to } : undefined;
     // Marked before the run is RUNNING again: no failure of an older event can come between and fail it again.
     await markResent(deps, run, redrives + 1, [...parked.keys()]);
-    const updated = await unlessConditionFailed(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString())).then((r) => r.Attributes));
-    if (updated) return resume(deps, run, redrives + 1, decodeRedriveState(updated).redoing, parked);
+    const updated = await unlessConditionFailed(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString(), move)).then((r) => r.Attributes));
+    if (updated) {
+      const result = await resume(deps, run, redrives + 1, to, decodeRedriveState(updated).redoing, parked);
+      return move ? { ...result, movedFrom: move.from } : result;
+    }
     const now = await deps.table.get(runKey(run));
     // Still FAILED, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.
     if (now && decodeRunRecord(now).status === 'FAILED' && decodeRedriveState(now).redrives === redrives) continue;

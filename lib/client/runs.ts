@@ -41,12 +41,13 @@ function isoTime(value: Date | string | undefined, field: string, workflow: stri
 function summary(entry: Item, record: Item): RunSummary {
   const key = parseKey(keyOf(entry) ?? '');
   if (key?.kind !== 'run') throw new UnumClientError(`the runs index holds an item that is not a run record: ${keyOf(entry)}`);
-  const { status, startedAt, finishedAt, error } = decodeRunRecord(record);
+  const { status, startedAt, finishedAt, deployment, error } = decodeRunRecord(record);
   return {
     workflowId: key.workflowId,
     status,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
+    ...(deployment !== undefined ? { deployment } : {}),
     ...(error ? { error } : {}),
   };
 }

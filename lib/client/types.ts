@@ -65,6 +65,19 @@ export interface StopOptions {
   readonly cause?: string;
 }
 
+/** Options of `UnumClient.redrive`. */
+export interface RedriveOptions {
+  /**
+   * `'latest'`: move the run to the workflow's newest deployment (to resume
+   * on fixed code), when that deployment has the run's node graph: the same
+   * nodes, each leading to the same successors in the same order (handlers,
+   * settings and retries may differ). Otherwise the redrive is refused with
+   * `UnumRunNotRedrivableError` naming what changed, and nothing changes.
+   * @default the run's own deployment, the one it started on
+   */
+  readonly deployment?: 'latest';
+}
+
 /** Options of `UnumClient.startAndWait`. */
 export interface StartAndWaitOptions extends StartOptions, WaitOptions {}
 
@@ -88,6 +101,8 @@ export interface RunSummary {
   readonly startedAt?: string;
   /** ISO-8601 time the run reached SUCCEEDED or FAILED. */
   readonly finishedAt?: string;
+  /** The deployment the run runs on; absent for a run started by an unum-cdk before deployments. */
+  readonly deployment?: string;
   readonly error?: RunError;
 }
 

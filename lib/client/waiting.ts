@@ -4,13 +4,14 @@
  * out its token; the Task is answered once its checkpoint exists. Both keys
  * are derived from the invocation's name, which only the run, the node, the
  * iteration and the fan-out frames determine: the client computes the names
- * of the workflow's callback Tasks and reads the two items of each, a few
- * key reads, no scan. A Task inside a Map or Parallel state has frames the
+ * of the workflow's callback Tasks and reads the two items of each, and the
+ * run record for the deployment its tokens route answers to: a few key
+ * reads, no scan. A Task inside a Map or Parallel state has frames the
  * client cannot know, so it is not found here (`unum local run` names those
  * from the engine's traffic).
  */
 import { invocationName } from '../../runtime/contract/naming';
-import { checkpointKey, decodeTaskWait, type RunRef, taskWaitKey } from '../../runtime/contract/table';
+import { checkpointKey, decodeRunRecord, decodeTaskWait, type RunRef, runKey, taskWaitKey } from '../../runtime/contract/table';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import type { HistoryEntry } from './history';
 import type { TableReader } from '../runs/table-reader';
@@ -39,12 +40,15 @@ export async function waitingTasks(table: TableReader, run: RunRef, callbackNode
   if (callbackNodes.length === 0) return [];
   const iterations = [...new Set([0, ...history.filter((e) => e.indexes.length === 0).map((e) => e.iteration)])];
   const candidates = callbackNodes.flatMap((node) => iterations.map((iteration) => ({ node, iteration, invocation: invocationName(run, node, iteration, []) })));
-  const items = await table.getMany(candidates.flatMap((c) => [taskWaitKey(c.invocation), checkpointKey(c.invocation)]));
+  const items = await table.getMany([runKey(run), ...candidates.flatMap((c) => [taskWaitKey(c.invocation), checkpointKey(c.invocation)])]);
+  const record = items.get(runKey(run));
+  // The token routes the answer to the run's deployment, whose Task waits (a run never leaves its deployment while it runs).
+  const deployment = (record && decodeRunRecord(record).deployment) ?? '';
   const waiting: { task: WaitingTask; at: number }[] = [];
   for (const c of candidates) {
     const wait = decodeTaskWait(items.get(taskWaitKey(c.invocation)));
     if (!wait || items.has(checkpointKey(c.invocation))) continue;
-    const taskToken = encodeTaskToken({ ...run, node: c.node, invocation: c.invocation, secret: wait.secret });
+    const taskToken = encodeTaskToken({ ...run, node: c.node, invocation: c.invocation, secret: wait.secret, deployment });
     const task = { node: c.node, iteration: c.iteration, since: new Date(wait.startedAt).toISOString(), heartbeats: wait.beats, taskToken };
     waiting.push({ task, at: wait.startedAt });
   }

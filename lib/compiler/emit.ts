@@ -449,6 +449,7 @@ export class Emitter {
       ...(b.callback ? { callback: b.callback } : {}),
       instructions: b.instructions,
       settings: { ...this.settings, timeoutSeconds: b.fn.timeoutSeconds, handoffSeconds },
+      deployment: '',
       functionNames: {},
     };
     return {

@@ -18,6 +18,7 @@ const RUNTIME_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'handler');
 const CALLBACK_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'callback-handler');
 const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'failure-recorder');
 const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'task-response');
+const SWEEPER = path.join(PACKAGE_ROOT, 'runtime', 'deployments', 'handler');
 
 /**
  * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
@@ -96,6 +97,11 @@ export function bundleTaskResponder(options: ResolvedBundling): Bundle {
 /** The bundle of the construct's failure recorder (the on-failure destination). */
 export function bundleFailureRecorder(options: ResolvedBundling): Bundle {
   return cached('failure-recorder', options, () => build({ entryPoint: FAILURE_RECORDER }, options));
+}
+
+/** The bundle of the workflow's sweeper, which records deployments and deletes those no run can use any more. */
+export function bundleSweeper(options: ResolvedBundling): Bundle {
+  return cached('sweeper', options, () => build({ entryPoint: SWEEPER }, options));
 }
 
 /** What a handler module exports, as far as it can be known without running it. */

@@ -1,8 +1,10 @@
+import { type CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { parkKey, runKey, TABLE } from '../../runtime/contract/table';
+import { deploymentKey, parkKey, runKey, TABLE } from '../../runtime/contract/table';
 
 /**
  * What the grants to clients of a workflow (start, stop, list, recover,
@@ -15,6 +17,7 @@ export interface GrantTargets {
   /** `table` without its indexes (see workflow-table.ts `tableItems`). */
   readonly items: dynamodb.ITable;
   readonly deadLetterQueue: sqs.IQueue;
+  /** The nodes' functions: a redrive or a recovery invokes them on the deployment of the run. */
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
 }
 
@@ -25,12 +28,30 @@ function runRecords(workflow: string, parked = false): Record<string, Record<str
 }
 
 function invokeAll(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: Object.values(t.functions).map((fn) => fn.functionArn) });
+  return grantInvokeOfAliases(grantee, Object.values(t.functions));
 }
 
-/** The function itself, not `<arn>:*` as grantInvoke gives: clients invoke the unqualified function. */
-export function grantInvokeOf(grantee: iam.IGrantable, fn: lambda.IFunction): iam.Grant {
-  return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: [fn.functionArn] });
+/** Exactly this function ARN (`grantStart`: the entry's `live` alias). */
+export function grantInvokeOf(grantee: iam.IGrantable, functionArn: string): iam.Grant {
+  return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: [functionArn] });
+}
+
+/**
+ * Any alias of these functions (`<arn>:*`), never the unqualified function
+ * (`$LATEST`): a client continuing a run (redrive, recover, a task response)
+ * invokes the alias of the run's own deployment, which may be an older one.
+ */
+export function grantInvokeOfAliases(grantee: iam.IGrantable, functions: readonly lambda.IFunction[]): iam.Grant {
+  const principal = grantee.grantPrincipal;
+  if (Construct.isConstruct(principal)) {
+    Validations.of(principal).acknowledge(
+      ...functions.map((fn) => ({
+        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((fn.node.defaultChild as CfnResource).logicalId) as string}.Arn>:*]`,
+        reason: `Any alias of ${fn.node.path}: each deployment of the workflow has its own alias, and a run continues on the alias of its own deployment, which may be an older one; the function itself ($LATEST) is not granted.`,
+      })),
+    );
+  }
+  return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: functions.map((fn) => `${fn.functionArn}:*`) });
 }
 
 export function grantStop(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
@@ -74,7 +95,15 @@ export function grantRedrive(grantee: iam.IGrantable, t: GrantTargets): iam.Gran
     resourceArns: [t.table.tableArn],
     conditions: runRecords(t.workflowName, true),
   });
+  // `deployment: 'latest'` compares the run's deployment with the newest: it reads their records, nothing else of them.
+  const deployments = iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+    resourceArns: [t.table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [deploymentKey(t.workflowName), deploymentKey(t.workflowName, '*')] } },
+  });
   const invoke = invokeAll(grantee, t);
   const key = t.table.encryptionKey?.grantEncryptDecrypt(grantee);
-  return key ? records.combine(invoke).combine(key) : records.combine(invoke);
+  const grant = records.combine(deployments).combine(invoke);
+  return key ? grant.combine(key) : grant;
 }

@@ -1,31 +1,7 @@
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
 import { ENV } from '../../runtime/contract/ir';
-import type { AsyncSettings } from '../compiler/function-settings';
-
-/**
- * `AWS::Lambda::EventInvokeConfig` of one node: Lambda's async retries and
- * event age, and the failure recorder as on-failure destination, so an
- * invocation that exhausts its retries marks the run FAILED instead of
- * leaving it RUNNING forever.
- */
-export function configureAsyncInvoke(
-  scope: Construct,
-  id: string,
-  fn: lambda.IFunction,
-  settings: AsyncSettings,
-  failureDestinationArn: string,
-): lambda.CfnEventInvokeConfig {
-  return new lambda.CfnEventInvokeConfig(scope, id, {
-    functionName: fn.functionName,
-    qualifier: '$LATEST',
-    maximumRetryAttempts: settings.retryAttempts,
-    maximumEventAgeInSeconds: settings.maxEventAgeSeconds,
-    destinationConfig: { onFailure: { destination: failureDestinationArn } },
-  });
-}
 
 /** Environment and grants that let the failure recorder forward records to the user's queue or topic. */
 export function forwardFailures(target: IQueue | ITopic, recorder: lambda.Function): void {

@@ -5,6 +5,9 @@ export const MAX_FUNCTION_NAME_LENGTH = 64;
 
 const VALID_NAME = /^[A-Za-z0-9_-]+$/;
 
+/** `-` and 8 hex digits of a hash, which end a shortened name. */
+const HASH_SUFFIX_LENGTH = 9;
+
 /**
  * Deterministic physical function name `<stack>-<workflow>-<node>`.
  *
@@ -19,7 +22,16 @@ export function physicalFunctionName(stackName: string, workflow: string, node: 
   if (full.length <= MAX_FUNCTION_NAME_LENGTH && VALID_NAME.test(full)) {
     return full;
   }
-  const hash = createHash('sha256').update(full).digest('hex').slice(0, 8);
-  const readable = full.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, MAX_FUNCTION_NAME_LENGTH - hash.length - 1);
+  const hash = createHash('sha256').update(full).digest('hex').slice(0, HASH_SUFFIX_LENGTH - 1);
+  const readable = full.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, MAX_FUNCTION_NAME_LENGTH - HASH_SUFFIX_LENGTH);
   return `${readable}-${hash}`;
+}
+
+/**
+ * What every `physicalFunctionName` of the workflow starts with, also when a
+ * name is shortened: the sweeper's rights on the workflow's functions are
+ * scoped by it, because it deletes functions of nodes a later deployment removed.
+ */
+export function workflowFunctionPrefix(stackName: string, workflow: string): string {
+  return `${stackName}-${workflow}-`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, MAX_FUNCTION_NAME_LENGTH - HASH_SUFFIX_LENGTH);
 }

@@ -1,4 +1,5 @@
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { createHash } from 'crypto';
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
@@ -18,17 +19,44 @@ export function functionArnFromName(scope: Construct, functionName: string): str
 }
 
 /**
+ * The IAM path of a workflow's per-deployment roles, `/unum/<hash of stack and
+ * workflow>/`: the sweeper may delete roles under it, and only those.
+ */
+export function deploymentRolePath(stackName: string, workflow: string): string {
+  return `/unum/${createHash('sha256').update(`${stackName}\0${workflow}`).digest('hex').slice(0, 16)}/`;
+}
+
+/**
  * An execution role with no managed policies: everything it may do is added
  * explicitly (logs of its own log group, its table, the functions it invokes).
+ * A role of a deployment (`path`: the workflow's `deploymentRolePath`) is
+ * retained when a later deployment replaces it: that deployment's versions
+ * still run with it until the sweeper deletes them (`retainRole` once its
+ * grants are added).
  */
-export function createExecutionRole(scope: Construct, id: string, description: string): iam.Role {
+export function createExecutionRole(scope: Construct, id: string, description: string, path?: string): iam.Role {
   return new iam.Role(scope, id, {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     description,
+    ...(path === undefined ? {} : { path }),
   });
 }
 
-/** Allow `lambda:InvokeFunction` on exactly these function ARNs (unqualified: the runtime invokes `$LATEST`). */
+/**
+ * Keeps a deployment's role and its inline policy when a later deployment
+ * removes them from the template: the deployment's versions keep running
+ * with them, until the sweeper deletes them with the deployment. Retained
+ * even by a rollback of the operation that created them, as the versions
+ * are (deployment-version.ts): a run started on the deployment before the
+ * rollback keeps its permissions.
+ */
+export function retainRole(role: iam.Role): void {
+  role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  const policy = role.node.tryFindChild('DefaultPolicy');
+  if (policy instanceof iam.Policy) policy.applyRemovalPolicy(RemovalPolicy.RETAIN);
+}
+
+/** Allow `lambda:InvokeFunction` on exactly these function ARNs (qualified with a deployment: nothing invokes `$LATEST`). */
 export function allowInvoke(role: iam.IRole, functionArns: readonly string[]): void {
   if (functionArns.length === 0) return;
   role.addToPrincipalPolicy(
@@ -54,11 +82,16 @@ export function allowInvoke(role: iam.IRole, functionArns: readonly string[]): v
  * - failure recorder (runtime/entry/failure-recorder.ts): its store calls
  *   read single items only (failState, finishRun, interruptRun, getResent,
  *   putParked, parkInRun, history), never a batch.
+ * - sweeper (runtime/deployments/): its deployment records (GetItem, PutItem,
+ *   UpdateItem) and the run records it reads to know whether a run of a
+ *   deployment can still run or be redriven (BatchGetItem; it also Queries
+ *   the runs index, sweeper.ts grants that).
  * The task-response function has no table access.
  */
 export const WORKFLOW_TABLE_ACTIONS = {
   node: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   failureRecorder: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  sweeper: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 } as const;
 
 /**

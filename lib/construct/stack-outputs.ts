@@ -9,6 +9,8 @@ import type { WorkflowMetadata } from '../assembly/metadata';
 /** What a deployed workflow is made of, for its stack outputs and the tools' metadata. */
 export interface DeployedWorkflow {
   readonly workflowName: string;
+  /** The deployment id (runtime/contract/ir `DEPLOYMENT_ID_PATTERN`). */
+  readonly deployment: string;
   readonly compiled: CompiledWorkflow;
   readonly functions: Readonly<Record<string, lambda.Function>>;
   readonly entryFunction: lambda.Function;
@@ -22,7 +24,11 @@ export interface DeployedWorkflow {
   readonly taskResponderName: string;
 }
 
-/** Stack outputs with stable logical ids (`<id>EntryFunctionName`), so scripts can read them. */
+/**
+ * Stack outputs with stable logical ids (`<id>EntryFunctionName`), so scripts
+ * can read them. Runs start at the entry's alias `live` (`<EntryFunctionName>:live`);
+ * `<id>Deployment` is the deployment the stack's last deploy made live.
+ */
 export function addOutputs(scope: Construct, w: DeployedWorkflow): void {
   const prefix = scope.node.scopes
     .slice(scope.node.scopes.indexOf(Stack.of(scope)) + 1)
@@ -36,6 +42,7 @@ export function addOutputs(scope: Construct, w: DeployedWorkflow): void {
     ['TableName', w.table.tableName, `Table of workflow ${name} (checkpoints and run records)`],
     ['DeadLetterQueueUrl', w.deadLetterQueue.queueUrl, `Dead letters of workflow ${name}, for unum recover`],
     ['WorkflowName', name, `Name of workflow ${name}: its run records are keyed with it`],
+    ['Deployment', w.deployment, `Deployment of workflow ${name} that new runs start on (the alias live of its entry function)`],
     ...(w.taskResponseFunction
       ? [['TaskResponseFunctionName', w.taskResponseFunction.functionName, `Function of workflow ${name} that completes task tokens`] as [string, string, string]]
       : []),
@@ -59,8 +66,9 @@ export function workflowMetadata(w: DeployedWorkflow): WorkflowMetadata {
   }
   const tableResource = w.table.node.defaultChild as dynamodb.CfnTable | undefined;
   return {
-    version: 1,
+    version: 2,
     workflow: w.workflowName,
+    deployment: w.deployment,
     entry: w.compiled.entry,
     nodes,
     tableLogicalId: tableResource?.logicalId,

@@ -8,45 +8,65 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { Construct, type IConstruct } from 'constructs';
-import { ENV, METRICS, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
+import { ENV, LIVE_ALIAS, METRICS, qualifiedName, type NodeIR } from '../../runtime/contract/ir';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
 import { WORKFLOW_LEVEL } from '../compiler/errors';
-import { asyncSettingsProblem, FUNCTION_TIMEOUT_MARGIN_SECONDS, functionTimeoutSeconds, MAX_EVENT_AGE_SECONDS, MEMORY_MB, RETRY_ATTEMPTS, TIMEOUT_SECONDS } from '../compiler/function-settings';
+import { asyncSettingsProblem, functionTimeoutSeconds } from '../compiler/function-settings';
 import {
   assetCode,
   assetFiles,
-  bundleFailureRecorder,
   bundleNode,
-  bundleTaskResponder,
   describeBuildFailure,
   moduleExports,
   resolveBundling,
   unbundledCode,
+  type Bundle,
   type ResolvedBundling,
 } from './bundling';
-import { grantInvokeOf, grantListRuns, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
+import { grantInvokeOf, grantInvokeOfAliases, grantListRuns, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
 import { createDeadLetterQueue } from './dead-letters';
-import { createWorkflowFunction, type CommonFunctionOptions, type FunctionOptions } from './workflow-function';
+import { publishVersion } from './deployment-version';
+import { deploymentId, type DeploymentFunction } from './deployment-id';
+import { createWorkflowFunction, functionPlatform, type CommonFunctionOptions, type FunctionOptions } from './workflow-function';
 import { UnumWorkflowError } from './errors';
-import { configureAsyncInvoke, forwardFailures } from './event-invoke';
-import { physicalFunctionName } from './function-names';
+import { createFailureRecorder, FAILURE_RECORDER_NAME, planFailureRecorder } from './failure-recorder';
+import { physicalFunctionName, workflowFunctionPrefix } from './function-names';
 import { workflowMetric } from './metrics';
-import { allowInvoke, allowItems, createExecutionRole, EFFECTS_TABLE_ACTIONS, functionArnFromName, WORKFLOW_TABLE_ACTIONS } from './permissions';
+import {
+  allowInvoke,
+  allowItems,
+  createExecutionRole,
+  deploymentRolePath,
+  EFFECTS_TABLE_ACTIONS,
+  functionArnFromName,
+  retainRole,
+  WORKFLOW_TABLE_ACTIONS,
+} from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
-import { recorderSpec } from './recorder-spec';
 import { nodesOnCycles } from '../compiler/cycles';
 import { addOutputs, workflowMetadata, type DeployedWorkflow } from './stack-outputs';
+import { DeploymentSweeper, type DeploymentMember } from './sweeper';
+import { createTaskResponder, planTaskResponder, TASK_RESPONDER_NAME } from './task-responder';
 import { createWorkflowTable, tableItems } from './workflow-table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
 import { WORKFLOW_METADATA_TYPE } from '../assembly/metadata';
+import type { WorkflowPartContext } from './workflow-part';
 
-/** Stands for the failure recorder in its function name; a node of the same name is reported as a collision. */
-const FAILURE_RECORDER_NAME = 'unum-failure';
-/** Stands for the task-response function (workflows with callback Tasks) in its function name. */
-const TASK_RESPONDER_NAME = 'unum-task-response';
+/** Stands for the sweeper (sweeper.ts) in its function name. */
+const SWEEPER_NAME = 'unum-sweeper';
+
+/** A node before its resources exist (`planNode`). */
+interface NodePlan {
+  readonly node: string;
+  readonly compiledNode: CompiledNode;
+  /** Undefined in a stack excluded from bundling. */
+  readonly bundle?: Bundle;
+  readonly timeoutSeconds: number;
+  readonly identity: DeploymentFunction;
+}
 
 /**
  * A serverless workflow with no orchestrator (the Unum design): one Lambda
@@ -62,11 +82,32 @@ const TASK_RESPONDER_NAME = 'unum-task-response';
  * set `recursiveLoop: Allow`, so that Lambda's recursive-loop detection (which
  * stops a chain of invocations that returns to the same function about 16
  * times) cannot end a legitimate loop; every other function keeps it.
+ *
+ * Each synth is a deployment, named by a hash of everything a run depends on
+ * (`deployment`). Every function publishes a version per deployment with an
+ * alias of that name, and every invocation a run makes names the alias of its
+ * own deployment, so a deploy never changes the code or graph of a run in
+ * flight. Runs start at the entry's alias `live`, which moves to a new
+ * deployment only after all of it exists (the deployment's custom resource,
+ * served by the sweeper function, makes the aliases). Old versions, aliases
+ * and roles are retained, and the sweeper deletes them once no run can use them.
  */
 export class UnumWorkflow extends Construct {
   /** The workflow's name (IR, function names, metric dimension). */
   readonly workflowName: string;
-  /** The function that starts runs (invoke it with `{ input, workflowId? }` or a raw input). */
+  /**
+   * The deployment id of this synth: `d` and 20 hex digits of a hash of every
+   * node's IR, every function's code and settings and unum-cdk's version.
+   * Every function of the workflow has an alias of this name on the version
+   * published for it, and a run started on it runs on those aliases only. The
+   * same app synthesized twice gives the same id; any change a run could
+   * notice gives a new one (stack output `<id>Deployment`).
+   */
+  readonly deployment: string;
+  /**
+   * The function that starts runs: invoke its alias `live` (`<name>:live`)
+   * with `{ input, workflowId? }` or a raw input (`grantStart`).
+   */
   readonly entryFunction: lambda.Function;
   /** The table holding checkpoints, fan-in state and run records. */
   readonly table: dynamodb.ITable;
@@ -156,77 +197,119 @@ export class UnumWorkflow extends Construct {
       removalPolicy: props.removalPolicy,
     });
     const common = { props, bundling, logGroup };
-
     this.deadLetterQueue = createDeadLetterQueue(this, 'DeadLetters', props.removalPolicy);
-    this.failureRecorder = this.createFailureRecorder(names, common);
 
+    // Everything a run depends on is known before any function exists: its hash names the deployment.
+    const plans = nodes.map(([node, compiledNode]) => this.planNode(node, compiledNode, common, onCycle.has(node)));
     const callbacks = nodes.filter(([, n]) => n.ir.callback).map(([node]) => node);
+    const parts = this.partContext(common);
+    const recorderPlan = planFailureRecorder(parts);
+    const responderPlan = callbacks.length > 0 ? planTaskResponder(parts, callbacks) : undefined;
+    const deployment = deploymentId([...plans, recorderPlan, ...(responderPlan ? [responderPlan] : [])].map((plan) => plan.identity));
+    this.deployment = deployment;
+    const rolePath = deploymentRolePath(stack.stackName, this.workflowName);
+    const qualifiedArn = (node: string): string => functionArnFromName(this, qualifiedName(names.get(node) as string, deployment));
+
+    const recorder = createFailureRecorder(parts, recorderPlan, deployment, rolePath, this.deadLetterQueue);
+    this.failureRecorder = recorder.fn;
+    const recorderArn = qualifiedArn(FAILURE_RECORDER_NAME);
+    const members: DeploymentMember[] = [recorder.member];
+
     // Scheduler also delivers callback Tasks' timeouts and heartbeat checks, to the Task's own function,
-    // and a run's timeout to the failure recorder.
+    // and a run's timeout to the failure recorder: all to this deployment's aliases.
     const wakeUps = [...new Set([...nodes.flatMap(([, n]) => n.waitTargets), ...callbacks])].sort();
     const runTimeout = this.compiled.nodes[this.compiled.entry].ir.settings.runTimeoutSeconds !== undefined;
-    const wakeUpArns = [...wakeUps.map((node) => functionArnFromName(this, names.get(node) as string)), ...(runTimeout ? [this.failureRecorder.functionArn] : [])];
-    const waits = wakeUpArns.length > 0 ? new WaitScheduling(this, 'Waits', this.workflowName, wakeUpArns) : undefined;
+    const wakeUpArns = [...wakeUps.map(qualifiedArn), ...(runTimeout ? [recorderArn] : [])];
+    const waits = new WaitScheduling(this, 'Waits', this.workflowName, deployment, rolePath, wakeUpArns);
     const schedules = (node: string, n: (typeof nodes)[number][1]): boolean => n.waitTargets.length > 0 || n.ir.callback !== undefined || (runTimeout && node === this.compiled.entry);
     const nodesScope = new Construct(this, 'Nodes');
     const functions: Record<string, lambda.Function> = {};
-    for (const [node, compiledNode] of nodes) {
-      const settings = compiledNode.async;
-      const timeoutSeconds = functionTimeoutSeconds(compiledNode.fn.timeoutSeconds);
-      const problem = asyncSettingsProblem(settings) ?? retentionProblem({ checkpointTtlSeconds: compiledNode.ir.settings.checkpointTtlSeconds, timeoutSeconds }, settings);
-      if (problem) this.fail(node, problem);
-
+    for (const { node, compiledNode, bundle, timeoutSeconds } of plans) {
       const nodeScope = new Construct(nodesScope, node);
-      const role = createExecutionRole(nodeScope, 'Role', `unum workflow ${this.workflowName}, node ${node}`);
+      const role = createExecutionRole(nodeScope, `Role${deployment}`, `unum workflow ${this.workflowName}, node ${node}, deployment ${deployment}`, rolePath);
+      const ir = this.nodeIr(compiledNode, deployment);
       const fn = this.createFunction(nodeScope, 'Function', {
         ...common,
         role,
         functionName: names.get(node) as string,
         description: `unum workflow ${this.workflowName}, node ${node}`,
-        code: this.nodeCode(node, compiledNode, names, bundling),
+        code: bundle === undefined ? unbundledCode({ ir, bundling }) : assetCode(assetFiles(bundle, ir)),
         memorySize: compiledNode.fn.memorySize,
         timeoutSeconds,
         environment: {
           ...compiledNode.fn.environment,
-          ...(waits && schedules(node, compiledNode) ? waits.allowScheduling(role, compiledNode.ir.callback !== undefined) : {}),
-          ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: names.get(FAILURE_RECORDER_NAME) as string } : {}),
+          ...(schedules(node, compiledNode) ? waits.allowScheduling(role, compiledNode.ir.callback !== undefined) : {}),
+          ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: qualifiedName(names.get(FAILURE_RECORDER_NAME) as string, deployment) } : {}),
         },
         loop: onCycle.has(node),
         tableActions: WORKFLOW_TABLE_ACTIONS.node,
       });
-      allowInvoke(role, compiledNode.successors.map((succ) => functionArnFromName(this, names.get(succ) as string)));
+      allowInvoke(role, compiledNode.successors.map(qualifiedArn));
       // Exactly the tables the node declares for its effects (validated by the compiler as ITables).
       for (const table of compiledNode.fn.effectsTables ?? []) allowItems(role, table as unknown as dynamodb.ITable, EFFECTS_TABLE_ACTIONS);
-      // Lambda checks that the role may invoke the destination when the config is created.
-      allowInvoke(role, [this.failureRecorder.functionArn]);
-      configureAsyncInvoke(nodeScope, 'AsyncInvoke', fn, settings, this.failureRecorder.functionArn).node.addDependency(role);
+      // Lambda checks that the role may invoke the destination when the alias' async config is put.
+      allowInvoke(role, [recorderArn]);
+      retainRole(role);
       functions[node] = fn;
+      members.push({
+        node,
+        functionName: names.get(node) as string,
+        version: publishVersion(fn),
+        role,
+        async: { settings: compiledNode.async, failureDestinationArn: recorderArn },
+      });
     }
     // Workflow-wide settings: every node's IR has the same retentions and handoff bound.
     const retention = workflowRetentionProblem(this.compiled.nodes[this.compiled.entry].ir.settings);
     if (retention) this.fail(undefined, retention);
     this.functions = functions;
     this.entryFunction = functions[this.compiled.entry];
-    if (callbacks.length > 0) this.taskResponseFunction = this.createTaskResponder(names, callbacks, common);
+    const responder = responderPlan && createTaskResponder(parts, responderPlan, deployment, rolePath);
+    if (responder) {
+      this.taskResponseFunction = responder.fn;
+      members.push(responder.member);
+    }
+
+    const workflowSettings = this.compiled.nodes[this.compiled.entry].ir.settings;
+    new DeploymentSweeper(this, 'Sweeper', {
+      common,
+      workflowName: this.workflowName,
+      deployment,
+      functionName: names.get(SWEEPER_NAME) as string,
+      table: this.table,
+      functionNamePrefix: workflowFunctionPrefix(stack.stackName, this.workflowName),
+      rolePath,
+      members,
+      entryNode: this.compiled.entry,
+      // Starts reach this deployment only once all of it exists: until then `live` names the one before.
+      dependencies: [nodesScope, recorder.scope, waits, ...(responder ? [responder.scope] : [])],
+      schedulerRole: waits.role,
+      graph: Object.fromEntries(nodes.map(([node, n]) => [node, n.successors])),
+      handoffSeconds: workflowSettings.handoffSeconds,
+      runRetentionSeconds: workflowSettings.runRetentionSeconds,
+      bundlingRequired: stack.bundlingRequired,
+      guard: (what, action) => this.guard(undefined, what, action),
+    });
 
     addOutputs(this, this.deployed());
     this.node.addMetadata(WORKFLOW_METADATA_TYPE, workflowMetadata(this.deployed()));
   }
 
-  /** Allow `grantee` to start runs (invoke the entry function). */
+  /** Allow `grantee` to start runs: invoke the entry function's `live` alias, and nothing else. */
   grantStart(grantee: iam.IGrantable): iam.Grant {
-    return grantInvokeOf(grantee, this.entryFunction);
+    return grantInvokeOf(grantee, `${this.entryFunction.functionArn}:${LIVE_ALIAS}`);
   }
 
   /**
    * Allow `grantee` to complete the task tokens of this workflow's callback
    * Tasks (`sendTaskSuccess`, `sendTaskFailure`, `sendTaskHeartbeat`), and
-   * nothing else: it may invoke the workflow's task-response function, which
-   * alone may invoke the callback Tasks' functions.
+   * nothing else: it may invoke the workflow's task-response function (any
+   * deployment's alias: a token names the deployment of its run), which alone
+   * may invoke the callback Tasks' functions.
    */
   grantTaskResponse(grantee: iam.IGrantable): iam.Grant {
     if (!this.taskResponseFunction) this.fail(undefined, 'grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN, so no task token to complete');
-    return grantInvokeOf(grantee, this.taskResponseFunction);
+    return grantInvokeOfAliases(grantee, [this.taskResponseFunction]);
   }
 
   /**
@@ -256,7 +339,8 @@ export class UnumWorkflow extends Construct {
   /**
    * Allow `grantee` to run `unum recover` (`UnumClient.recover`): receive and
    * delete dead letters, read run records (`GetItem`) to skip finished runs,
-   * and invoke this workflow's functions to replay the events that failed.
+   * and invoke this workflow's functions (any deployment's alias, `<function>:*`)
+   * to replay the events that failed.
    */
   grantRecover(grantee: iam.IGrantable): iam.Grant {
     return grantRecover(grantee, this.grantTargets());
@@ -267,7 +351,9 @@ export class UnumWorkflow extends Construct {
    * redrive`): read and update this workflow's run records
    * (`run#<workflow>#*`), read the invocations parked in them and mark
    * them re-sent (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
-   * invoke this workflow's functions to resume them; with the table's key when it has one.
+   * invoke this workflow's functions to resume them (any deployment's alias,
+   * `<function>:*`: a run resumes on its own deployment, or the latest); with
+   * the table's key when it has one.
    */
   grantRedrive(grantee: iam.IGrantable): iam.Grant {
     return grantRedrive(grantee, this.grantTargets());
@@ -345,7 +431,7 @@ export class UnumWorkflow extends Construct {
   private functionNames(stackName: string, nodes: readonly string[]): Map<string, string> {
     const names = new Map<string, string>();
     const owner = new Map<string, string>();
-    for (const node of [...nodes, FAILURE_RECORDER_NAME, TASK_RESPONDER_NAME]) {
+    for (const node of [...nodes, FAILURE_RECORDER_NAME, TASK_RESPONDER_NAME, SWEEPER_NAME]) {
       const name = physicalFunctionName(stackName, this.workflowName, node);
       const other = owner.get(name);
       if (other !== undefined) this.fail(node, `gets the same function name '${name}' as node '${other}'; rename one of them`);
@@ -355,19 +441,49 @@ export class UnumWorkflow extends Construct {
     return names;
   }
 
+  /** A node before any resource exists: validated, bundled, and what it contributes to the deployment id. */
+  private planNode(node: string, compiledNode: CompiledNode, common: CommonFunctionOptions, loop: boolean): NodePlan {
+    const settings = compiledNode.async;
+    const timeoutSeconds = functionTimeoutSeconds(compiledNode.fn.timeoutSeconds);
+    const problem = asyncSettingsProblem(settings) ?? retentionProblem({ checkpointTtlSeconds: compiledNode.ir.settings.checkpointTtlSeconds, timeoutSeconds }, settings);
+    if (problem) this.fail(node, problem);
+    const bundle = this.nodeBundle(node, compiledNode, common.bundling);
+    const effectsTables = (compiledNode.fn.effectsTables ?? []).map((table) => (table as unknown as dynamodb.ITable).tableArn);
+    const identity = this.identity(node, this.nodeIr(compiledNode), bundle, common, {
+      memorySize: compiledNode.fn.memorySize,
+      timeoutSeconds,
+      environment: compiledNode.fn.environment,
+      async: settings,
+      loop,
+      effectsTables,
+    });
+    return { node, compiledNode, bundle, timeoutSeconds, identity };
+  }
+
   /**
-   * Validates the handler file and export, then bundles the node: its code is
-   * the bundle + IR (with successor function names). In a stack excluded from
-   * bundling, esbuild does not run at all: no export check, no bundle.
+   * A node's IR: the compiler's, with the function names of its successors
+   * qualified with the deployment's alias. `deployment` undefined: the IR the
+   * deployment id is computed from (deployment empty, names unqualified).
    */
-  private nodeCode(node: string, compiledNode: CompiledNode, names: Map<string, string>, bundling: ResolvedBundling): lambda.Code {
+  private nodeIr(compiledNode: CompiledNode, deployment?: string): NodeIR {
+    const functionNames: Record<string, string> = {};
+    for (const succ of compiledNode.successors) {
+      const name = this.names.get(succ) as string;
+      functionNames[succ] = deployment === undefined ? name : qualifiedName(name, deployment);
+    }
+    return { ...compiledNode.ir, deployment: deployment ?? '', functionNames };
+  }
+
+  /**
+   * Validates the handler file and export, then bundles the node (its asset
+   * is the bundle + IR). In a stack excluded from bundling, esbuild does not
+   * run at all: no export check, no bundle (undefined).
+   */
+  private nodeBundle(node: string, compiledNode: CompiledNode, bundling: ResolvedBundling): Bundle | undefined {
     const { entry } = compiledNode.fn;
     const handler = compiledNode.ir.handler;
     if (entry !== undefined && !fs.existsSync(entry)) this.fail(node, `handler file not found: ${entry}`);
-    const functionNames: Record<string, string> = {};
-    for (const succ of compiledNode.successors) functionNames[succ] = names.get(succ) as string;
-    const ir: NodeIR = { ...compiledNode.ir, functionNames };
-    if (!Stack.of(this).bundlingRequired) return unbundledCode({ ir, bundling });
+    if (!Stack.of(this).bundlingRequired) return undefined;
     if (entry !== undefined && handler.kind !== 'pass') {
       const { commonJs, names: exported } = this.guard(node, `cannot read exports of ${entry}`, () => moduleExports(entry));
       if (exported !== undefined && !exported.includes(handler.export)) {
@@ -375,74 +491,32 @@ export class UnumWorkflow extends Construct {
         this.fail(node, `${module} has no export '${handler.export}' (it exports: ${exported.join(', ') || 'nothing'}); every run of the node would fail to load it`);
       }
     }
-    const bundle = this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, compiledNode.ir.callback !== undefined));
-    return assetCode(assetFiles(bundle, ir));
+    return this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, compiledNode.ir.callback !== undefined));
   }
 
   /**
-   * The task-response function: invokes the callback Tasks' functions (and
-   * nothing else) with responses to their tokens. No table access: the
-   * Task's function checks the token against its waiting record.
+   * What one function contributes to the deployment id: its spec, its
+   * bundle's digest, and its settings with those every function shares,
+   * tokens resolved to their CloudFormation JSON (stable across synths).
    */
-  private createTaskResponder(names: Map<string, string>, callbacks: readonly string[], common: CommonFunctionOptions): lambda.Function {
-    const scope = new Construct(this, 'TaskResponse');
-    const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, task-response function`);
-    const functions = Object.fromEntries(callbacks.map((node) => [node, names.get(node) as string]));
-    allowInvoke(role, Object.values(functions).map((name) => functionArnFromName(this, name)));
-    const bundling = common.bundling;
-    return this.createFunction(scope, 'Function', {
-      ...common,
-      role,
-      functionName: names.get(TASK_RESPONDER_NAME) as string,
-      description: `unum workflow ${this.workflowName}: completes task tokens of its callback Tasks`,
-      code: Stack.of(this).bundlingRequired
-        ? assetCode(assetFiles(this.guard(undefined, 'bundling the task-response function failed', () => bundleTaskResponder(bundling))))
-        : unbundledCode({ taskResponse: this.workflowName, bundling }),
-      memorySize: MEMORY_MB.default,
-      // It waits for the Task's function, which may take its whole timeout (within Lambda's 900 s).
-      timeoutSeconds: Math.min(functionTimeoutSeconds(TIMEOUT_SECONDS.max), Math.max(...callbacks.map((node) => functionTimeoutSeconds(this.compiled.nodes[node].fn.timeoutSeconds))) + FUNCTION_TIMEOUT_MARGIN_SECONDS),
-      environment: { [ENV.workflow]: this.workflowName, [ENV.taskFunctions]: JSON.stringify(functions) },
-      loop: false,
-    });
+  private identity(name: string, spec: unknown, bundle: Bundle | undefined, common: CommonFunctionOptions, settings: object): DeploymentFunction {
+    const { runtime, architecture } = functionPlatform(common.props);
+    const shared = { runtime: runtime.name, architecture: architecture.name, bundling: common.bundling, table: this.table.tableName };
+    return { name, spec, bundle: bundle && assetFiles(bundle).digest, settings: Stack.of(this).resolve({ ...shared, ...settings }) };
   }
 
-  private createFailureRecorder(names: Map<string, string>, common: CommonFunctionOptions): lambda.Function {
-    const scope = new Construct(this, 'FailureRecorder');
-    const role = createExecutionRole(scope, 'Role', `unum workflow ${this.workflowName}, failure recorder`);
-    const spec = recorderSpec(this.compiled.nodes, names);
-    // A failure inside a Parallel/Map with rules fails that state: the recorder invokes the state's join.
-    allowInvoke(role, Object.values(spec.functionNames).map((name) => functionArnFromName(this, name)));
-    const fn = this.createFunction(scope, 'Function', {
-      ...common,
-      role,
-      functionName: names.get(FAILURE_RECORDER_NAME) as string,
-      description: `unum workflow ${this.workflowName}: marks runs FAILED when an invocation exhausts its retries`,
-      code: this.failureRecorderCode(common.bundling, spec),
-      memorySize: MEMORY_MB.default,
-      timeoutSeconds: TIMEOUT_SECONDS.default,
-      environment: { [ENV.workflow]: this.workflowName, [ENV.entryNode]: this.compiled.entry, ...this.recorderSettings() },
-      loop: false,
-      tableActions: WORKFLOW_TABLE_ACTIONS.failureRecorder,
-    });
-    if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
-    // Lambda checks that the role may send to the destination when the config is created. SendMessage
-    // is all a destination needs; the queue's SQS-managed encryption needs no KMS permission.
-    this.deadLetterQueue.grant(role, 'sqs:SendMessage');
-    const recorderAsync = { retryAttempts: RETRY_ATTEMPTS.max, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.max };
-    configureAsyncInvoke(scope, 'AsyncInvoke', fn, recorderAsync, this.deadLetterQueue.queueArn).node.addDependency(role);
-    return fn;
-  }
-
-  private failureRecorderCode(bundling: ResolvedBundling, spec: RecorderSpec): lambda.Code {
-    if (!Stack.of(this).bundlingRequired) return unbundledCode({ failureRecorder: this.workflowName, spec, bundling });
-    const bundle = this.guard(undefined, 'bundling the failure recorder failed', () => bundleFailureRecorder(bundling));
-    return assetCode(assetFiles(bundle, undefined, spec));
-  }
-
-  /** The recorder has no IR: it gets the run retention (the TTL of what it writes) and whether to append history. */
-  private recorderSettings(): Record<string, string> {
-    const settings = this.compiled.nodes[this.compiled.entry].ir.settings;
-    return { [ENV.runRetention]: String(settings.runRetentionSeconds), ...(settings.history ? { [ENV.history]: 'true' } : {}) };
+  /** What the failure recorder and the task-response function are planned and created from. */
+  private partContext(common: CommonFunctionOptions): WorkflowPartContext {
+    return {
+      workflow: this,
+      workflowName: this.workflowName,
+      compiled: this.compiled,
+      names: this.names,
+      table: this.table,
+      common,
+      identity: (name, spec, bundle, settings) => this.identity(name, spec, bundle, common, settings),
+      guard: (what, action) => this.guard(undefined, what, action),
+    };
   }
 
   private createFunction(scope: Construct, id: string, options: Omit<FunctionOptions, 'table'>): lambda.Function {
@@ -452,6 +526,7 @@ export class UnumWorkflow extends Construct {
   private deployed(): DeployedWorkflow {
     return {
       workflowName: this.workflowName,
+      deployment: this.deployment,
       compiled: this.compiled,
       functions: this.functions,
       entryFunction: this.entryFunction,

@@ -15,6 +15,11 @@ import type { UnumWorkflowProps } from './props';
  */
 const DEFAULT_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
+/** The runtime and architecture every function of the workflow runs on. */
+export function functionPlatform(props: UnumWorkflowProps): { readonly runtime: lambda.Runtime; readonly architecture: lambda.Architecture } {
+  return { runtime: props.runtime ?? DEFAULT_RUNTIME, architecture: props.architecture ?? lambda.Architecture.ARM_64 };
+}
+
 /** What every function of a workflow shares. */
 export interface CommonFunctionOptions {
   readonly props: UnumWorkflowProps;
@@ -51,8 +56,7 @@ export function createWorkflowFunction(scope: Construct, id: string, options: Fu
   const fn = new lambda.Function(scope, id, {
     functionName: options.functionName,
     description: options.description,
-    runtime: props.runtime ?? DEFAULT_RUNTIME,
-    architecture: props.architecture ?? lambda.Architecture.ARM_64,
+    ...functionPlatform(props),
     handler: 'index.handler',
     code: options.code,
     memorySize: options.memorySize,

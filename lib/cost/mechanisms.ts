@@ -10,6 +10,7 @@
  */
 import type { WireItem } from './item-size';
 import { PRICES, type Prices } from './prices';
+import { ENV } from '../../runtime/contract/ir';
 import { parseKey, TABLE } from '../../runtime/contract/table';
 import { parseFunctionRef, type LocalFunction } from '../local/assembly';
 import { describeEvent } from '../local/events';
@@ -87,7 +88,11 @@ interface ScheduleRequest {
 
 /** The memory of the task-response function that invokes callback function `fn` (its environment lists them), or Lambda's default. */
 function responseMemoryMb(functions: ReadonlyMap<string, LocalFunction>, fn: string): number {
-  for (const f of functions.values()) if (f.environment.UNUM_TASK_FUNCTIONS?.includes(`"${fn}"`)) return f.memoryMb;
+  for (const f of functions.values()) {
+    const listed = f.environment[ENV.taskFunctions];
+    // It names each Task's function qualified with its deployment (`<name>:<deployment>`).
+    if (listed && Object.values(JSON.parse(listed) as Record<string, string>).some((name) => name === fn || name.startsWith(`${fn}:`))) return f.memoryMb;
+  }
   return 128;
 }
 

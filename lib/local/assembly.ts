@@ -1,15 +1,16 @@
 /**
  * The local engine's view of a synthesized app, read by lib/assembly: which
  * Lambda functions exist (bundle directory, handler, timeout, memory,
- * environment, async-invoke settings), which DynamoDB tables, and which Unum
- * workflows, with the names a deployment would give resolved to local names
- * (a resource CloudFormation names is `<stack>-<logicalId>`).
+ * environment, async-invoke settings), under which qualifiers (`$LATEST`, and
+ * each alias: a deployment's, the entry's `live`), which DynamoDB tables, which
+ * Unum workflows and deployment custom resources, with the names a deployment
+ * would give resolved to local names (a resource CloudFormation names is `<stack>-<logicalId>`).
  *
  * lib/local must not import aws-cdk-lib, so this is the engine's only view of
  * the app: exactly what would deploy.
  */
-import { ENV, type NodeIR } from '../../runtime/contract/ir';
-import { LOCAL_ACCOUNT, localName, readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
+import { DEPLOYMENT_ID_PATTERN, ENV, qualifiedName, type Json, type NodeIR } from '../../runtime/contract/ir';
+import { CloudAssemblyError, LOCAL_ACCOUNT, localName, readAssembly, type AssemblyStack, type SynthesizedWorkflow, type TemplateResource } from '../assembly';
 import { MAX_EVENT_AGE_SECONDS, RETRY_ATTEMPTS } from '../compiler/function-settings';
 import type { TableSchema } from './create-tables';
 
@@ -17,8 +18,20 @@ import type { TableSchema } from './create-tables';
 const DEFAULT_TIMEOUT_SECONDS = 3;
 const DEFAULT_MEMORY_MB = 128;
 
-/** An on-failure destination of this app: a function or a queue, by local name. */
-export type FailureDestination = { readonly function: string } | { readonly queue: string };
+/** An on-failure destination of this app: a function (with the qualifier its ARN names, if any) or a queue, by local name. */
+export type FailureDestination = { readonly function: string; readonly qualifier?: string } | { readonly queue: string };
+
+/** The qualifier of an unqualified invocation. */
+export const LATEST = '$LATEST';
+
+/** Lambda's async settings of a qualifier nothing configured. */
+export const DEFAULT_ASYNC: AsyncInvokeConfig = { retryAttempts: RETRY_ATTEMPTS.default, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.default };
+
+/** The version an assembly alone publishes of each function (the engine numbers the versions it publishes). */
+export const PUBLISHED_VERSION = '1';
+
+/** The custom resource type whose function the engine runs at each deploy (the construct's deployment record and sweeper). */
+export const DEPLOYMENT_RESOURCE_TYPE = 'Custom::UnumDeployment';
 
 export interface AsyncInvokeConfig {
   /** 0-2: how often Lambda runs a failed async event again. */
@@ -28,10 +41,24 @@ export interface AsyncInvokeConfig {
   readonly onFailure?: FailureDestination;
 }
 
+/**
+ * One function as one qualifier reaches it: its version's code and settings,
+ * and the async settings of that qualifier (an `EventInvokeConfig` is per qualifier).
+ */
 export interface LocalFunction {
   readonly stack: string;
   readonly logicalId: string;
+  /** The function's name, unqualified. */
   readonly functionName: string;
+  /** How it is reached: `$LATEST` (unqualified), an alias (a deployment id, `live`) or a version number. */
+  readonly qualifier: string;
+  /**
+   * The version it runs: `$LATEST`, or a number. An assembly alone publishes
+   * version `1` of each function; the engine numbers the versions it publishes per function.
+   */
+  readonly version: string;
+  /** The deployment of the assembly it came from (the name of its alias matching `DEPLOYMENT_ID_PATTERN`); absent for a function of no workflow. */
+  readonly deployment?: string;
   /** Absolute directory of the function's asset (bundle + unum-ir.json). */
   readonly assetDir: string;
   /** `file.export`, as in the template's `Handler`. */
@@ -56,24 +83,49 @@ export interface LocalTable {
 
 export interface LocalWorkflow {
   readonly name: string;
+  /** The deployment this synth of the workflow is (`DEPLOYMENT_ID_PATTERN`). */
+  readonly deployment: string;
   readonly entryNode: string;
+  /** The entry function's name, unqualified: runs start at its `live` alias. */
   readonly entryFunction: string;
-  /** Node name -> function. */
+  /** Node name -> function: at the deployment's alias where the template makes one, else the version published for the deployment. */
   readonly nodes: Readonly<Record<string, LocalFunction>>;
   readonly tableName: string;
-  /** The failure recorder the nodes' on-failure destinations point at. */
+  /** The failure recorder the nodes' on-failure destinations point at (unqualified). */
   readonly failureRecorder?: string;
   /** The queue the failure recorder's own on-failure destination points at. */
   readonly deadLetterQueue?: string;
 }
 
+/** A `Custom::UnumDeployment` resource: the function CloudFormation sends its requests to, and its properties, resolved. */
+export interface LocalCustomResource {
+  readonly stack: string;
+  readonly logicalId: string;
+  readonly type: string;
+  /** The function of its `ServiceToken`, unqualified name and qualifier. */
+  readonly serviceToken: { readonly functionName: string; readonly qualifier?: string };
+  /** Its `Properties` (`ServiceToken` included), intrinsics resolved to local names. */
+  readonly properties: Readonly<Record<string, Json>>;
+  /**
+   * Where its properties name a function's published version (`Fn::GetAtt [<version>, Version]`):
+   * the engine writes there the number it published (the reader cannot know it).
+   */
+  readonly versions: ReadonlyArray<{ readonly path: ReadonlyArray<string | number>; readonly functionName: string }>;
+}
+
 export interface LocalApp {
   readonly dir: string;
+  /**
+   * Every function by its name (`$LATEST`) and by each qualified name
+   * (`name:<alias>`, `name:<version>`), as the Invoke API resolves them.
+   */
   readonly functions: ReadonlyMap<string, LocalFunction>;
   readonly tables: readonly LocalTable[];
   /** Names of the app's SQS queues. */
   readonly queues: readonly string[];
   readonly workflows: ReadonlyMap<string, LocalWorkflow>;
+  /** The `Custom::UnumDeployment` resources, which the engine runs at each deploy. */
+  readonly customResources: readonly LocalCustomResource[];
   /**
    * Stacks whose workflows have no IR beside their functions: synthesized
    * without their assets (`aws:cdk:bundling-stacks` excluded them), so those
@@ -97,31 +149,38 @@ export function readCloudAssembly(dir: string, options: ReadAssemblyOptions = {}
   const functions = new Map<string, LocalFunction>();
   const tables: LocalTable[] = [];
   const queues: string[] = [];
-  for (const stack of assembly.stacks) readStack(stack, functions, tables, queues, options.tablePrefix ?? '');
+  const customResources: LocalCustomResource[] = [];
+  for (const stack of assembly.stacks) readStack(stack, { functions, tables, queues, customResources }, options.tablePrefix ?? '');
   const workflows = new Map<string, LocalWorkflow>();
   for (const [name, workflow] of assembly.workflows) workflows.set(name, localWorkflow(workflow, functions));
-  return { dir: assembly.dir, functions, tables, queues, workflows, unbundledStacks: assembly.unbundledStacks };
+  return { dir: assembly.dir, functions, tables, queues, workflows, customResources, unbundledStacks: assembly.unbundledStacks };
 }
 
 function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<string, LocalFunction>): LocalWorkflow {
-  const name = workflow.metadata.workflow;
+  const { workflow: name, deployment, failureRecorder, deadLetterQueueLogicalId } = workflow.metadata;
   const nodes: Record<string, LocalFunction> = {};
   for (const [node, fn] of Object.entries(workflow.nodes)) {
-    nodes[node] = functions.get(localName(workflow.stack, fn.logicalId, fn.properties.FunctionName)) as LocalFunction;
+    const functionName = localName(workflow.stack, fn.logicalId, fn.properties.FunctionName);
+    // The deployment's alias when the template makes it, else the version it will name (the deployment function makes the alias).
+    const pinned = functions.get(qualifiedName(functionName, deployment)) ?? functions.get(qualifiedRef(functionName, PUBLISHED_VERSION));
+    if (!pinned) throw new CloudAssemblyError(`workflow '${name}': function ${functionName} of node ${node} publishes no version for deployment ${deployment}: synthesize again with this unum-cdk`);
+    nodes[node] = pinned;
   }
-  const entry = nodes[workflow.metadata.entry];
+  const entry = nodes[workflow.metadata.entry] as LocalFunction;
   const tableName = entry.environment[ENV.table];
   if (!tableName) throw new Error(`workflow '${name}': entry function ${entry.functionName} has no ${ENV.table}`);
-  const recorder = entry.async.onFailure && 'function' in entry.async.onFailure ? entry.async.onFailure.function : undefined;
-  const deadLetters = recorder === undefined ? undefined : functions.get(recorder)?.async.onFailure;
+  const recorder = entry.async.onFailure && 'function' in entry.async.onFailure ? entry.async.onFailure : undefined;
+  const deadLetters = recorder === undefined ? undefined : functions.get(qualifiedRef(recorder.function, recorder.qualifier))?.async.onFailure;
+  const deadLetterQueue = deadLetters && 'queue' in deadLetters ? deadLetters.queue : deadLetterQueueLogicalId && localName(workflow.stack, deadLetterQueueLogicalId);
   return {
     name,
+    deployment,
     entryNode: workflow.metadata.entry,
     entryFunction: entry.functionName,
     nodes,
     tableName,
-    ...(recorder ? { failureRecorder: recorder } : {}),
-    ...(deadLetters && 'queue' in deadLetters ? { deadLetterQueue: deadLetters.queue } : {}),
+    failureRecorder: recorder?.function ?? failureRecorder.functionName,
+    ...(deadLetterQueue ? { deadLetterQueue } : {}),
   };
 }
 
@@ -146,11 +205,24 @@ export function readCloudAssemblies(dirs: readonly string[], options: ReadAssemb
     tables: apps.flatMap((a) => a.tables),
     queues: apps.flatMap((a) => a.queues),
     workflows,
+    customResources: apps.flatMap((a) => a.customResources),
     unbundledStacks: apps.flatMap((a) => a.unbundledStacks),
   };
 }
 
-function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, tables: LocalTable[], queues: string[], tablePrefix: string): void {
+/** What the stacks of an assembly add up to. */
+interface AppParts {
+  readonly functions: Map<string, LocalFunction>;
+  readonly tables: LocalTable[];
+  readonly queues: string[];
+  readonly customResources: LocalCustomResource[];
+}
+
+/** The key of a function's entry in `LocalApp.functions`: its name for `$LATEST`, else `name:qualifier`. */
+export const qualifiedRef = (functionName: string, qualifier: string | undefined): string =>
+  qualifier === undefined || qualifier === LATEST ? functionName : qualifiedName(functionName, qualifier);
+
+function readStack(stack: AssemblyStack, parts: AppParts, tablePrefix: string): void {
   const { resources } = stack;
   const names = new Map<string, string>();
   for (const [id, r] of Object.entries(resources)) {
@@ -159,13 +231,13 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
     } else if (r.Type === 'AWS::SQS::Queue') {
       const name = localName(stack.name, id, r.Properties?.QueueName);
       names.set(id, name);
-      queues.push(name);
+      parts.queues.push(name);
     } else if (r.Type === 'AWS::DynamoDB::Table') {
       const name = tablePrefix + localName(stack.name, id, r.Properties?.TableName);
       names.set(id, name);
       const ttl = r.Properties?.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
       const schema = tableSchema(r.Properties ?? {});
-      tables.push({
+      parts.tables.push({
         stack: stack.name,
         logicalId: id,
         tableName: name,
@@ -175,15 +247,28 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
     }
   }
   const resolve = (v: unknown): string | undefined => resolveIntrinsic(v, resources, names);
+  // Per function: whether a version is published, its aliases, and the async settings of each qualifier.
+  const published = new Set<string>();
+  const aliases = new Map<string, string[]>();
   const asyncConfigs = new Map<string, AsyncInvokeConfig>();
   for (const r of Object.values(resources)) {
-    if (r.Type !== 'AWS::Lambda::EventInvokeConfig') continue;
     const p = r.Properties ?? {};
+    if (r.Type === 'AWS::Lambda::Version') {
+      const target = resolve(p.FunctionName);
+      if (target !== undefined) published.add(target);
+      continue;
+    }
+    if (r.Type === 'AWS::Lambda::Alias') {
+      const target = resolve(p.FunctionName);
+      if (target !== undefined && typeof p.Name === 'string') aliases.set(target, [...(aliases.get(target) ?? []), p.Name]);
+      continue;
+    }
+    if (r.Type !== 'AWS::Lambda::EventInvokeConfig') continue;
     const target = resolve(p.FunctionName);
     if (!target) continue;
     const destination = (p.DestinationConfig as { OnFailure?: { Destination?: unknown } } | undefined)?.OnFailure?.Destination;
-    const onFailure = destination === undefined ? undefined : destinationOf(resolve(destination));
-    asyncConfigs.set(target, {
+    const onFailure = destination === undefined ? undefined : failureDestination(resolve(destination));
+    asyncConfigs.set(qualifiedRef(target, typeof p.Qualifier === 'string' ? p.Qualifier : LATEST), {
       retryAttempts: typeof p.MaximumRetryAttempts === 'number' ? p.MaximumRetryAttempts : RETRY_ATTEMPTS.default,
       maxEventAgeSeconds: typeof p.MaximumEventAgeInSeconds === 'number' ? p.MaximumEventAgeInSeconds : MAX_EVENT_AGE_SECONDS.default,
       ...(onFailure ? { onFailure } : {}),
@@ -197,19 +282,83 @@ function readStack(stack: AssemblyStack, functions: Map<string, LocalFunction>, 
       const value = resolve(v);
       if (value !== undefined) environment[k] = value;
     }
-    functions.set(functionName, {
+    const aliasNames = aliases.get(functionName) ?? [];
+    // The deployment's alias names it; a function whose aliases its deployment function makes knows it from its IR or environment.
+    const deployment = aliasNames.find((a) => DEPLOYMENT_ID_PATTERN.test(a)) ?? ir?.deployment ?? environment[ENV.deployment];
+    const latest: LocalFunction = {
       stack: stack.name,
       logicalId: id,
       functionName,
+      qualifier: LATEST,
+      version: LATEST,
+      ...(deployment ? { deployment } : {}),
       assetDir,
       handler: typeof p.Handler === 'string' ? p.Handler : 'index.handler',
       timeoutSeconds: typeof p.Timeout === 'number' ? p.Timeout : DEFAULT_TIMEOUT_SECONDS,
       memoryMb: typeof p.MemorySize === 'number' ? p.MemorySize : DEFAULT_MEMORY_MB,
       environment,
-      async: asyncConfigs.get(functionName) ?? { retryAttempts: RETRY_ATTEMPTS.default, maxEventAgeSeconds: MAX_EVENT_AGE_SECONDS.default },
+      async: asyncConfigs.get(functionName) ?? DEFAULT_ASYNC,
       ...(ir ? { ir } : {}),
+    };
+    parts.functions.set(functionName, latest);
+    if (!published.has(functionName) && aliasNames.length === 0) continue;
+    // One Version resource per function and synth: the aliases all name it.
+    const version: LocalFunction = { ...latest, qualifier: PUBLISHED_VERSION, version: PUBLISHED_VERSION, async: asyncConfigs.get(qualifiedRef(functionName, PUBLISHED_VERSION)) ?? DEFAULT_ASYNC };
+    parts.functions.set(qualifiedRef(functionName, PUBLISHED_VERSION), version);
+    for (const alias of aliasNames) {
+      const key = qualifiedRef(functionName, alias);
+      parts.functions.set(key, { ...version, qualifier: alias, async: asyncConfigs.get(key) ?? DEFAULT_ASYNC });
+    }
+  }
+  for (const [id, r] of Object.entries(resources)) {
+    if (r.Type !== DEPLOYMENT_RESOURCE_TYPE) continue;
+    const token = parseFunctionRef(resolve(r.Properties?.ServiceToken) ?? '');
+    const versions: Array<{ path: Array<string | number>; functionName: string }> = [];
+    const versionOf = (v: unknown, at: Array<string | number>): void => {
+      const getAtt = (v as Record<string, unknown>)['Fn::GetAtt'];
+      const version = Array.isArray(getAtt) && getAtt[1] === 'Version' ? resources[String(getAtt[0])] : undefined;
+      const functionName = version?.Type === 'AWS::Lambda::Version' ? resolve(version.Properties?.FunctionName) : undefined;
+      if (functionName !== undefined) versions.push({ path: at, functionName });
+    };
+    parts.customResources.push({
+      stack: stack.name,
+      logicalId: id,
+      type: r.Type,
+      serviceToken: { functionName: token.name, ...(token.qualifier ? { qualifier: token.qualifier } : {}) },
+      properties: resolveProperties(r.Properties ?? {}, resolve, versionOf, []),
+      versions,
     });
   }
+}
+
+/**
+ * A resource's properties as CloudFormation sends them to a custom resource:
+ * every intrinsic resolved (left out where it cannot be), each one shown to
+ * `visit` with its path first.
+ */
+function resolveProperties(
+  properties: Readonly<Record<string, unknown>>,
+  resolve: (v: unknown) => string | undefined,
+  visit: (intrinsic: unknown, path: Array<string | number>) => void,
+  at: Array<string | number>,
+): Record<string, Json> {
+  const deep = (v: unknown, path: Array<string | number>): Json | undefined => {
+    if (v === null || typeof v === 'boolean' || typeof v === 'number') return v;
+    if (Array.isArray(v)) return v.map((x, i) => deep(x, [...path, i])).filter((x): x is Json => x !== undefined);
+    if (typeof v !== 'object') return resolve(v);
+    const keys = Object.keys(v as object);
+    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0]?.startsWith('Fn::'))) {
+      visit(v, path);
+      return resolve(v);
+    }
+    return resolveProperties(v as Record<string, unknown>, resolve, visit, path);
+  };
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(properties)) {
+    const value = deep(v, [...at, k]);
+    if (value !== undefined) out[k] = value;
+  }
+  return out;
 }
 
 /** A table resource's keys and indexes; undefined when it declares no keys (then the engine creates the workflow table's). */
@@ -240,9 +389,18 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
     if (o.Ref === 'AWS::AccountId') return LOCAL_ACCOUNT;
     if (o.Ref === 'AWS::Partition') return 'aws';
     if (o.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
-    return resources[o.Ref]?.Type === 'AWS::SQS::Queue' ? undefined : names.get(o.Ref);
+    const referenced = resources[o.Ref];
+    // A role is named by its logical id here (as its ARN below).
+    if (referenced?.Type === 'AWS::IAM::Role') return o.Ref;
+    // An alias's or a version's Ref is its qualified ARN.
+    if (referenced?.Type === 'AWS::Lambda::Alias' || referenced?.Type === 'AWS::Lambda::Version') return qualifiedArn(referenced, resources, names);
+    return referenced?.Type === 'AWS::SQS::Queue' ? undefined : names.get(o.Ref);
   }
   const getAtt = o['Fn::GetAtt'];
+  if (Array.isArray(getAtt) && resources[String(getAtt[0])]?.Type === 'AWS::Lambda::Version' && getAtt[1] === 'Version') return PUBLISHED_VERSION;
+  if (Array.isArray(getAtt) && resources[String(getAtt[0])]?.Type === 'AWS::Lambda::Alias' && getAtt[1] === 'AliasArn') {
+    return qualifiedArn(resources[String(getAtt[0])] as TemplateResource, resources, names);
+  }
   if (Array.isArray(getAtt) && getAtt[1] === 'Arn') {
     const id = String(getAtt[0]);
     // A role (e.g. the one Scheduler assumes for a workflow's Waits) is named by its logical id here.
@@ -266,6 +424,14 @@ function resolveIntrinsic(v: unknown, resources: Readonly<Record<string, Templat
   return undefined;
 }
 
+/** The ARN of an alias (qualified with its name) or of a version (with the one number an assembly publishes). */
+function qualifiedArn(resource: TemplateResource, resources: Readonly<Record<string, TemplateResource>>, names: Map<string, string>): string | undefined {
+  const p = resource.Properties ?? {};
+  const name = resolveIntrinsic(p.FunctionName, resources, names);
+  if (name === undefined) return undefined;
+  return `${functionArn(parseFunctionRef(name).name)}:${resource.Type === 'AWS::Lambda::Alias' ? String(p.Name) : PUBLISHED_VERSION}`;
+}
+
 export function functionArn(name: string): string {
   return `arn:aws:lambda:${REGION}:${LOCAL_ACCOUNT}:function:${name}`;
 }
@@ -278,9 +444,10 @@ export function parseFunctionRef(ref: string): { name: string; qualifier?: strin
 }
 
 /** A destination ARN (or function name) as a function or queue of this app. */
-function destinationOf(ref: string | undefined): FailureDestination | undefined {
+export function failureDestination(ref: string | undefined): FailureDestination | undefined {
   if (ref === undefined) return undefined;
   const queue = /^arn:[^:]+:sqs:[^:]*:[^:]*:(.+)$/.exec(ref);
   if (queue) return { queue: queue[1] as string };
-  return { function: ref.includes(':lambda:') || ref.includes(':function:') ? parseFunctionRef(ref).name : ref };
+  const { name, qualifier } = parseFunctionRef(ref);
+  return { function: name, ...(qualifier ? { qualifier } : {}) };
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'crypto';
 import type { LocalFunction } from './assembly';
-import { functionArn, parseFunctionRef } from './assembly';
+import { functionArn, parseFunctionRef, qualifiedRef } from './assembly';
 import { describeEvent, type EventInfo } from './events';
 import type { ExecutionInfo, FaultPlan } from './fault-plan';
 import { NO_EVENT_FAULT } from './fault-plan';
@@ -68,6 +68,7 @@ export class LambdaEmulator {
   private stopped = false;
 
   constructor(
+    /** By name and qualified name (`LocalApp.functions`): a qualifier resolves to its version, an unknown one is not found. */
     private readonly functions: ReadonlyMap<string, LocalFunction>,
     private readonly runner: FunctionRunner,
     private readonly options: EmulatorOptions,
@@ -81,8 +82,8 @@ export class LambdaEmulator {
   async invoke(req: InvokeRequest): Promise<InvokeResponse> {
     const ref = parseFunctionRef(req.functionRef);
     const qualifier = req.qualifier ?? ref.qualifier;
-    const fn = this.functions.get(ref.name);
-    if (!fn || (qualifier !== undefined && qualifier !== '$LATEST')) {
+    const fn = this.functions.get(qualifiedRef(ref.name, qualifier));
+    if (!fn) {
       const message = `Function not found: ${functionArn(ref.name)}${qualifier ? `:${qualifier}` : ''}`;
       return json(404, { Type: 'User', Message: message, message }, { 'x-amzn-ErrorType': 'ResourceNotFoundException' });
     }
@@ -181,7 +182,7 @@ export class LambdaEmulator {
     try {
       const exec = this.startExecution(event, 1, false, 1);
       const outcome = await this.run(exec, payload, fn);
-      const headers = { 'X-Amz-Executed-Version': '$LATEST', 'x-amzn-RequestId': requestId };
+      const headers = { 'X-Amz-Executed-Version': fn.version, 'x-amzn-RequestId': requestId };
       if (outcome.kind === 'ok') return { statusCode: 200, headers, body: outcome.payload };
       return json(200, outcome.error, { ...headers, 'X-Amz-Function-Error': 'Unhandled' });
     } finally {
@@ -193,6 +194,7 @@ export class LambdaEmulator {
     const exec: ExecutionInfo = {
       executionId: randomUUID(),
       functionName: event.fn.functionName,
+      qualifier: event.fn.qualifier,
       requestId: event.requestId,
       attempt,
       maxAttempts,
@@ -240,19 +242,19 @@ export class LambdaEmulator {
       timestamp: new Date().toISOString(),
       requestContext: {
         requestId: event.requestId,
-        functionArn: `${functionArn(event.fn.functionName)}:$LATEST`,
+        functionArn: `${functionArn(event.fn.functionName)}:${event.fn.qualifier}`,
         condition,
         approximateInvokeCount: event.attempts,
       },
       requestPayload: parseOr(event.payload),
-      responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+      responseContext: { statusCode: 200, executedVersion: event.fn.version, functionError: 'Unhandled' },
       responsePayload: { errorType: error.errorType, errorMessage: error.errorMessage, trace: error.trace },
     };
     if (target && 'queue' in target) {
       this.options.sendToQueue?.(target.queue, JSON.stringify(record));
       return;
     }
-    const fn = target && this.functions.get(target.function);
+    const fn = target && this.functions.get(qualifiedRef(target.function, target.qualifier));
     if (fn) this.accept(fn, JSON.stringify(record));
   }
 }

@@ -3,16 +3,21 @@
  * Local and creates the app's tables, starts the Lambda emulator and the fault
  * proxy every function sandbox talks to, expires TTL items, and starts and
  * waits for workflow runs. Faults are off unless a run is given a fault plan.
+ * It deploys a newer synth of the app while runs are in flight, as
+ * CloudFormation would (`deploy`): each run finishes on the deployment it started on.
  */
 import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Json } from '../../runtime/contract/ir';
+import { LIVE_ALIAS, qualifiedName, type Json } from '../../runtime/contract/ir';
 import { LOCAL_TABLE_PREFIX_VARIABLE, localQueueUrl, noWorkflowError } from '../assembly';
 import { readRun, type RunStatusWithResult } from '../runs/run-status';
 import { TableReader } from '../runs/table-reader';
 import { pollUntilFinished } from '../runs/poll';
-import { readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalWorkflow } from './assembly';
+import { LATEST, PUBLISHED_VERSION, qualifiedRef, readCloudAssemblies, readCloudAssembly, type LocalApp, type LocalTable, type LocalWorkflow } from './assembly';
+import { CustomResourceResponses, deployCustomResource, withPublishedVersions, type CustomResourceState } from './custom-resources';
+import { DeployedFunctions } from './deployed-functions';
+import { handleManagement } from './lambda-management';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { LambdaEmulator } from './emulator';
 import type { FaultPlan } from './fault-plan';
@@ -100,6 +105,19 @@ interface Started {
   readonly reaper: TtlReaper;
   readonly sqs: SqsEmulator;
   readonly scheduler: SchedulerEmulator;
+  readonly responses: CustomResourceResponses;
+}
+
+/** A deploy held before its last step (`LocalEngine.beginDeploy`). */
+export interface PendingDeploy {
+  /** The deployments of the new synth's workflows, by workflow. */
+  readonly deployments: Readonly<Record<string, string>>;
+  /**
+   * Runs the deployment custom resources and moves each entry's `live` alias
+   * to the new deployment: new runs start on it from now on. Rejects, having
+   * undone the deploy, when a custom resource fails.
+   */
+  finish(): Promise<void>;
 }
 
 /**
@@ -115,19 +133,154 @@ export class LocalEngine {
   /** Workflow of each run started here. */
   private readonly runs = new Map<string, string>();
   private parts?: Started;
+  /** Every version and alias deployed so far: nothing a run may still invoke is ever dropped. */
+  private readonly deployed = new DeployedFunctions();
+  /** Every table deployed so far (a deploy keeps the tables and items there are). */
+  private readonly tables: LocalTable[] = [];
+  private readonly queues: string[] = [];
+  /** The workflows deployed, the newest synth of each. */
+  private readonly deployedWorkflows = new Map<string, LocalWorkflow>();
+  /** The `Custom::UnumDeployment` resources as the last deploy left them, by `<stack>/<logicalId>`. */
+  private readonly customResources = new Map<string, CustomResourceState>();
+  /** The deploy in progress: deploys go one at a time, as a stack's updates do. */
+  private deploying?: Promise<unknown>;
 
   private constructor(
-    /** @internal */
-    readonly app: LocalApp,
+    /** The newest synth deployed. */
+    private newest: LocalApp,
     private readonly options: LocalEngineOptions,
   ) {}
 
   /** Starts an engine for the assembly in `dir` (e.g. `cdk.out`), or for several assemblies at once. */
   static async fromCloudAssembly(dir: string | readonly string[], options: LocalEngineOptions = {}): Promise<LocalEngine> {
-    const read = { tablePrefix: options.dynamoDb?.tablePrefix ?? '' };
-    const engine = new LocalEngine(typeof dir === 'string' ? readCloudAssembly(dir, read) : readCloudAssemblies(dir, read), options);
+    const engine = new LocalEngine(readApp(dir, options), options);
     await engine.start();
+    try {
+      await (await engine.stage(engine.newest)).finish();
+    } catch (err) {
+      await engine.stop();
+      throw err;
+    }
     return engine;
+  }
+
+  /**
+   * The app as deployed: every function version and alias, table and queue
+   * any deploy brought, the newest synth of each workflow. @internal
+   */
+  get app(): LocalApp {
+    return { ...this.newest, functions: this.deployed.functions, tables: this.tables, queues: this.queues, workflows: this.deployedWorkflows };
+  }
+
+  /**
+   * Deploys a newer synth of the app (one or several assemblies, as the
+   * engine was started with) while runs are in flight, as CloudFormation
+   * updates the stack: tables the new synth adds are created and existing
+   * ones keep their items; every function publishes a version for the new
+   * deployment with its alias, while the older deployments' versions and
+   * aliases stay, so each run finishes on the deployment it started on
+   * (pending wake-ups too: they name their deployment's alias); unqualified
+   * names run the newest code; the deployment custom resources run
+   * (`Custom::UnumDeployment`: Create, or Update with the old properties);
+   * last, each entry's `live` alias moves, so runs started from then on run
+   * on the new deployment. A custom resource that answers FAILED fails the
+   * deploy and undoes it (the new tables stay). Resolves with the new
+   * deployment of each workflow.
+   */
+  async deploy(dir: string | readonly string[]): Promise<Readonly<Record<string, string>>> {
+    const pending = await this.beginDeploy(dir);
+    await pending.finish();
+    return pending.deployments;
+  }
+
+  /**
+   * `deploy` up to its last steps: the new tables and versions exist (and
+   * the aliases the template makes), unqualified names run the new code, but
+   * the `live` aliases still name the old deployment until `finish()`, which
+   * runs the deployment custom resources and moves `live` (the moment
+   * CloudFormation is at when it has updated the functions but not what
+   * depends on all of them). Another deploy waits for this one to finish. @internal
+   */
+  async beginDeploy(dir: string | readonly string[]): Promise<PendingDeploy> {
+    const app = readApp(dir, this.options);
+    for (;;) {
+      const other = this.deploying;
+      if (!other) break;
+      await other.catch(() => undefined);
+    }
+    return this.stage(app);
+  }
+
+  /**
+   * Creates the app's new tables and queues and publishes its functions;
+   * `finish` runs its custom resources (whose function may make the
+   * deployment's aliases, `live` last) and moves the template's `live`.
+   */
+  private async stage(app: LocalApp): Promise<PendingDeploy> {
+    let done: () => void = () => undefined;
+    this.deploying = new Promise<void>((resolve) => { done = resolve; });
+    const end = (): void => {
+      this.deploying = undefined;
+      done();
+    };
+    let undo: () => void;
+    try {
+      const parts = this.started;
+      for (const table of app.tables) {
+        if (this.tables.some((t) => t.tableName === table.tableName)) continue;
+        await createWorkflowTable(parts.client, table.tableName, table.schema);
+        this.tables.push(table);
+      }
+      for (const queue of app.queues) {
+        if (this.queues.includes(queue)) continue;
+        parts.sqs.addQueue(queue);
+        this.queues.push(queue);
+      }
+      undo = this.deployed.publish(app);
+    } catch (err) {
+      end();
+      throw err;
+    }
+    let finishing: Promise<void> | undefined;
+    return {
+      deployments: Object.fromEntries([...app.workflows.values()].map((wf) => [wf.name, wf.deployment])),
+      finish: () => {
+        finishing ??= this.runCustomResources(app).then(
+          () => {
+            this.deployed.moveLive(app);
+            this.newest = app;
+            for (const [name, wf] of app.workflows) this.deployedWorkflows.set(name, wf);
+            end();
+          },
+          (err: unknown) => {
+            undo();
+            end();
+            throw new UnumLocalError(`deploying ${app.dir}: ${err instanceof Error ? err.message : String(err)}`);
+          },
+        );
+        return finishing;
+      },
+    };
+  }
+
+  /** Sends each `Custom::UnumDeployment` its Create or Update, with the version numbers published; keeps their states only if all succeed. */
+  private async runCustomResources(app: LocalApp): Promise<void> {
+    const parts = this.started;
+    const states = new Map<string, CustomResourceState>();
+    for (const declared of app.customResources) {
+      const key = `${declared.stack}/${declared.logicalId}`;
+      const resource = withPublishedVersions(declared, (name) => {
+        const published = app.functions.get(qualifiedRef(name, PUBLISHED_VERSION));
+        return published && this.deployed.publishedVersion(published);
+      });
+      const state = await deployCustomResource(resource, this.customResources.get(key), {
+        endpoint: parts.proxy.endpoint,
+        responses: parts.responses,
+        invoke: (req) => parts.emulator.invoke(req),
+      });
+      if (state) states.set(key, state);
+    }
+    for (const [key, state] of states) this.customResources.set(key, state);
   }
 
   /**
@@ -140,14 +293,14 @@ export class LocalEngine {
     return LocalEngine.fromCloudAssembly(outDir, options);
   }
 
-  /** The workflows of the app: name, entry function, table and nodes. */
+  /** The workflows of the app, each as its newest deployment: name, deployment, entry function, table and nodes. */
   get workflows(): readonly LocalWorkflow[] {
-    return [...this.app.workflows.values()];
+    return [...this.deployedWorkflows.values()];
   }
 
   /** One workflow by name; the error lists the workflows there are. */
   workflow(name: string): LocalWorkflow {
-    const wf = this.app.workflows.get(name);
+    const wf = this.deployedWorkflows.get(name);
     if (!wf) throw new UnumLocalError(noWorkflowError(this.app, name));
     return wf;
   }
@@ -213,12 +366,15 @@ export class LocalEngine {
     this.plans.set(workflowId, plan);
   }
 
-  /** Starts a run as a client would: an async (`Event`) invoke of the entry function with an explicit start request. @internal */
+  /**
+   * Starts a run as a client would: an async (`Event`) invoke of the entry
+   * function's `live` alias with an explicit start request. @internal
+   */
   startRun(workflow: string, input: Json, options: { workflowId?: string } = {}): string {
     const wf = this.workflow(workflow);
     const workflowId = options.workflowId ?? randomUUID();
-    const fn = this.app.functions.get(wf.entryFunction);
-    if (!fn) throw new UnumLocalError(`entry function ${wf.entryFunction} of '${workflow}' has no local bundle`);
+    const fn = this.deployed.functions.get(qualifiedName(wf.entryFunction, LIVE_ALIAS));
+    if (!fn) throw new UnumLocalError(`entry function ${wf.entryFunction} of '${workflow}' has no local bundle with an alias ${LIVE_ALIAS}`);
     this.runs.set(workflowId, workflow);
     this.started.emulator.accept(fn, JSON.stringify({ workflowId, input }));
     return workflowId;
@@ -291,7 +447,7 @@ export class LocalEngine {
     await parts.reaper.stop();
     await parts.runner.close();
     await parts.proxy.stop();
-    if (this.options.dynamoDb) await deleteTables(parts.client, this.app.tables.map((t) => t.tableName));
+    if (this.options.dynamoDb) await deleteTables(parts.client, this.tables.map((t) => t.tableName));
     parts.client.destroy();
     await parts.dynamo.stop();
   }
@@ -310,8 +466,7 @@ export class LocalEngine {
       const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
       stops.push(() => client.destroy());
       // A DynamoDB the engine does not own keeps running: only the engine's tables go (stops run in reverse, so before the client).
-      if (existing) stops.push(() => deleteTables(client, this.app.tables.map((t) => t.tableName)));
-      for (const table of this.app.tables) await createWorkflowTable(client, table.tableName, table.schema);
+      if (existing) stops.push(() => deleteTables(client, this.tables.map((t) => t.tableName)));
       const planFor = (workflowId: string | undefined): FaultPlan | undefined => (workflowId === undefined ? undefined : this.plans.get(workflowId));
       // The proxy's URL is only known once it listens; sandboxes are spawned later, on the first execution.
       let endpoint = '';
@@ -321,7 +476,8 @@ export class LocalEngine {
       const runner = new FunctionRunner({
         get endpoint() { return endpoint; },
         region,
-        maxSandboxes: this.options.maxSandboxes ?? Math.max(64, 2 * this.app.functions.size),
+        // Counted by function: a run's executions use its deployment's version, whatever alias names it.
+        maxSandboxes: this.options.maxSandboxes ?? Math.max(64, 2 * [...this.newest.functions.values()].filter((f) => f.qualifier === LATEST).length),
         ...(this.options.functionEnvironment ? { environment: this.options.functionEnvironment } : {}),
         onLog: (line, fn, executionId) => {
           if (executionId !== undefined) logged.timeline?.noteLog(executionId, line);
@@ -329,9 +485,9 @@ export class LocalEngine {
         },
       });
       stops.push(() => runner.close());
-      const sqs = new SqsEmulator(this.app.queues);
+      const sqs = new SqsEmulator([]);
       stops.push(() => sqs.stop());
-      const emulator = new LambdaEmulator(this.app.functions, runner, {
+      const emulator = new LambdaEmulator(this.deployed.functions, runner, {
         timeScale: this.options.timeScale ?? 0.001,
         planFor,
         sendToQueue: (queue, body) => sqs.send(queue, body),
@@ -341,13 +497,16 @@ export class LocalEngine {
       const scheduler = new SchedulerEmulator({
         timeScale: this.options.timeScale ?? 0.001,
         pending: emulator.pending,
-        deliver: (functionName, input) => {
-          const fn = this.app.functions.get(functionName);
+        deliver: (functionRef, input) => {
+          const fn = this.deployed.functions.get(functionRef);
           if (fn) emulator.accept(fn, input);
         },
       });
       stops.push(() => scheduler.stop());
+      const responses = new CustomResourceResponses();
       const proxy = new FaultProxy({
+        customResourceResponses: responses,
+        lambdaManagement: (method, pathname, query, body) => handleManagement(this.deployed, method, pathname, query, body),
         dynamoEndpoint: dynamo.endpoint,
         emulator,
         runner,
@@ -359,12 +518,18 @@ export class LocalEngine {
       });
       endpoint = await proxy.start(this.options.port);
       stops.push(() => proxy.stop());
-      const reaper = new TtlReaper(client, this.app.tables, this.options.ttlIntervalMs ?? 10_000);
+      // The reaper sweeps the tables there are at each sweep: a deploy may add some.
+      const reaper = new TtlReaper(client, this.tables, this.options.ttlIntervalMs ?? 10_000);
       reaper.start();
-      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs, scheduler };
+      this.parts = { dynamo, client, runner, emulator, proxy, reaper, sqs, scheduler, responses };
     } catch (err) {
       for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
       throw err;
     }
   }
+}
+
+function readApp(dir: string | readonly string[], options: LocalEngineOptions): LocalApp {
+  const read = { tablePrefix: options.dynamoDb?.tablePrefix ?? '' };
+  return typeof dir === 'string' ? readCloudAssembly(dir, read) : readCloudAssemblies(dir, read);
 }

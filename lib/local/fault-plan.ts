@@ -8,6 +8,8 @@
 export interface ExecutionInfo {
   readonly executionId: string;
   readonly functionName: string;
+  /** The qualifier the invocation named (absent: `$LATEST`): the version it ran is the one this resolved to then. */
+  readonly qualifier?: string;
   readonly requestId: string;
   /** 1-based attempt of this event (Lambda's async retries). */
   readonly attempt: number;

@@ -9,7 +9,9 @@
  * DynamoDB calls to DynamoDB Local and Invoke calls to the Lambda emulator. Calls
  * without a sandbox prefix (the engine's own clients, `unum local run`) pass
  * through unfaulted: this is also the emulator's public Invoke endpoint, and
- * the SQS endpoint of the app's queues (never faulted). Scheduler calls
+ * the SQS endpoint of the app's queues (never faulted), the ResponseURL
+ * of the custom resources a deploy runs, and the Lambda calls that make and
+ * delete aliases (lambda-management.ts). Scheduler calls
  * (`AWS_ENDPOINT_URL_SCHEDULER`) go to the Scheduler emulator, faulted like the others. During a DynamoDB
  * outage (`dynamoDbReachable = false`) every DynamoDB call of a sandbox has
  * its connection dropped, as if the service could not be reached.
@@ -26,6 +28,7 @@ import { serviceErrorReply } from './service-errors';
 import { SchedulerEmulator } from './scheduler-emulator';
 import type { SqsEmulator } from './sqs-emulator';
 import type { Traffic } from './call-records';
+import { CustomResourceResponses } from './custom-resources';
 
 export interface FaultProxyOptions {
   readonly dynamoEndpoint: string;
@@ -37,6 +40,10 @@ export interface FaultProxyOptions {
   readonly planFor: (workflowId: string | undefined) => FaultPlan | undefined;
   /** How long a call hangs before a `timeout` fault kills its execution. */
   readonly timeoutHoldMs: number;
+  /** Where custom resources' answers to their ResponseURL go (a deploy's `Custom::UnumDeployment`). @default not served */
+  readonly customResourceResponses?: CustomResourceResponses;
+  /** Answers Lambda's alias, async-settings and DeleteFunction calls (lambda-management.ts); undefined: not one of them. @default not served */
+  readonly lambdaManagement?: (method: string, pathname: string, query: URLSearchParams, body: string) => Reply | undefined;
 }
 
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
@@ -97,6 +104,11 @@ export class FaultProxy {
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target.startsWith('AmazonSQS.')) {
       send(res, await this.options.sqs.handle(target, body));
+      return;
+    }
+    const responses = this.options.customResourceResponses;
+    if (responses && CustomResourceResponses.handles(req.method ?? 'GET', url.pathname)) {
+      send(res, responses.receive(url.pathname, body));
       return;
     }
     const sandbox = SANDBOX_PREFIX.exec(url.pathname);
@@ -202,6 +214,8 @@ export class FaultProxy {
     }
     if (SchedulerEmulator.handles(pathname)) return this.options.scheduler.handle(req.method ?? 'GET', pathname, url.searchParams, body);
     if (req.headers['x-amz-target']) return this.toDynamo(req, body);
+    const managed = this.options.lambdaManagement?.(req.method ?? 'GET', pathname, url.searchParams, body);
+    if (managed) return managed;
     return { statusCode: 404, headers: { 'x-amzn-ErrorType': 'UnknownOperationException' }, body: '{"message":"unknown operation"}' };
   }
 

@@ -2,7 +2,9 @@
  * Runs executions of the app's functions, each in its own sandbox: a worker
  * thread with the function's own environment, memory limit and timeout. A
  * sandbox stays warm after an execution and is reused by the next execution of
- * the same function (like a Lambda container); it is terminated when an
+ * the same version of the same function (like a Lambda container: the aliases
+ * of a version share its sandboxes, `$LATEST` and each version have their
+ * own); it is terminated when an
  * execution is killed (crash fault or timeout), so a killed execution can do
  * nothing more. Each sandbox reaches DynamoDB and Lambda through an endpoint
  * that names the sandbox (`<base>/w/<sandboxId>`), so the fault proxy knows
@@ -12,7 +14,7 @@ import * as path from 'path';
 import * as readline from 'readline';
 import { Worker } from 'worker_threads';
 import type { LocalFunction } from './assembly';
-import { functionArn } from './assembly';
+import { functionArn, LATEST } from './assembly';
 import type { ExecuteMessage, LambdaError, WorkerData, WorkerReply } from './worker';
 import { workerScript } from './worker-script';
 
@@ -103,7 +105,9 @@ export class FunctionRunner {
         context: {
           awsRequestId: spec.awsRequestId,
           functionName: spec.fn.functionName,
-          invokedFunctionArn: functionArn(spec.fn.functionName),
+          functionVersion: spec.fn.version,
+          // Lambda hands the ARN as invoked: qualified when the invocation named a qualifier.
+          invokedFunctionArn: spec.fn.qualifier === LATEST ? functionArn(spec.fn.functionName) : `${functionArn(spec.fn.functionName)}:${spec.fn.qualifier}`,
           memoryLimitInMB: String(spec.fn.memoryMb),
           deadline: Date.now() + timeoutMs,
         },
@@ -140,7 +144,7 @@ export class FunctionRunner {
   private async acquire(fn: LocalFunction): Promise<Sandbox> {
     for (;;) {
       if (this.closed) throw new Error('function runner is closed');
-      const warm = this.idle.get(fn.functionName)?.pop();
+      const warm = this.idle.get(sandboxKey(fn))?.pop();
       if (warm) return warm;
       if (this.live.size < this.maxSandboxes || this.evictIdle()) return this.spawn(fn);
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -179,7 +183,7 @@ export class FunctionRunner {
         AWS_DEFAULT_REGION: this.options.region,
         AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
-        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        AWS_LAMBDA_FUNCTION_VERSION: fn.version,
         LAMBDA_TASK_ROOT: fn.assetDir,
         NODE_PATH: SDK_NODE_PATH,
         AWS_EC2_METADATA_DISABLED: 'true',
@@ -214,9 +218,9 @@ export class FunctionRunner {
 
   private release(sandbox: Sandbox): void {
     if (this.closed) return;
-    const list = this.idle.get(sandbox.fn.functionName) ?? [];
+    const list = this.idle.get(sandboxKey(sandbox.fn)) ?? [];
     list.push(sandbox);
-    this.idle.set(sandbox.fn.functionName, list);
+    this.idle.set(sandboxKey(sandbox.fn), list);
     this.waiting.shift()?.();
   }
 
@@ -224,9 +228,16 @@ export class FunctionRunner {
     sandbox.dead = true;
     if (!this.live.delete(sandbox)) return;
     this.bySandbox.delete(sandbox.id);
-    const list = this.idle.get(sandbox.fn.functionName);
+    const list = this.idle.get(sandboxKey(sandbox.fn));
     if (list?.includes(sandbox)) list.splice(list.indexOf(sandbox), 1);
     void sandbox.worker.terminate().catch(() => undefined);
     this.waiting.shift()?.();
   }
 }
+
+/**
+ * The sandboxes an execution may reuse: those of the same function's same
+ * version, from the same deployment and asset (the engine's `$LATEST` of one
+ * deployment is not the next one's).
+ */
+const sandboxKey = (fn: LocalFunction): string => [fn.functionName, fn.version, fn.deployment ?? '', fn.assetDir].join('\0');

@@ -1,6 +1,7 @@
 /**
  * The EventBridge Scheduler side of the local engine: one-time schedules
- * (`at(...)`, UTC) whose target is a function of the app, reached over
+ * (`at(...)`, UTC) whose target is a function of the app (its ARN qualified or not: a run's wake-ups
+ * name its deployment's alias, which stays when a newer deployment comes), reached over
  * HTTP through the fault proxy with `@aws-sdk/client-scheduler` (REST JSON:
  * `POST /schedules/<name>` creates, `GET /schedules/<name>?groupName=`
  * reads, `DELETE /schedules/<name>?groupName=` deletes one that has not
@@ -15,9 +16,10 @@
  */
 import { createHash } from 'crypto';
 import { LOCAL_ACCOUNT } from '../assembly';
-import { parseFunctionRef } from './assembly';
+import { parseFunctionRef, qualifiedRef } from './assembly';
 import { describeEvent } from './events';
 import type { PendingWork } from './pending';
+import { requestObject } from './request-body';
 
 export interface SchedulerReply {
   readonly statusCode: number;
@@ -38,8 +40,8 @@ export interface FiredSchedule {
 
 export interface SchedulerEmulatorOptions {
   readonly timeScale: number;
-  /** Queues the target's async invoke (the Lambda emulator's, with its event faults). */
-  readonly deliver: (functionName: string, input: string) => void;
+  /** Queues the target's async invoke (the Lambda emulator's, with its event faults): the function by its `LocalApp.functions` key (`name`, or `name:qualifier` for a qualified ARN). */
+  readonly deliver: (functionRef: string, input: string) => void;
   readonly pending: PendingWork;
 }
 
@@ -82,7 +84,7 @@ export class SchedulerEmulator {
 
   /** The schedule's name and the event it delivers, for the fault proxy's records. */
   static describe(pathname: string, body: string): { name: string; functionName: string; input: string } {
-    const request = parse(body);
+    const request = requestObject(body);
     const target = (request.Target ?? {}) as Record<string, unknown>;
     return { name: decodeURIComponent(SCHEDULE_PATH.exec(pathname)?.[1] ?? ''), functionName: parseFunctionRef(String(target.Arn ?? '')).name, input: String(target.Input ?? '') };
   }
@@ -91,7 +93,7 @@ export class SchedulerEmulator {
   handle(method: string, pathname: string, query: URLSearchParams, body: string): SchedulerReply {
     try {
       const name = decodeURIComponent(SCHEDULE_PATH.exec(pathname)?.[1] ?? '');
-      if (method === 'POST') return ok(this.create(name, parse(body)));
+      if (method === 'POST') return ok(this.create(name, requestObject(body)));
       if (method === 'GET') return ok(this.get(name, query.get('groupName') ?? 'default'));
       if (method === 'DELETE') return ok(this.delete(name, query.get('groupName') ?? 'default'));
       throw new SchedulerError(400, 'ValidationException', `the local engine does not implement ${method} ${pathname}`);
@@ -135,7 +137,8 @@ export class SchedulerEmulator {
       this.schedules.delete(key);
       if (!this.stopped) {
         this.fired.push({ name, ...(workflowId !== undefined ? { workflowId } : {}), dueMs, plannedMs, firedMs: Date.now() });
-        this.options.deliver(parseFunctionRef(target.Arn as string).name, input);
+        const { name: functionName, qualifier } = parseFunctionRef(target.Arn as string);
+        this.options.deliver(qualifiedRef(functionName, qualifier), input);
       }
       if (busy) this.options.pending.done(workflowId);
     }, plannedMs - now);
@@ -162,15 +165,6 @@ export class SchedulerEmulator {
 
 /** A stable point in [0, 1) per name: where in its minute a schedule fires. */
 const fraction = (name: string): number => createHash('sha256').update(name).digest().readUInt32BE(0) / 2 ** 32;
-
-function parse(body: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(body || '{}') as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function ok(body: Record<string, unknown>): SchedulerReply {
   return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };

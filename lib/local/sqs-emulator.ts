@@ -56,6 +56,11 @@ export class SqsEmulator {
     for (const name of queueNames) this.queues.set(name, []);
   }
 
+  /** Adds a queue a later deploy brings (an existing one keeps its messages). */
+  addQueue(name: string): void {
+    if (!this.queues.has(name)) this.queues.set(name, []);
+  }
+
   /** Sends a message in-process (Lambda delivering a destination record); returns its id. */
   send(queue: string, body: string): string {
     const message: Message = { id: randomUUID(), body, sentAt: Date.now(), visibleAt: 0, receiveCount: 0 };

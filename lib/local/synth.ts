@@ -13,6 +13,8 @@ export interface SynthOptions {
   readonly appDir: string;
   readonly outDir: string;
   readonly region?: string;
+  /** CDK context values (`-c key=value`), e.g. to pick a variant of the app. @default none */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 /** The `cdk` executable of the app's `aws-cdk` package. */
@@ -27,7 +29,8 @@ function cdkCli(appDir: string): string {
 export function synthesize(options: SynthOptions): Promise<string> {
   const cli = cdkCli(options.appDir);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'synth', '--quiet', '-o', options.outDir], {
+    const context = Object.entries(options.context ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+    const child = spawn(process.execPath, [cli, 'synth', '--quiet', '-o', options.outDir, ...context], {
       cwd: options.appDir,
       env: {
         ...process.env,

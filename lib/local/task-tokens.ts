@@ -9,7 +9,7 @@
  */
 import { decodeTaskWait, type Item, parseKey, TABLE } from '../../runtime/contract/table';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
-import type { LocalFunction } from './assembly';
+import { qualifiedRef, type LocalFunction } from './assembly';
 import type { LocalEngine } from './engine';
 import type { CallRecord } from './call-records';
 
@@ -23,9 +23,10 @@ export function tokensHandedOut(calls: readonly CallRecord[], functions: Readonl
     const item = (JSON.parse(c.request) as { Item?: Item }).Item;
     const key = parseKey(item?.[TABLE.partitionKey]?.S ?? '');
     const secret = decodeTaskWait(item)?.secret;
-    const ir = functions.get(c.exec.functionName)?.ir;
+    // The version the execution ran: an older deployment's IR for a run pinned to it.
+    const ir = functions.get(qualifiedRef(c.exec.functionName, c.exec.qualifier))?.ir;
     if (key?.kind !== 'taskWait' || !secret || !ir || !c.exec.workflowId) continue;
-    tokens.push(encodeTaskToken({ workflow: ir.workflow, workflowId: c.exec.workflowId, node: ir.node, invocation: key.invocation, secret }));
+    tokens.push(encodeTaskToken({ workflow: ir.workflow, workflowId: c.exec.workflowId, node: ir.node, invocation: key.invocation, secret, deployment: ir.deployment }));
   }
   return tokens;
 }

@@ -22,6 +22,8 @@ export interface ExecuteMessage {
   readonly context: {
     readonly awsRequestId: string;
     readonly functionName: string;
+    /** `$LATEST` or the version number the invocation resolved to. */
+    readonly functionVersion: string;
     readonly invokedFunctionArn: string;
     readonly memoryLimitInMB: string;
     /** Epoch ms at which the execution is killed. */
@@ -84,7 +86,6 @@ function main(): void {
     }
     const context = {
       ...msg.context,
-      functionVersion: '$LATEST',
       logGroupName: `/aws/lambda/${msg.context.functionName}`,
       logStreamName: 'local',
       callbackWaitsForEmptyEventLoop: true,

@@ -18,6 +18,12 @@ export interface RunStatus {
   readonly startedAt?: string;
   /** ISO-8601 time the run reached its final status. */
   readonly finishedAt?: string;
+  /**
+   * The deployment the run runs on (`DEPLOYMENT_ID_PATTERN`): every function
+   * it invokes is that deployment's alias. Absent for a run started by an
+   * unum-cdk before deployments, or not started yet.
+   */
+  readonly deployment?: string;
   readonly error?: RunError;
   /** How many times the run was redriven (`redrive`), when it was. */
   readonly redriveCount?: number;
@@ -32,12 +38,13 @@ export interface RunStatusWithResult extends RunStatus {
 
 function runStatus(workflowId: string, record: RunRecord | undefined): RunStatus {
   if (!record) return { workflowId, status: 'NOT_FOUND' };
-  const { status, startedAt, finishedAt, error, redriveCount, redrivenAt } = record;
+  const { status, startedAt, finishedAt, deployment, error, redriveCount, redrivenAt } = record;
   return {
     workflowId,
     status,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
+    ...(deployment !== undefined ? { deployment } : {}),
     ...(error ? { error } : {}),
     ...(redriveCount !== undefined ? { redriveCount } : {}),
     ...(redrivenAt !== undefined ? { redrivenAt } : {}),

@@ -50,7 +50,8 @@ export function expectationFor(target: Target, reference: RunStatusWithResult, e
   return reference.status === 'SUCCEEDED' ? { kind: 'result', result: reference.result ?? null } : { kind: 'failed' };
 }
 
-function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): CampaignSummary {
+/** The campaign's totals over its checked runs. */
+export function summarize(runs: ReadonlyArray<{ what: string; run: CheckedRun }>): CampaignSummary {
   return {
     schedules: runs.length,
     executions: runs.reduce((a, r) => a + r.run.executions, 0),

@@ -33,14 +33,19 @@
  *    after the run, equal what its committed path implies: each counter's
  *    amount per invocation times the committed invocations of the node whose
  *    handler applies it (`EffectCheck`, given by the target).
+ * 8. The run stays on the deployment it started on: its record names the
+ *    deployment `live` named at its start, and every execution ran on that
+ *    deployment's alias (pinning.ts); with deploys during the run, invariant
+ *    3 expects what that deployment defines (`byDeployment`).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isDeepStrictEqual } from 'util';
 import type { Json } from '../../runtime/contract/ir';
-import { decodeCheckpoint, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/contract/table';
+import { decodeCheckpoint, deploymentKey, type Item, keyOf, parseKey, runResultWritten, runStatusWritten, TABLE, ttlOf } from '../../runtime/contract/table';
 import type { RunStatusWithResult } from '../runs/run-status';
 import { TableReader } from '../runs/table-reader';
 import { mapConcurrencyViolations, type BoundedMap } from './map-concurrency';
+import { pinningViolations, type Pinning } from './pinning';
 import type { TimelineEntry } from '../local/timeline';
 import type { CallRecord } from '../local/call-records';
 
@@ -55,7 +60,9 @@ export type Expectation =
   /** Ended from outside the run: stopped (ABORTED) or past its deadline (TIMED_OUT). */
   | { readonly kind: 'ended'; readonly status: 'ABORTED' | 'TIMED_OUT'; readonly error?: string }
   /** A race (a stop against the run's end): any one of these. */
-  | { readonly kind: 'oneOf'; readonly expectations: readonly Expectation[] };
+  | { readonly kind: 'oneOf'; readonly expectations: readonly Expectation[] }
+  /** Deploys during the run (`redeploySchedules`): what the deployment its record names defines; a deployment not listed is a violation. */
+  | { readonly kind: 'byDeployment'; readonly expectations: ReadonlyMap<string, Expectation> };
 
 function parseBody(body: string): Record<string, unknown> {
   try {
@@ -222,11 +229,19 @@ export function deletionViolations(calls: readonly CallRecord[]): string[] {
   return [...deleted].map((key) => `invariant 4: ${key} was deleted (garbage collection is by TTL alone)`);
 }
 
-/** Every item of the table without a TTL (a consistent scan, projected on key and TTL). */
+/**
+ * The deployment records (`dep#...`): kept without a TTL on purpose while
+ * their deployment may be used, and given one by the sweeper when it removes
+ * the deployment (docs/architecture.md "Deployments"); no run writes them.
+ */
+const DEPLOYMENT_RECORDS = deploymentKey('');
+const isDeploymentRecord = (item: Item): boolean => keyOf(item)?.startsWith(DEPLOYMENT_RECORDS) === true;
+
+/** Every item of the table without a TTL but the deployment records (a consistent scan, projected on key and TTL). */
 export async function itemsWithoutTtl(client: DynamoDBClient, tableName: string): Promise<Item[]> {
   const out: Item[] = [];
   for await (const item of new TableReader(client, tableName).scan([TABLE.partitionKey, TABLE.ttlAttribute])) {
-    if (ttlOf(item) === undefined) out.push(item);
+    if (ttlOf(item) === undefined && !isDeploymentRecord(item)) out.push(item);
   }
   return out;
 }
@@ -248,6 +263,8 @@ export interface CheckInput {
   readonly externalEnds?: number;
   /** Redrives that resumed the run (FAILED -> RUNNING): each is followed by one more final write. @default 0 */
   readonly redrives?: number;
+  /** What invariant 8 compares the run's deployment and executions with. @default invariant 8 unchecked */
+  readonly pinning?: Pinning;
 }
 
 /** Invariant 3: the record is what `expectation` says (empty: it is). */
@@ -256,6 +273,11 @@ function expectationViolations(record: RunStatusWithResult, expectation: Expecta
     case 'oneOf': {
       const each = expectation.expectations.map((e) => expectationViolations(record, e, calls));
       return each.some((v) => v.length === 0) ? [] : [`invariant 3: none of the expected ends: ${each.flat().join('; ')}`];
+    }
+    case 'byDeployment': {
+      const own = record.deployment === undefined ? undefined : expectation.expectations.get(record.deployment);
+      if (own) return expectationViolations(record, own, calls);
+      return [`invariant 3: the run is on deployment ${record.deployment ?? '(none recorded)'}, which defines no result here (deployments known: ${[...expectation.expectations.keys()].join(', ')})`];
     }
     case 'failed':
     case 'ended': {
@@ -285,5 +307,6 @@ export function checkRun(input: CheckInput): string[] {
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls)));
+  if (input.pinning) out.push(...pinningViolations(record, calls, input.pinning));
   return out;
 }

@@ -6,13 +6,14 @@
  */
 import { randomUUID } from 'crypto';
 import { isDeepStrictEqual } from 'util';
-import type { Json } from '../../runtime/contract/ir';
+import { LIVE_ALIAS, qualifiedName, type Json, type NodeIR } from '../../runtime/contract/ir';
 import type { RunStatusWithResult } from '../runs/run-status';
 import { isFinished } from '../runs/run-status';
 import { checkRun, type EffectCheck, type EffectsApplied, itemsWithoutTtl, readItems, runRecordWrites, writtenKeys, type Expectation } from './checker';
 import type { LocalEngine } from '../local/engine';
 import { isKillingFault, type CallInfo, type ExecutionInfo, type FaultPlan } from '../local/fault-plan';
 import { boundedMaps } from './map-concurrency';
+import type { Pinning } from './pinning';
 import type { CrashPoint } from './schedule';
 
 export interface CheckedRun {
@@ -73,6 +74,9 @@ export async function checkedRun(
 ): Promise<CheckedRun> {
   const workflowId = options.workflowId ?? `chk-${randomUUID()}`;
   if (plan) engine.setFaultPlan(workflowId, plan);
+  // Read in the same synchronous step as the start: a deploy cannot move `live` in between.
+  const startedOn = liveDeployment(engine, workflow);
+  const pinning: Pinning = { entryFunction: engine.workflow(workflow).entryFunction, ...(startedOn !== undefined ? { startedOn } : {}) };
   engine.startRun(workflow, input, { workflowId });
   const intervention = options.during?.(engine, workflow, workflowId);
   const violations: string[] = [];
@@ -89,12 +93,12 @@ export async function checkedRun(
       if (!isDeepStrictEqual(after, record)) violations.push(`invariant 5: a late duplicate changed the run record: ${JSON.stringify(record)} -> ${JSON.stringify(after)}`);
     }
     const calls = engine.traffic.of(workflowId);
-    const { tableName, nodes } = engine.workflow(workflow);
+    const { tableName } = engine.workflow(workflow);
     const items = await readItems(engine.dynamo, tableName, writtenKeys(calls));
     const untimed = await itemsWithoutTtl(engine.dynamo, tableName);
-    const maps = boundedMaps(Object.values(nodes).flatMap((fn) => (fn.ir ? [fn.ir] : [])));
+    const maps = boundedMaps(nodesOf(engine, workflow, record.deployment));
     const effects = options.effects ? await effectsApplied(engine, workflow, workflowId, options.effects) : undefined;
-    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, externalEnds: outside.ends, redrives: outside.redrives, ...(effects ? { effects } : {}) }));
+    violations.push(...checkRun({ record, calls, items, untimed, expectation, timeline: engine.emulator.timeline.of(workflowId), maps, externalEnds: outside.ends, redrives: outside.redrives, pinning, ...(effects ? { effects } : {}) }));
   } catch (err) {
     const calls = engine.traffic.of(workflowId);
     violations.push(`run did not finish: ${err instanceof Error ? err.message : String(err)} (run record writes ${JSON.stringify(runRecordWrites(calls))})`);
@@ -111,6 +115,17 @@ export async function checkedRun(
   const staleReads = faults.filter((c) => c.fault === 'stale').length;
   if (!options.keep) engine.forget(workflowId);
   return { workflowId, ...(record ? { record } : {}), violations, notes, executions, callFaults, serviceFaults: faults.length - callFaults - staleReads, staleReads, lateDuplicates };
+}
+
+/** The deployment the workflow's `live` alias names now: where a run started now starts. */
+function liveDeployment(engine: LocalEngine, workflow: string): string | undefined {
+  return engine.app.functions.get(qualifiedName(engine.workflow(workflow).entryFunction, LIVE_ALIAS))?.deployment;
+}
+
+/** The node IR of the run's deployment (the newest synth's when the record names none): a deploy during the run may have changed the graph. */
+function nodesOf(engine: LocalEngine, workflow: string, deployment: string | undefined): NodeIR[] {
+  if (deployment === undefined) return Object.values(engine.workflow(workflow).nodes).flatMap((fn) => (fn.ir ? [fn.ir] : []));
+  return [...engine.app.functions.values()].flatMap((fn) => (fn.qualifier === deployment && fn.ir?.workflow === workflow ? [fn.ir] : []));
 }
 
 /** The counters of the run's effects, read once the run is quiet. */
@@ -140,9 +155,10 @@ async function finished(engine: LocalEngine, workflowId: string, timeoutMs: numb
   return record;
 }
 
-/** A fault-free run, for the reference result. */
-export async function referenceRun(engine: LocalEngine, workflow: string, input: Json): Promise<RunStatusWithResult> {
+/** A fault-free run, for the reference result; `during` acts on it as on the checked runs (e.g. answers its callbacks). */
+export async function referenceRun(engine: LocalEngine, workflow: string, input: Json, during?: RunIntervention): Promise<RunStatusWithResult> {
   const workflowId = engine.startRun(workflow, input, { workflowId: `reference-${randomUUID()}` });
+  await during?.(engine, workflow, workflowId);
   const record = await finished(engine, workflowId, RUN_BOUND_MS);
   engine.forget(workflowId);
   return record;

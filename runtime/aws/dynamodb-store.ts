@@ -215,9 +215,9 @@ export class DynamoDbStore implements CheckpointStore {
     await this.update(stateRetries(join, retries));
   }
 
-  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ created: boolean; startedAt?: string }> {
+  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number, deployment?: string): Promise<{ created: boolean; startedAt?: string }> {
     return conditional(
-      this.put(runStart(run, startedAt, ttl, deadline), 'ALL_OLD').then(() => ({ created: true })),
+      this.put(runStart(run, startedAt, ttl, deadline, deployment), 'ALL_OLD').then(() => ({ created: true })),
       (e) => ({ created: false, startedAt: runStartedAt(e.Item) }),
     );
   }

@@ -11,7 +11,7 @@ import { runtimeError } from '../contract/errors';
 import { appendCommit } from '../records/history';
 import { unlessCommitted } from '../step/interpreter';
 import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type Envelope, type Json } from '../contract/ir';
-import { invocationName } from '../contract/naming';
+import { invocationName, ownFunctionName } from '../contract/naming';
 import { redriveUntil } from '../records/redrive-park';
 import { sleep } from '../ports/pool';
 import { matchesError, RESERVE_MS, retryDelay } from '../states/retry';
@@ -98,7 +98,7 @@ export function redriveAttempt(x: Exec, catchIndex: number | undefined): Redo | 
   const { node } = x.rt.ir;
   const { iteration, frames, lease, redrive } = x.invocation;
   if (catchIndex !== TASK_FAILED || iteration >= ENVELOPE_BOUNDS.iteration) return undefined;
-  const event: Envelope = { unum: { v: ENVELOPE_VERSION, ...x.run, node, iteration: iteration + 1, fanOut: frames, inputs: [{ ref: x.key }], ...(lease === undefined ? {} : { lease }) } };
-  const functionName = x.ctx.functionName ?? x.rt.ir.functionNames[node] ?? '';
+  const event: Envelope = { unum: { v: ENVELOPE_VERSION, ...x.run, deployment: x.rt.ir.deployment, node, iteration: iteration + 1, fanOut: frames, inputs: [{ ref: x.key }], ...(lease === undefined ? {} : { lease }) } };
+  const functionName = ownFunctionName(x.rt.ir, x.ctx) ?? '';
   return { invocation: invocationName(x.run, node, iteration + 1, frames), parked: { functionName, event: JSON.stringify(event), until: redriveUntil(lease, x.rt.ir.settings) }, generation: redrive ?? 0 };
 }

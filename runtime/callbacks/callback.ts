@@ -16,6 +16,7 @@ import { errorCause, errorMessage, errorName, findCatch } from '../states/retry'
 import { writeLogLine } from '../ports/log';
 import { TASK_FAILED, type TaskWait } from '../contract/table';
 import { encodeTaskToken, newTaskSecret } from '../contract/task-token';
+import { ownFunctionName } from '../contract/naming';
 import { taskWaits } from './task-waits';
 import type { Exec, Runtime, TaskCompletion } from '../ports/execution';
 import type { LambdaContext } from '../contract/handler-api';
@@ -67,7 +68,7 @@ export async function cancelChecks(rt: Runtime, invocation: string, wait: TaskWa
  * at once). Scheduler never delivers early, so the receiver compares no times.
  */
 export async function scheduleCheck(rt: Runtime, ctx: LambdaContext, invocation: string, token: string, outcome: Check, at: number): Promise<void> {
-  const functionName = ctx.functionName ?? rt.ir.functionNames[rt.ir.node];
+  const functionName = ownFunctionName(rt.ir, ctx);
   if (!functionName) throw runtimeError(`node ${rt.ir.node}: a callback Task needs its own function name`);
   const event: TaskResponseEvent = { unumTask: { token, ...outcome } };
   if (!rt.scheduler) throw runtimeError(`node ${rt.ir.node}: a callback Task with a timeout needs a scheduler, and this runtime has none`);
@@ -101,7 +102,7 @@ export async function handOutToken(x: Exec, received: Json): Promise<{ value: Js
   const fresh: TaskWait = { secret: newTaskSecret(), input: JSON.stringify(input), context: JSON.stringify(context), startedAt: now, beats: 0 };
   assertStorable(x, fresh.input + fresh.context);
   const wait = (await taskWaits(x.rt).put(x.name, fresh, itemTtl(x))) ?? fresh;
-  const token = encodeTaskToken({ ...x.run, node: ir.node, invocation: x.name, secret: wait.secret });
+  const token = encodeTaskToken({ ...x.run, node: ir.node, invocation: x.name, secret: wait.secret, deployment: ir.deployment });
   x.taskToken = token;
   const templates = contextObject(x, { Task: { Token: token } });
   // The recorded input: a later execution may have none of its own (a response's event, parked and redriven).

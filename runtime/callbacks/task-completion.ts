@@ -12,7 +12,7 @@ import { execute } from '../step/execute';
 import type { Json, TaskOutcome, TaskResponseAnswer } from '../contract/ir';
 import { invocationName } from '../contract/naming';
 import { checkpointKey } from '../contract/table';
-import { decodeTaskToken, sameSecret, type TaskToken } from '../contract/task-token';
+import { decodeTaskToken, otherDeployment, sameSecret, type TaskToken } from '../contract/task-token';
 import { taskWaits } from './task-waits';
 import type { Runtime, TaskCompletion } from '../ports/execution';
 import type { LambdaContext } from '../contract/handler-api';
@@ -54,6 +54,7 @@ export async function respondToTask(rt: Runtime, event: { unumTask: unknown }, c
   const token = decodeTaskToken(r.token);
   if (typeof token === 'string') return invalid(token);
   if (token.workflow !== ir.workflow || token.node !== ir.node) return invalid(NO_TASK);
+  if (token.deployment !== ir.deployment) return invalid(otherDeployment(token.deployment, ir.deployment));
   const waits = taskWaits(rt);
   const wait = await waits.get(token.invocation);
   if (!wait || !sameSecret(wait.secret, token.secret)) return invalid(NO_TASK);

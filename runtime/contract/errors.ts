@@ -20,16 +20,28 @@ export class UnumError extends Error {
 /**
  * A malformed event (envelope or start request), found before anything is
  * read or written. `workflowId` is the run it belongs to, when the event
- * names a valid one of this workflow: the handler records that run FAILED.
+ * names a valid one of this workflow: the handler records that run FAILED,
+ * with `error` as the error's name.
  */
 export class UnumEventError extends UnumError {
   override name = 'UnumEventError';
   constructor(
     message: string,
     readonly workflowId?: string,
+    /** The error a FAILED run record names. @default 'UnumEventError' */
+    readonly error: string = 'UnumEventError',
   ) {
     super(message);
   }
+}
+
+/**
+ * A table item of a newer format than this runtime's (`TABLE_FORMAT`,
+ * runtime/contract/table/encoding.ts): written by a newer unum-cdk sharing
+ * the table, refused rather than misread.
+ */
+export class UnumFormatError extends UnumError {
+  override name = 'UnumFormatError';
 }
 
 /** An error with a Step Functions name (`States.Runtime`, `States.Timeout`, ...). */

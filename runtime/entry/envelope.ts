@@ -2,7 +2,7 @@
  * Turns a Lambda event into an Invocation, checked field by field against
  * the bounds of ENVELOPE_BOUNDS before anything is read or written: the entry
  * accepts start requests only, every other node envelopes of its own
- * workflow only (docs/architecture.md "The envelope"). A start permission is
+ * workflow, envelope version and deployment only (docs/architecture.md "The envelope"). A start permission is
  * permission to invoke the entry, so it can start runs and nothing else.
  */
 import { UnumEventError } from '../contract/errors';
@@ -29,6 +29,20 @@ const notAccepted = (ir: NodeIR, why: string): string => `is not accepted: node 
 function check(ok: boolean, field: string, why: string): asserts ok {
   if (!ok) throw new UnumEventError(`malformed envelope: ${field} ${why}`);
 }
+
+/** What an envelope version (`unum.v`) was, for a refusal that says why it cannot be read. */
+function envelopeFormat(v: unknown): string {
+  if (v === 1 || v === 2 || v === undefined) return `an envelope of format ${v ?? 1}, from an unum-cdk before deployment pinning`;
+  if (typeof v === 'number' && v > ENVELOPE_VERSION) return `an envelope of format ${v}, from a newer unum-cdk`;
+  return `an envelope of unknown format ${JSON.stringify(v)}`;
+}
+
+/**
+ * An envelope of this workflow sent by a function of another deployment: a
+ * run never leaves the deployment it started on (every invocation names its
+ * deployment's alias), so this one was misrouted and its run cannot go on here.
+ */
+export const DEPLOYMENT_MISMATCH = 'Unum.DeploymentMismatch';
 
 export function parseFrame(f: unknown, i: number): FanOutFrame {
   const at = `unum.fanOut[${i}]`;
@@ -105,8 +119,13 @@ function parseFold(f: unknown, ir: NodeIR): FoldState {
 }
 
 function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
-  check(u.v === ENVELOPE_VERSION, 'unum.v', `must be ${ENVELOPE_VERSION}`);
+  const on = `deployment ${ir.deployment || '(none)'}`;
+  if (u.v !== ENVELOPE_VERSION) throw new UnumEventError(`${envelopeFormat(u.v)}; node ${ir.node} runs format ${ENVELOPE_VERSION} on ${on}`);
   check(u.workflow === ir.workflow, 'unum.workflow', thisFunctions('workflow', ir.workflow, u.workflow));
+  if (u.deployment !== ir.deployment) {
+    const sent = typeof u.deployment === 'string' ? `deployment ${u.deployment || '(none)'}` : `no deployment (${JSON.stringify(u.deployment)})`;
+    throw new UnumEventError(`an envelope of ${sent} to node ${ir.node} of ${on}: a run stays on the deployment it started on`, undefined, DEPLOYMENT_MISMATCH);
+  }
   check(isRunId(u.workflowId), 'unum.workflowId', `must match ${WORKFLOW_ID_PATTERN}`);
   check(u.node === ir.node, 'unum.node', thisFunctions('node', ir.node, u.node));
   check(isCount(u.iteration, MAX_ITERATION), 'unum.iteration', ITERATION);
@@ -138,7 +157,7 @@ function parseEnvelope(u: unknown, ir: NodeIR): Invocation {
     // Only this workflow's functions may invoke this one, so a malformed envelope naming a
     // run of ours (or of no workflow: an older envelope version) is a run that cannot go on.
     const ours = u.workflow === ir.workflow || u.workflow === undefined;
-    throw e instanceof UnumEventError && ours && isRunId(u.workflowId) ? new UnumEventError(e.message, u.workflowId) : e;
+    throw e instanceof UnumEventError && ours && isRunId(u.workflowId) ? new UnumEventError(e.message, u.workflowId, e.error) : e;
   }
 }
 

@@ -7,6 +7,8 @@
  * with `failed`: the crashed branch never arrives, so the fan-in would never
  * invoke it. The join's checkpoint makes the decision once, however often the
  * recorder runs (Lambda's retries of it) and whichever branch failed first.
+ * Only for an envelope of the recorder's own deployment: the join it invokes
+ * is that deployment's, and a run never leaves its deployment.
  */
 import { parseFrame } from './envelope';
 import { ENVELOPE_VERSION, type FanOutFrame, type RecorderSpec } from '../contract/ir';
@@ -17,10 +19,14 @@ import type { RunRef } from '../contract/table';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The failed envelope's invocation: iteration, frames (validated as the handler does), fold index and lease; none for a start or a malformed envelope. */
-export function failedInvocation(payload: unknown): { iteration: number; frames: FanOutFrame[]; fold?: number; lease?: number } | undefined {
+/**
+ * The failed envelope's invocation: iteration, frames (validated as the
+ * handler does), fold index and lease; none for a start, a malformed
+ * envelope, or one of another envelope version or deployment than `deployment`.
+ */
+export function failedInvocation(payload: unknown, deployment: string): { iteration: number; frames: FanOutFrame[]; fold?: number; lease?: number } | undefined {
   const u = isObject(payload) && isObject(payload.unum) ? payload.unum : undefined;
-  if (!u || !Array.isArray(u.fanOut) || !Number.isSafeInteger(u.iteration)) return undefined;
+  if (!u || u.v !== ENVELOPE_VERSION || u.deployment !== deployment || !Array.isArray(u.fanOut) || !Number.isSafeInteger(u.iteration)) return undefined;
   try {
     const frames = u.fanOut.map(parseFrame);
     const fold = isObject(u.fold) && Number.isSafeInteger(u.fold.index) ? (u.fold.index as number) : undefined;
@@ -45,7 +51,7 @@ export async function failEnclosingState(
   ttl: number,
 ): Promise<boolean> {
   const joinNode = spec.nodes[node]?.stateJoin;
-  const failed = joinNode === undefined ? undefined : failedInvocation(payload);
+  const failed = joinNode === undefined ? undefined : failedInvocation(payload, spec.deployment);
   const top = failed?.frames.at(-1);
   const functionName = joinNode === undefined ? undefined : spec.functionNames[joinNode];
   if (!failed || !top || !joinNode || !functionName) return false;
@@ -57,6 +63,7 @@ export async function failEnclosingState(
     unum: {
       v: ENVELOPE_VERSION,
       ...run,
+      deployment: spec.deployment,
       node: joinNode,
       iteration: top.iteration,
       fanOut: outer,

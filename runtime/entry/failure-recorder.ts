@@ -15,7 +15,7 @@ import { DynamoDbStore } from '../aws/dynamodb-store';
 import { type FailureRecord, identify } from '../contract/failure-record';
 import { isObject, parseStart } from '../contract/start-request';
 import { appendHistory } from '../records/history';
-import { ENV, type Envelope, RECORDER_FILE_NAME, type RecorderSpec, type RunTimeoutEvent, type StartRequest, WORKFLOW_ID_PATTERN } from '../contract/ir';
+import { DEPLOYMENT_ID_PATTERN, ENV, ENVELOPE_VERSION, type Envelope, RECORDER_FILE_NAME, type RecorderSpec, type RunTimeoutEvent, type StartRequest, WORKFLOW_ID_PATTERN, qualifiedName } from '../contract/ir';
 import { boundedError } from '../contract/errors';
 import type { Invoker } from '../ports/invoker';
 import { LambdaInvoker } from '../aws/lambda-invoker';
@@ -85,19 +85,36 @@ async function appendFailed(store: CheckpointStore, record: FailureRecord, run: 
 }
 
 /**
+ * The function a parked event is re-sent to: the failed function (its ARN,
+ * whatever qualifier Lambda reported) at the alias of the event's deployment,
+ * so a redrive resumes the run on the deployment it ran on; unqualified
+ * where there is none (a spec the construct did not deploy).
+ */
+function parkedFunction(arn: string, deployment: string): string {
+  const parts = arn.split(':');
+  const unqualified = (arn.startsWith('arn:') ? parts.slice(0, 7) : parts.slice(0, 1)).join(':');
+  return deployment ? qualifiedName(unqualified, deployment) : unqualified;
+}
+
+/**
  * The failed invocation as parked for a redrive (runtime/records/redrive-park.ts): the event
  * (a start as a start request naming its run, which a raw start under its
- * Lambda request id would not) on the function it failed in; or why it is
- * not parked: a callback Task's timeout check, a spec without the retention.
+ * Lambda request id would not) on the function it failed in, at the alias
+ * of the event's deployment (a start's: the recorder's own, the entry's
+ * on-failure destination being its deployment's recorder); or why it is not
+ * parked: a callback Task's timeout check, a spec without the retention, an
+ * envelope of a format no deployment of this version accepts.
  */
 function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked; generation: number } | string {
   const req = record.requestPayload;
   if (isObject(req) && 'unumTask' in req) return 'a callback Task timeout check that Lambda gave up on';
   if (!spec.retention) return 'a failure recorded by a failure recorder without the retention settings';
+  const unum = isObject(req) && isObject(req.unum) ? req.unum : undefined;
+  if (unum && unum.v !== ENVELOPE_VERSION) return `an envelope of format ${String(unum.v ?? 1)}, from an unum-cdk before deployment pinning: no deployment of this version accepts it`;
   const failed = failedInvocation(record, run, node);
-  const event = isObject(req) && 'unum' in req ? (req as unknown as Envelope) : { ...parseStart(req, record.requestContext.requestId), workflowId: run.workflowId };
-  const arn = record.requestContext.functionArn;
-  const functionName = arn.endsWith(':$LATEST') ? arn.slice(0, -':$LATEST'.length) : arn;
+  const event = unum ? (req as unknown as Envelope) : { ...parseStart(req, record.requestContext.requestId), workflowId: run.workflowId };
+  const deployment = typeof unum?.deployment === 'string' && DEPLOYMENT_ID_PATTERN.test(unum.deployment) ? unum.deployment : spec.deployment;
+  const functionName = parkedFunction(record.requestContext.functionArn, deployment);
   return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) }, generation: generationOf(event) };
 }
 
@@ -157,7 +174,7 @@ function specBesideBundle(): RecorderSpec {
   try {
     return JSON.parse(readFileSync(join(__dirname, RECORDER_FILE_NAME), 'utf8')) as RecorderSpec;
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return { nodes: {}, functionNames: {} };
+    if ((e as { code?: string }).code === 'ENOENT') return { deployment: process.env[ENV.deployment] ?? '', nodes: {}, functionNames: {} };
     throw e;
   }
 }

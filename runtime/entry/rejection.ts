@@ -18,7 +18,7 @@ export interface Rejection {
 
 export async function rejectEvent(ir: NodeIR, store: () => CheckpointStore, e: UnumEventError): Promise<Rejection> {
   const { workflowId } = e;
-  const error = { node: ir.node, error: e.name, cause: e.message };
+  const error = { node: ir.node, error: e.error, cause: e.message };
   writeLogLine({ timestamp: new Date().toISOString(), level: 'ERROR', message: 'unum rejected event', workflow: ir.workflow, workflowId, ...error });
   emitMetrics(ir.workflow, ir.node, { rejectedEvents: 1 });
   if (workflowId !== undefined) {

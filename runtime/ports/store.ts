@@ -71,8 +71,8 @@ export interface CheckpointStore {
   getStateFailure(join: string): Promise<StateFailure | undefined>;
   /** Record the retries a state used so far in its attempt's failure. */
   setStateRetries(join: string, retries: readonly number[]): Promise<void>;
-  /** Create the run record (RUNNING, with its deadline if any) unless it exists; when it exists, its `startedAt`. */
-  startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
+  /** Create the run record (RUNNING, with its deadline if any and the deployment it starts on) unless it exists; when it exists, its `startedAt`. */
+  startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number, deployment?: string): Promise<{ readonly created: boolean; readonly startedAt?: string }>;
   /** Set the run's final status and TTL unless it already has a final status; true when this call set it. */
   finishRun(run: RunRef, end: RunEnd, finishedAt: string, ttl: number): Promise<boolean>;
   /** End a RUNNING run from outside it (stopped: ABORTED; past its deadline: TIMED_OUT); true when this call ended it. */

@@ -33,6 +33,7 @@ export async function appendTransition(x: Exec, outcome: HistoryOutcome, t: Tran
     // User-code time and attempts only when this execution's user code made the committed value (a duplicate's lost the put).
     ...(x.rt.fn && x.attempts && !x.metrics.duplicates ? { durationMs: x.userMs, attempts: x.attempts, attemptErrors: x.attemptErrors } : {}),
     ...('fanIn' in input ? { joined: input.fanIn.join } : {}),
+    ...(ir.entry ? { deployment: ir.deployment } : {}),
   });
   await appendHistory(x.rt.store, x.run, item, ttlIn(ir.settings.runRetentionSeconds));
 }

@@ -6,6 +6,7 @@
  */
 import { ENVELOPE_VERSION, type Envelope, type NodeSettings, type StartRequest } from '../contract/ir';
 import { ttlIn } from './payload';
+import { ownFunctionName } from '../contract/naming';
 import type { CheckpointStore } from '../ports/store';
 import type { Parked, RunEnd, RunRef } from '../contract/table';
 import type { Exec } from '../ports/execution';
@@ -32,6 +33,7 @@ function eventOf(x: Exec): Envelope | StartRequest {
     unum: {
       v: ENVELOPE_VERSION,
       ...x.run,
+      deployment: x.rt.ir.deployment,
       node: x.rt.ir.node,
       iteration: i.iteration,
       fanOut: i.frames,
@@ -46,7 +48,7 @@ function eventOf(x: Exec): Envelope | StartRequest {
 
 /** This execution as a parked invocation: its function, its event, its redrive window. */
 export const parkedOf = (x: Exec): Parked => ({
-  functionName: x.ctx.functionName ?? x.rt.ir.functionNames[x.rt.ir.node] ?? '',
+  functionName: ownFunctionName(x.rt.ir, x.ctx) ?? '',
   event: JSON.stringify(eventOf(x)),
   until: redriveUntil(x.invocation.lease, x.rt.ir.settings),
 });

@@ -26,7 +26,7 @@ const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.sto
  */
 export async function startRun(x: Exec): Promise<boolean> {
   const startedAt = now();
-  const r = await x.rt.store.startRun(x.run, startedAt, runTtl(x), runDeadline(x, startedAt));
+  const r = await x.rt.store.startRun(x.run, startedAt, runTtl(x), runDeadline(x, startedAt), x.rt.ir.deployment);
   x.startedRun = r.created;
   const recent = r.created || Date.parse(r.startedAt ?? '') >= Date.now() - x.rt.ir.settings.checkpointTtlSeconds * 1000;
   // Again on a retried start: the entry may have crashed between the record and the schedule.

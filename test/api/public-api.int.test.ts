@@ -68,9 +68,9 @@ test('each entry exports exactly these names', () => {
       'UnumWorkflowProps: interface', 'Wait: class', 'WaitProps: interface', 'WaitTime: class', 'WaitTimeSpec: type', 'compileWorkflow: function', 'fromAsl: function',
     ],
     'unum-cdk/client': [
-      'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
+      'CloudAssemblyOptions: interface', 'DeadLetterOutcome: type', 'DeploymentSummary: interface', 'FanInProgress: interface', 'HistoryEntry: interface', 'HistoryOutcome: type',
       'InspectFailure: interface', 'InspectOptions: interface', 'InspectReport: interface', 'Json: type', 'ListRunsOptions: interface', 'RecoverOptions: interface',
-      'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RedriveResult: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
+      'RecoveredDeadLetter: interface', 'RecoveryReport: interface', 'RedriveOptions: interface', 'RedriveResult: interface', 'RunError: interface', 'RunList: interface', 'RunOutcome: interface', 'RunState: type',
       'RunStatus: interface', 'RunSummary: interface',
       'StartAndWaitOptions: interface', 'StartOptions: interface', 'StopOptions: interface', 'StopResult: interface', 'TableSummary: interface', 'UnumClient: class', 'UnumClientError: class',
       'UnumClientProps: interface', 'UnumError: class', 'UnumRunFailedError: class', 'UnumRunNotFinishedError: class', 'UnumRunNotRedrivableError: class', 'UnumSdkClients: interface', 'UnumTaskAlreadyCompletedError: class', 'UnumTaskTokenError: class',

@@ -30,7 +30,7 @@ function workflowStack(prefix: string, stack: string, workflow: string, bundled:
   return {
     template: { Resources: resources },
     metadata: {
-      version: 1, workflow, entry: 'One', nodes, tableLogicalId: 'Table', tableName: { Ref: 'Table' },
+      version: 2, workflow, deployment: 'd0123456789abcdef0123', entry: 'One', nodes, tableLogicalId: 'Table', tableName: { Ref: 'Table' },
       failureRecorder: { functionName: `${stack}-${workflow}-unum-failure`, logicalId: 'Recorder' },
     },
   };
@@ -58,8 +58,8 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('finds every workflow from its metadata, nested assemblies included', () => {
   expect(workflowsInAssembly(dir)).toEqual([
-    { stack: 'Main', workflow: 'Flow', constructPath: 'Flows/Flow', entryFunction: 'Main-Flow-One', table: { logicalId: 'Table' } },
-    { stack: 'Staged', workflow: 'Later', constructPath: 'Later', entryFunction: 'Staged-Later-One', table: { logicalId: 'Table' } },
+    { stack: 'Main', workflow: 'Flow', constructPath: 'Flows/Flow', deployment: 'd0123456789abcdef0123', entryFunction: 'Main-Flow-One', table: { logicalId: 'Table' } },
+    { stack: 'Staged', workflow: 'Later', constructPath: 'Later', deployment: 'd0123456789abcdef0123', entryFunction: 'Staged-Later-One', table: { logicalId: 'Table' } },
   ]);
 });
 

@@ -155,7 +155,7 @@ describe('the unum entry point', () => {
     // No command: the overview on stderr, and exit 2 as for any bad command line (unum --help exits 0).
     expect(r.status).toBe(2);
     const commands = [...r.stderr.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
+    expect(commands).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'deployments', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
   });
 
   test('--help, -h and help: the overview on stdout, exit 0; a command\'s --help: its own help, exit 0', () => {

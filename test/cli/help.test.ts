@@ -22,7 +22,7 @@ describe('the overview', () => {
     const r = await unum(flag);
     expect([r.code, r.err]).toEqual([0, '']);
     expect(r.out).toMatch(/^usage: unum <command> \[options\]\n/);
-    expect(commandsOf(r.out)).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
+    expect(commandsOf(r.out)).toEqual(['local', 'start', 'status', 'result', 'wait', 'inspect', 'recover', 'stop', 'redrive', 'runs', 'deployments', 'task-success', 'task-failure', 'task-heartbeat', 'graph', 'cost', 'compile-asl']);
     expect(r.out).toContain("'unum help <command>' or 'unum <command> --help' shows a command's options.");
   });
 

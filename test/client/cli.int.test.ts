@@ -2,34 +2,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runClientCommand } from '../support/cli';
-import { createTable, LocalDynamo, RuntimeWriter, startDynamo, WORKFLOW } from './support/dynamodb';
-import { LambdaStub, startLambdaStub } from './support/lambda-stub';
+import { cliEmulators } from './support/cli-emulators';
+import { createTable, RuntimeWriter, WORKFLOW } from './support/dynamodb';
 
-let dynamo: LocalDynamo;
-let lambda: LambdaStub;
+const emulators = cliEmulators({ 'wf-Entry': (p) => onStart(p as { input: unknown; workflowId: string }) });
 let table: string;
 let writer: RuntimeWriter;
 let onStart: (req: { input: unknown; workflowId: string }) => Promise<void>;
-const saved = { ...process.env };
 
-beforeAll(async () => {
-  dynamo = await startDynamo();
-  lambda = await startLambdaStub({ 'wf-Entry': (p) => onStart(p as { input: unknown; workflowId: string }) });
-  // The CLI builds default SDK clients: they must find the emulators through the environment alone.
-  // DynamoDB Local keeps tables per access key: use the support client's.
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
-    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1',
-  });
-});
-afterAll(async () => {
-  process.env = saved;
-  await lambda?.stop();
-  await dynamo?.stop();
-});
 beforeEach(async () => {
-  table = await createTable(dynamo.client);
-  writer = new RuntimeWriter(dynamo.client, table);
+  table = await createTable(emulators.dynamo.client);
+  writer = new RuntimeWriter(emulators.dynamo.client, table);
   onStart = async (req) => {
     await writer.startRun(req.workflowId);
     await writer.succeed(req.workflowId, { got: req.input });
@@ -46,7 +29,7 @@ test('start --input - --id --wait --json: starts, shows progress, prints the fin
   expect(r.code).toBe(0);
   expect(JSON.parse(r.out)).toMatchObject({ workflowId: 'cli-1', status: 'SUCCEEDED' });
   expect(r.err).toContain('cli-1  SUCCEEDED');
-  expect(lambda.invocations.at(-1)).toMatchObject({ invocationType: 'Event', payload: { workflowId: 'cli-1', input: { n: 3 } } });
+  expect(emulators.lambda.invocations.at(-1)).toMatchObject({ invocationType: 'Event', payload: { workflowId: 'cli-1', input: { n: 3 } } });
   expect(JSON.parse((await unum(['result', 'cli-1', '--json'])).out)).toEqual({ got: { n: 3 } });
 });
 

@@ -29,10 +29,10 @@ beforeEach(async () => {
 });
 
 describe('start', () => {
-  test('invokes the entry asynchronously with a start request and a generated id', async () => {
+  test('invokes the entry\'s live alias asynchronously with a start request and a generated id', async () => {
     const id = await client.start({ a: 1 });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(lambda.invocations).toEqual([{ functionName: 'wf-Entry', invocationType: 'Event', payload: { input: { a: 1 }, workflowId: id } }]);
+    expect(lambda.invocations).toEqual([{ functionName: 'wf-Entry', qualifier: 'live', invocationType: 'Event', payload: { input: { a: 1 }, workflowId: id } }]);
   });
 
   test('rejects an id that does not match WORKFLOW_ID_PATTERN, before invoking', async () => {
@@ -66,7 +66,7 @@ describe('start', () => {
 
   test('names the function and the run when the invoke fails', async () => {
     const missing = UnumClient.forWorkflow({ entryFunction: 'nope', table, workflow: WORKFLOW, lambda: lambda.client, dynamodb: dynamo.client });
-    await expect(missing.start(1, { workflowId: 'r1' })).rejects.toThrow(/starting run r1: invoking nope failed/);
+    await expect(missing.start(1, { workflowId: 'r1' })).rejects.toThrow(/starting run r1: invoking nope:live failed/);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Human-readable output: a handler's cause (Lambda's JSON error document) is shown by its message in one-line places. */
 import { causeSummary } from '../../lib/client/cause';
-import { formatInspectReport } from '../../lib/client/format';
+import { formatInspectReport, formatRunList, formatStatus } from '../../lib/client/format';
 
 const lambdaCause = JSON.stringify({ errorType: 'CardDeclined', errorMessage: 'no funds', trace: ['CardDeclined: no funds', '    at charge (index.js:1:1)'] });
 
@@ -35,4 +35,15 @@ test('the state where a run ended comes first, with the node that ran it; retrie
   expect(text).toContain('1    t1  Charge               -      0     committed  4: GatewayBusy x2, Throttled');
   expect(text).toContain('2    t2  Declined (Validate)  -      0     failed');
   expect(text).toContain('Declined (Validate)  Card.Declined  expired  no');
+});
+
+test('a run shows its deployment; a run of an unum-cdk before deployments shows none (- in a listing)', () => {
+  const D = 'd0123456789abcdef0123';
+  expect(formatStatus({ workflowId: 'w', status: 'RUNNING', deployment: D })).toBe(`run         w\nstatus      RUNNING\ndeployment  ${D}`);
+  expect(formatStatus({ workflowId: 'w', status: 'RUNNING' })).toBe('run     w\nstatus  RUNNING');
+  expect(formatRunList({ runs: [{ workflowId: 'new', status: 'RUNNING', deployment: D }, { workflowId: 'old', status: 'RUNNING' }] }).split('\n')).toEqual([
+    'run  status   deployment             started  finished  duration  error',
+    `new  RUNNING  ${D}  -        -                   `,
+    'old  RUNNING  -                      -        -                   ',
+  ]);
 });

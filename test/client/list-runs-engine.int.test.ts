@@ -11,6 +11,7 @@ import { cachedAssembly } from '../support/cached-assembly';
 import { runClientCommand } from '../support/cli';
 import { ENGINE_TEST_TIMEOUT_MS, RUN_WAIT_MS } from '../support/load';
 import { engineDynamoDb } from '../support/test-dynamodb';
+import { DEPLOYMENT_ID_PATTERN } from '../../runtime/contract/ir';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -104,8 +105,8 @@ test('unum runs: a table, or JSON with --json; bad options are errors', async ()
     const newest = await unum('--limit', '2');
     expect(newest.code).toBe(0);
     const lines = newest.out.trimEnd().split('\n');
-    expect(lines[0].split(/\s+/)).toEqual(['run', 'status', 'started', 'finished', 'duration', 'error']);
-    expect(lines.slice(1, 3).map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['list-long', 'SUCCEEDED'], ['list-5', 'SUCCEEDED']]);
+    expect(lines[0].split(/\s+/)).toEqual(['run', 'status', 'deployment', 'started', 'finished', 'duration', 'error']);
+    expect(lines.slice(1, 3).map((l) => l.split(/\s+/).slice(0, 3))).toEqual([['list-long', 'SUCCEEDED', expect.stringMatching(DEPLOYMENT_ID_PATTERN)], ['list-5', 'SUCCEEDED', expect.stringMatching(DEPLOYMENT_ID_PATTERN)]]);
     expect(lines[3]).toMatch(/^more: --next-token \S+$/);
     const token = lines[3].split(' ').pop() as string;
     const since = (await client.status('list-2')).startedAt as string;

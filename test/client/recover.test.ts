@@ -10,12 +10,14 @@ import { recoverDeadLetters, replayOf } from '../../lib/client/recover';
 import type { RunStatus } from '../../lib/client';
 
 const FN = 'arn:aws:lambda:us-east-1:123456789012:function:stack-wf-B';
+/** The deployment the failed invocations ran on: Lambda names its alias in the record's function ARN. */
+const D = 'd0123456789abcdef0123';
 
 /** A dead letter: Lambda's record of the failed recorder invocation, whose event was the record of the failed node invocation. */
 function deadLetter(requestPayload: unknown, options: { functionArn?: string; requestId?: string } = {}): string {
   const failed = {
     version: '1.0',
-    requestContext: { requestId: options.requestId ?? 'req-7', functionArn: options.functionArn ?? `${FN}:$LATEST`, condition: 'RetriesExhausted', approximateInvokeCount: 3 },
+    requestContext: { requestId: options.requestId ?? 'req-7', functionArn: options.functionArn ?? `${FN}:${D}`, condition: 'RetriesExhausted', approximateInvokeCount: 3 },
     requestPayload,
     responsePayload: { errorType: 'TimeoutError', errorMessage: 'socket hang up' },
   };
@@ -27,20 +29,28 @@ function deadLetter(requestPayload: unknown, options: { functionArn?: string; re
   });
 }
 
-const envelope = { unum: { v: 1, workflowId: 'run-1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } };
+const envelope = { unum: { v: 3, workflow: 'W', deployment: D, workflowId: 'run-1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } };
 
-test('an envelope is replayed as it was, on the unqualified function', () => {
+test('an envelope is replayed as it was, on the alias of the deployment it ran on', () => {
   expect(replayOf(deadLetter(envelope), 'W')).toEqual({
     workflowId: 'run-1',
     node: 'B',
     functionArn: FN,
+    qualifier: D,
     event: envelope,
     why: 'TimeoutError after 3 attempts; the recorder failed with ProvisionedThroughputExceededException',
   });
 });
 
-test('a qualifier other than $LATEST is kept', () => {
-  expect(replayOf(deadLetter(envelope, { functionArn: `${FN}:live` }), 'W')).toMatchObject({ functionArn: FN, qualifier: 'live' });
+test('never on $LATEST: an envelope invoked there names its deployment; one that names none (an older unum-cdk) is kept', () => {
+  expect(replayOf(deadLetter(envelope, { functionArn: `${FN}:$LATEST` }), 'W')).toMatchObject({ functionArn: FN, qualifier: D });
+  const older = { unum: { v: 2, workflow: 'W', workflowId: 'run-1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } };
+  expect(replayOf(deadLetter(older, { functionArn: `${FN}:$LATEST` }), 'W')).toMatch(/names no deployment \(an unum-cdk before deployment pinning\): not replayed on \$LATEST/);
+  expect(replayOf(deadLetter(older, { functionArn: FN }), 'W')).toMatch(/names no deployment/);
+});
+
+test('a failed start on the live alias is replayed there', () => {
+  expect(replayOf(deadLetter({ workflowId: 'run-2', input: 1 }, { functionArn: `${FN}:live` }), 'W')).toMatchObject({ functionArn: FN, qualifier: 'live' });
 });
 
 test('a start keeps its run id: an explicit one as it was, one without an id or a raw input as a start request naming the run', () => {
@@ -81,18 +91,20 @@ describe('recoverDeadLetters', () => {
     };
     return { sqs: { send } as unknown as SQSClient, deleted };
   }
-  const lambda = (fail?: string): { client: LambdaClient; events: unknown[] } => {
+  const lambda = (fail?: string): { client: LambdaClient; events: unknown[]; targets: string[] } => {
     const events: unknown[] = [];
-    const send = async (command: { input: { Payload: Uint8Array } }): Promise<unknown> => {
+    const targets: string[] = [];
+    const send = async (command: { input: { Payload: Uint8Array; FunctionName: string; Qualifier?: string } }): Promise<unknown> => {
       if (fail) throw new Error(fail);
       events.push(JSON.parse(Buffer.from(command.input.Payload).toString('utf8')));
+      targets.push(`${command.input.FunctionName}:${command.input.Qualifier}`);
       return { StatusCode: 202 };
     };
-    return { client: { send } as unknown as LambdaClient, events };
+    return { client: { send } as unknown as LambdaClient, events, targets };
   };
-  const status = (s: RunStatus['status'] | Error) => async (workflowId: string): Promise<RunStatus> => {
+  const status = (s: RunStatus['status'] | Error, deployment?: string) => async (workflowId: string): Promise<RunStatus> => {
     if (s instanceof Error) throw s;
-    return { workflowId, status: s };
+    return { workflowId, status: s, ...(deployment ? { deployment } : {}) };
   };
   const deps = (sqs: SQSClient, l: LambdaClient, s: ReturnType<typeof status>) => ({ sqs, lambda: l, queueUrl: 'q', workflow: 'W', status: s, visibilityTimeoutSeconds: 300 });
 
@@ -102,6 +114,8 @@ describe('recoverDeadLetters', () => {
     const report = await recoverDeadLetters(deps(q.sqs, l.client, status('RUNNING')));
     expect([report.replayed, report.finished, report.kept]).toEqual([1, 0, 1]);
     expect(l.events).toEqual([envelope]);
+    expect(l.targets).toEqual([`${FN}:${D}`]);
+    expect(report.deadLetters[0]).toMatchObject({ outcome: 'replayed', functionArn: `${FN}:${D}` });
     expect(q.deleted).toEqual(['h0']);
     const done = queue([deadLetter(envelope)]);
     const none = lambda();
@@ -119,5 +133,15 @@ describe('recoverDeadLetters', () => {
     const q = queue([deadLetter(envelope)], true);
     const report = await recoverDeadLetters(deps(q.sqs, lambda().client, status('NOT_FOUND')));
     expect(report.deadLetters).toEqual([expect.objectContaining({ outcome: 'replayed', detail: expect.stringMatching(/the message was not deleted \(SQS unreachable\)$/) })]);
+  });
+
+  test('a failed start on the live alias goes to the deployment its run started on; a run that never started, to live', async () => {
+    const start = deadLetter({ workflowId: 'run-2', input: 1 }, { functionArn: `${FN}:live` });
+    const started = lambda();
+    const report = await recoverDeadLetters(deps(queue([start]).sqs, started.client, status('RUNNING', D)));
+    expect([started.targets, report.deadLetters[0].functionArn]).toEqual([[`${FN}:${D}`], `${FN}:${D}`]);
+    const fresh = lambda();
+    await recoverDeadLetters(deps(queue([start]).sqs, fresh.client, status('NOT_FOUND')));
+    expect(fresh.targets).toEqual([`${FN}:live`]);
   });
 });

@@ -40,7 +40,7 @@ describe('cloud assembly', () => {
       artifacts: {
         UnumExamples: { type: 'aws:cloudformation:stack', additionalMetadataFile: 'UnumExamples.metadata.json', properties: { templateFile: 'UnumExamples.template.json' } },
         Other: { type: 'aws:cloudformation:stack', metadata: {
-          '/Other/Pipes/Collatz': [{ type: 'unum:workflow', data: { workflow: 'Collatz', entry: 'S', nodes: { S: { functionName: 'Other-Collatz-S' } }, tableName: 'fixed-table' } }],
+          '/Other/Pipes/Collatz': [{ type: 'unum:workflow', data: { version: 2, workflow: 'Collatz', entry: 'S', deployment: 'd00000000000000000002', nodes: { S: { functionName: 'Other-Collatz-S' } }, tableName: 'fixed-table' } }],
         } },
       },
     }));
@@ -48,7 +48,7 @@ describe('cloud assembly', () => {
       '/UnumExamples/Collatz': [
         { type: 'aws:cdk:logicalId', data: 'x' },
         { type: 'unum:workflow', data: {
-          version: 1, workflow: 'Collatz', entry: 'Step',
+          version: 2, workflow: 'Collatz', entry: 'Step', deployment: 'd00000000000000000001',
           nodes: { Step: { functionName: 'UnumExamples-Collatz-Step' }, Finish: { functionName: 'UnumExamples-Collatz-Finish' } },
           tableLogicalId: 'CollatzTable60E6786E', tableName: { Ref: 'CollatzTable60E6786E' },
         } },
@@ -59,8 +59,8 @@ describe('cloud assembly', () => {
 
   test('lists workflows from the unum:workflow metadata', () => {
     expect(workflowsInAssembly(dir)).toEqual([
-      { stack: 'UnumExamples', workflow: 'Collatz', constructPath: 'Collatz', entryFunction: 'UnumExamples-Collatz-Step', table: { logicalId: 'CollatzTable60E6786E' } },
-      { stack: 'Other', workflow: 'Collatz', constructPath: 'Pipes/Collatz', entryFunction: 'Other-Collatz-S', table: 'fixed-table' },
+      { stack: 'UnumExamples', workflow: 'Collatz', constructPath: 'Collatz', entryFunction: 'UnumExamples-Collatz-Step', deployment: 'd00000000000000000001', table: { logicalId: 'CollatzTable60E6786E' } },
+      { stack: 'Other', workflow: 'Collatz', constructPath: 'Pipes/Collatz', entryFunction: 'Other-Collatz-S', deployment: 'd00000000000000000002', table: 'fixed-table' },
     ]);
   });
 

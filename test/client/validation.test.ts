@@ -32,6 +32,10 @@ describe('UnumClient.forWorkflow', () => {
     ['an empty taskResponseFunction', { ...valid, taskResponseFunction: '' }, "UnumClient.forWorkflow: taskResponseFunction must be a non-empty string, got ''"],
     ['a dynamodb that is no SDK client', { ...valid, dynamodb: {} }, 'UnumClient.forWorkflow: dynamodb must be an AWS SDK v3 client (with a send method), got object'],
     ['callbackTasks that are not names', { ...valid, callbackTasks: 'Ask' }, 'UnumClient.forWorkflow: callbackTasks must be an array of node names'],
+    // The client names the alias: the entry's live alias, the token's deployment for a task response.
+    ['an entryFunction with a qualifier', { ...valid, entryFunction: 'wf-Entry:live' }, "UnumClient.forWorkflow: entryFunction 'wf-Entry:live' has a qualifier (live): give the function without one"],
+    ['an entryFunction ARN with a qualifier', { ...valid, entryFunction: 'arn:aws:lambda:us-east-1:123456789012:function:wf-Entry:$LATEST' }, 'has a qualifier ($LATEST)'],
+    ['a taskResponseFunction with a qualifier', { ...valid, taskResponseFunction: 'wf-TaskResponse:d0123456789abcdef0123' }, 'taskResponseFunction \'wf-TaskResponse:d0123456789abcdef0123\' has a qualifier'],
   ])('%s: an UnumClientError naming the field', (_what, props, message) => {
     const err = thrown(() => untyped(props));
     expect(err).toBeInstanceOf(UnumClientError);
@@ -42,8 +46,10 @@ describe('UnumClient.forWorkflow', () => {
     expect(() => UnumClient.forWorkflow(undefined as never)).toThrow('UnumClient.forWorkflow: props must be an object with entryFunction, table and workflow');
   });
 
-  test('valid props make a client', () => {
+  test('valid props make a client; an unqualified ARN or partial ARN is no qualifier', () => {
     expect(untyped(valid).workflow).toBe('Orders');
+    expect(untyped({ ...valid, entryFunction: 'arn:aws:lambda:us-east-1:123456789012:function:wf-Entry' }).entryFunction).toMatch(/wf-Entry$/);
+    expect(untyped({ ...valid, entryFunction: '123456789012:function:wf-Entry' }).entryFunction).toMatch(/wf-Entry$/);
   });
 });
 
@@ -73,6 +79,7 @@ describe('the other entry points', () => {
     }
     await expect(client.status(undefined as never)).rejects.toThrow('status: workflowId is missing (the id of a run)');
     await expect(client.result('a b')).rejects.toThrow("result: invalid workflow id 'a b'");
+    await expect(client.redrive('r1', { deployment: 'newest' as never })).rejects.toThrow("redrive: options.deployment must be 'latest' or absent (the run's own deployment), got \"newest\"");
   });
 
   test('start needs an input; the task methods need a token (and an output or an error)', async () => {

@@ -16,6 +16,7 @@ import { main as localMain } from '../../lib/cli/local';
 import { tokensHandedOut } from '../../lib/local/task-tokens';
 import { useCallbackEngine } from '../support/callback-engine';
 import { runClientCommand, runClientCommandOnEngine } from '../support/cli';
+import { DEPLOYMENT_ID_PATTERN } from '../../runtime/contract/ir';
 
 jest.setTimeout(300_000);
 
@@ -56,7 +57,9 @@ test('waitingTasks, inspect and unum status name the waiting Task and its token;
 
   const status = await unum('status', id);
   expect(status.code).toBe(0);
-  expect(status.out).toContain(`status    RUNNING\n`);
+  const { deployment } = await client.status(id);
+  expect(deployment).toMatch(DEPLOYMENT_ID_PATTERN);
+  expect(status.out).toContain(`status      RUNNING\ndeployment  ${deployment}\n`);
   expect(status.out).toContain(`waiting   callback Task Ask since ${waiting[0].since}\ntoken     ${token}\n`);
   const answer = /^answer +(unum task-success .*)$/m.exec(status.out)?.[1];
   expect(answer).toBe(`unum task-success ${token} --output <result.json> --workflow Approval --app ${callbacks.outDir}`);
@@ -121,7 +124,7 @@ describe('unum local run and unum cost', () => {
     const exports = Object.fromEntries([...err.matchAll(/^ {2}export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
     expect(Object.keys(exports)).toEqual(expect.arrayContaining(['AWS_ENDPOINT_URL_LAMBDA', 'AWS_ENDPOINT_URL_DYNAMODB']));
     const command = /^ {2}(unum task-success .*)$/m.exec(err)?.[1] as string;
-    expect(command).toMatch(new RegExp(`^unum task-success u1\\.\\S+ --output <result\\.json> --app ${path.relative(process.cwd(), callbacks.outDir)} --workflow Approval$`));
+    expect(command).toMatch(new RegExp(`^unum task-success u2\\.\\S+ --output <result\\.json> --app ${path.relative(process.cwd(), callbacks.outDir)} --workflow Approval$`));
     const result = path.join(scratch, 'local-result.json');
     fs.writeFileSync(result, '{"approved": "from another shell"}');
     // Another shell: the exported variables, then the command.

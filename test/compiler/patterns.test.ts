@@ -21,13 +21,14 @@ describe('chain', () => {
 
   it('records the handler, default settings and function spec', () => {
     expect(ir(compiled, 'A')).toEqual({
-      version: 1,
+      version: 2,
       workflow: 'W',
       node: 'A',
       entry: true,
       handler: { kind: 'user', export: 'a' },
       instructions: [scalar('B')],
       settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21640 },
+      deployment: '',
       functionNames: {},
     });
     expect(compiled.nodes.A.fn).toEqual({ entry: ENTRY, exportName: 'a', memorySize: 256, timeoutSeconds: 30, environment: {} });

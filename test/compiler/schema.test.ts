@@ -21,7 +21,7 @@ describe('validateIr', () => {
   });
 
   it('rejects a wrong version, an unknown instruction and extra fields', () => {
-    expect(validateIr({ ...valid, version: 2 }).valid).toBe(false);
+    expect(validateIr({ ...valid, version: 1 }).valid).toBe(false);
     expect(validateIr({ ...valid, instructions: [{ op: 'jump' }] }).valid).toBe(false);
     expect(validateIr({ ...valid, extra: 1 }).valid).toBe(false);
     const { settings: _settings, ...missing } = valid;

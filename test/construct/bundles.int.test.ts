@@ -4,7 +4,8 @@
  * example workflow from a start request to its result against DynamoDB Local.
  * Successor invocations go to a small HTTP stand-in for Lambda's Invoke API,
  * which records them; the test then calls the named bundle with the payload.
- * This proves the IR, the successor function names and the runtime were injected.
+ * This proves the IR, the successor function names and the runtime were
+ * injected, and that every invocation names the alias of the run's deployment.
  */
 import * as fs from 'fs';
 import * as http from 'http';
@@ -35,7 +36,9 @@ let db: DynamoDbLocal;
 let client: DynamoDBClient;
 let lambdaApi: http.Server;
 let outdir: string;
-const invocations: Array<{ functionName: string; payload: unknown }> = [];
+/** An invocation the stand-in received: the function, the qualifier it named, the event. */
+type Invocation = { functionName: string; qualifier?: string; payload: unknown };
+const invocations: Invocation[] = [];
 const functions = new Map<string, Deployed>();
 const workflows = new Map<string, WorkflowMetadata>();
 const savedEnv = { ...process.env };
@@ -62,8 +65,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
-      const name = decodeURIComponent((req.url ?? '').split('/')[3] ?? '');
-      invocations.push({ functionName: name.split(':').pop() as string, payload: JSON.parse(body) });
+      const url = new URL(req.url ?? '', 'http://lambda');
+      // `name`, `name:qualifier` or an ARN, and the Qualifier parameter.
+      const ref = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+      const [functionName, qualifier] = ref.startsWith('arn:') ? ref.split(':').slice(6) : ref.split(':');
+      invocations.push({ functionName, qualifier: qualifier ?? url.searchParams.get('Qualifier') ?? undefined, payload: JSON.parse(body) });
       res.writeHead(202).end();
     });
   });
@@ -109,7 +115,9 @@ async function run(workflow: string, workflowId: string, input: unknown): Promis
   await call(meta.nodes[meta.entry].functionName, { workflowId, input }, `${workflowId}-start`);
   for (let step = 0; invocations.length > 0; step++) {
     if (step > 500) throw new Error('too many invocations');
-    const next = invocations.shift() as { functionName: string; payload: unknown };
+    const next = invocations.shift() as Invocation;
+    // A run never leaves its deployment: every invocation names its alias.
+    expect([next.functionName, next.qualifier]).toEqual([next.functionName, meta.deployment]);
     await call(next.functionName, next.payload, `${workflowId}-${step}`);
   }
   return runRecord(workflow, workflowId);
@@ -128,7 +136,8 @@ test('every function bundle loads, and each node ships its own IR with successor
       const ir = JSON.parse(fs.readFileSync(path.join(fn.dir, 'unum-ir.json'), 'utf8'));
       expect(ir).toMatchObject({ workflow: meta.workflow, node, entry: node === meta.entry });
       expect(Object.keys(ir.functionNames)).toEqual(info.successors);
-      for (const succ of info.successors) expect(ir.functionNames[succ]).toBe(meta.nodes[succ].functionName);
+      expect(ir.deployment).toBe(meta.deployment);
+      for (const succ of info.successors) expect(ir.functionNames[succ]).toBe(`${meta.nodes[succ].functionName}:${meta.deployment}`);
     }
     expect(typeof functions.get(meta.failureRecorder.functionName)?.handler).toBe('function');
   }
@@ -174,7 +183,7 @@ test('the failure recorder marks a run FAILED from a Lambda destination record',
       version: '1.0',
       requestContext: {
         requestId: 'r-1',
-        functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${failed.functionName}:$LATEST`,
+        functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${failed.functionName}:${failed.qualifier}`,
         condition: 'RetriesExhausted',
         approximateInvokeCount: 3,
       },

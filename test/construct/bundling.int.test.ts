@@ -14,13 +14,14 @@ import { chain, HANDLERS } from './fixtures/workflows';
 const DEFAULTS = resolveBundling();
 
 const PASS_IR: NodeIR = {
-  version: 1,
+  version: 2,
   workflow: 'Flow',
   node: 'Start',
   entry: true,
   handler: { kind: 'pass' },
   instructions: [{ op: 'succeed' }],
   settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21630 },
+  deployment: 'd0123456789abcdef0123',
   functionNames: {},
 };
 
@@ -80,7 +81,7 @@ describe('bundling', () => {
 
   test('with the function\'s NODE_OPTIONS, an error\'s stack names the TypeScript sources, not index.js', () => {
     // An IR of a version the runtime refuses: createHandler throws while the bundle loads.
-    const { files } = assetFiles(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), { ...PASS_IR, version: 2 as 1 });
+    const { files } = assetFiles(bundleNode(undefined, { ...DEFAULTS, bundleAwsSdk: true }), { ...PASS_IR, version: 3 as 2 });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-asset-'));
     try {
       for (const [name, contents] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), contents);
@@ -143,13 +144,13 @@ describe('assets in the cloud assembly', () => {
     const app = newApp();
     new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: chain() });
     const assets = functionAssets(app, 'Test');
-    expect(assets).toHaveLength(4); // A, B, C and the failure recorder
+    expect(assets).toHaveLength(5); // A, B, C, the failure recorder and the sweeper
     for (const { hash, dir } of assets) {
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
       expect(dir).toBe(path.join(app.outdir, `asset.${hash}`));
       expect(fs.readdirSync(dir)).toContain('index.js');
     }
-    // The three nodes carry their IR; the recorder has none.
+    // The three nodes carry their IR; the recorder and the sweeper have none.
     expect(assets.filter(({ dir }) => fs.existsSync(path.join(dir, 'unum-ir.json')))).toHaveLength(3);
   });
 
@@ -166,13 +167,13 @@ describe('assets in the cloud assembly', () => {
     new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: definition() });
     new UnumWorkflow(new Stack(app, 'Other'), 'Flow', { definition: chain() });
     const skipped = functionAssets(app, 'Test');
-    expect(skipped).toHaveLength(2);
+    expect(skipped).toHaveLength(3);
     for (const { hash, dir } of skipped) {
       // CDK points a skipped asset at its (small, never copied) source directory.
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
       expect(path.relative(app.outdir, dir).startsWith('..')).toBe(true);
     }
-    // Only the bundled stack's four assets are in the assembly.
+    // Only the bundled stack's assets are in the assembly.
     const bundled = functionAssets(app, 'Other');
     const staged = fs.readdirSync(app.outdir).filter((name) => name.startsWith('asset.'));
     expect(staged.sort()).toEqual(bundled.map(({ hash }) => `asset.${hash}`).sort());

@@ -6,6 +6,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { UnumWorkflow } from '../../lib/construct';
 import type { UnumWorkflowProps } from '../../lib/construct';
 
@@ -19,9 +20,17 @@ export function synthWorkflow(props: UnumWorkflowProps, id = 'Flow'): { stack: S
   return { stack, workflow, template: Template.fromStack(stack) };
 }
 
-/** Asset hashes depend on the bundled code and esbuild's version: replace them in snapshots. */
+/**
+ * Asset hashes depend on the bundled code and esbuild's version, and so do the
+ * deployment id, the logical ids that carry it (with their hash suffix) and
+ * the functions' version ids: replace them in snapshots.
+ */
 export function normaliseHashes<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value).replace(/[0-9a-f]{64}/g, '<asset-hash>')) as T;
+  const text = JSON.stringify(value)
+    .replace(/[0-9a-f]{64}/g, '<asset-hash>')
+    .replace(/CurrentVersion[0-9A-F]{8}[0-9a-f]{32}/g, 'CurrentVersion<hash>')
+    .replace(/d[0-9a-f]{20}(?:([A-Za-z]*?)[0-9A-F]{8}(?![0-9A-Za-z]))?/g, '<deployment>$1');
+  return JSON.parse(text) as T;
 }
 
 /** `lambda:InvokeFunction` ARN of a function, as formatArn renders it. */
@@ -75,4 +84,36 @@ export function invokeResources(statements: Array<Record<string, unknown>>): unk
   return statements
     .filter((s) => s.Action === 'lambda:InvokeFunction')
     .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
+}
+
+/** `lambdaArn` of a function's alias of a deployment (`name:<deployment>`), as the construct writes it from the name. */
+export function aliasArn(functionName: string, deployment: string): unknown {
+  return lambdaArn(`${functionName}:${deployment}`);
+}
+
+/** What `grantStart` grants: the entry function's `live` alias. */
+export function liveArnOf(fn: lambda.IFunction): unknown {
+  return { 'Fn::Join': ['', [Stack.of(fn).resolve(fn.functionArn), ':live']] };
+}
+
+/** The `Async` settings the deployment's custom resource puts on the alias of the function of this name. */
+export function asyncOf(template: Template, functionName: string): unknown {
+  const [record] = Object.values(template.findResources('Custom::UnumDeployment'));
+  return (record.Properties.Functions as Array<{ FunctionName: string; Async?: unknown }>).find((f) => f.FunctionName === functionName)?.Async;
+}
+
+/** What `grantRedrive`, `grantRecover` and `grantTaskResponse` grant on a function: any of its aliases. */
+export function anyAliasOf(fn: lambda.IFunction): unknown {
+  return { 'Fn::Join': ['', [Stack.of(fn).resolve(fn.functionArn), ':*']] };
+}
+
+/** `lambdaArn` of a function's alias of some deployment (`name:d<20 hex>`). */
+export function deploymentAliasArn(functionName: string): unknown {
+  const escaped = functionName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    'Fn::Join': [
+      '',
+      ['arn:', { Ref: 'AWS::Partition' }, ':lambda:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, expect.stringMatching(new RegExp(`^:function:${escaped}:d[0-9a-f]{20}$`))],
+    ],
+  };
 }

@@ -10,7 +10,7 @@ import { recorderSpec } from '../../lib/construct/recorder-spec';
 import { Definition, MapState, Parallel, Pass, Task } from '../../lib/definition';
 import { HANDLERS } from './fixtures/workflows';
 import { physicalFunctionName } from '../../lib/construct/function-names';
-import { lambdaArn, STACK_NAME, synthWorkflow } from './helpers';
+import { aliasArn, STACK_NAME, synthWorkflow } from './helpers';
 
 const task = (name: string): Task => new Task(name, { entry: HANDLERS, handler: 'first' });
 
@@ -46,5 +46,5 @@ test('the recorder\'s role may invoke exactly those joins', () => {
   );
   const invoke = statements.filter((s) => s.Action === 'lambda:InvokeFunction').flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]));
   const arns = (list: unknown[]) => list.map((a) => JSON.stringify(a)).sort();
-  expect(arns(invoke)).toEqual(arns(['Check.Join', 'Each.Join'].map((n) => lambdaArn(physicalFunctionName(STACK_NAME, 'Flow', n)))));
+  expect(arns(invoke)).toEqual(arns(['Check.Join', 'Each.Join'].map((n) => aliasArn(physicalFunctionName(STACK_NAME, 'Flow', n), workflow.deployment))));
 });

@@ -10,7 +10,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Definition, Map as MapState, Task } from '../../lib/definition';
 import { physicalFunctionName } from '../../lib/construct/function-names';
 import { fold, HANDLERS, loop } from './fixtures/workflows';
-import { invokeResources, lambdaArn, STACK_NAME, statementsOf, synthWorkflow } from './helpers';
+import { deploymentAliasArn, invokeResources, STACK_NAME, statementsOf, synthWorkflow } from './helpers';
 
 const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
@@ -29,7 +29,7 @@ describe('loops', () => {
   test('synthesizes; the functions of the loop allow recursion, the one after it does not; they invoke each other by name', () => {
     expect(allowed(template)).toEqual([fnName('A'), fnName('B')].sort());
     expect(invokeResources(statementsOf(template, workflow, 'B'))).toEqual(
-      expect.arrayContaining([lambdaArn(fnName('A')), lambdaArn(fnName('Done'))]),
+      expect.arrayContaining([deploymentAliasArn(fnName('A')), deploymentAliasArn(fnName('Done'))]),
     );
   });
 
@@ -101,7 +101,7 @@ describe('Maps and folds', () => {
     const { workflow, template } = synthWorkflow({ definition: fold() });
     expect(workflow.compiled.nodes.Sum.successors).toContain('Sum');
     expect(allowed(template)).toEqual([fnName('A'), fnName('Sum')].sort());
-    expect(invokeResources(statementsOf(template, workflow, 'Sum'))).toContainEqual(lambdaArn(fnName('Sum')));
+    expect(invokeResources(statementsOf(template, workflow, 'Sum'))).toContainEqual(deploymentAliasArn(fnName('Sum')));
   });
 
   test('a chain: no function allows recursion', () => {

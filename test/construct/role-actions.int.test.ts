@@ -13,7 +13,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { UnumWorkflow } from '../../lib/construct';
-import { bundleFailureRecorder, bundleNode, bundleTaskResponder, resolveBundling } from '../../lib/construct/bundling';
+import { bundleFailureRecorder, bundleNode, bundleSweeper, bundleTaskResponder, resolveBundling } from '../../lib/construct/bundling';
 import { Definition, IntegrationPattern, Task, Wait, WaitTime } from '../../lib/definition';
 import { HANDLERS } from './fixtures/workflows';
 import { STACK_NAME } from './helpers';
@@ -44,7 +44,8 @@ function build(options: { key?: (stack: Stack) => kms.IKey; queue?: (stack: Stac
   /** The actions allowed on a resource (matched by the logical id its ARN refers to). */
   const actionsOn = (fn: { role?: iam.IRole }, logicalIdPrefix: string): string[] =>
     [...new Set(statements(fn).filter((s) => JSON.stringify(s.Resource).includes(`"${logicalIdPrefix}`)).flatMap((s) => ([] as string[]).concat(s.Action)))].sort();
-  return { stack, workflow, template, orders, statements, actions, actionsOn };
+  const sweeper = workflow.node.findChild('Sweeper').node.findChild('Function') as lambda.Function;
+  return { stack, workflow, template, orders, sweeper, statements, actions, actionsOn };
 }
 
 const WORKFLOW_TABLE = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
@@ -81,6 +82,28 @@ describe('each role may make exactly the calls of its function', () => {
 
   test('the task-response function: invoking the callback Task, its logs; no table', () => {
     expect(s.actions(s.workflow.taskResponseFunction as lambda.Function)).toEqual(['lambda:InvokeFunction', ...LOGS]);
+  });
+
+  test('the sweeper: its records and the run records, the runs index, making and deleting aliases and their async configs, deleting versions and functions, deleting roles with their policies, its logs', () => {
+    expect(s.actions(s.sweeper)).toEqual([
+      'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem',
+      'iam:DeleteRole', 'iam:DeleteRolePolicy', 'iam:DetachRolePolicy', 'iam:ListAttachedRolePolicies', 'iam:ListRolePolicies',
+      'lambda:CreateAlias', 'lambda:DeleteAlias', 'lambda:DeleteFunction', 'lambda:DeleteFunctionEventInvokeConfig', 'lambda:GetAlias', 'lambda:PutFunctionEventInvokeConfig', 'lambda:UpdateAlias',
+      ...LOGS,
+    ]);
+  });
+
+  test("every function of the deployment invokes only aliases of its deployment: no function's $LATEST, no other deployment's alias", () => {
+    const d = s.workflow.deployment;
+    for (const f of [...Object.values(fn), s.workflow.failureRecorder, s.workflow.taskResponseFunction as lambda.Function]) {
+      for (const st of s.statements(f).filter((x) => ([] as string[]).concat(x.Action).includes('lambda:InvokeFunction'))) {
+        for (const resource of ([] as unknown[]).concat(st.Resource)) {
+          const text = JSON.stringify(resource);
+          // By ARN from the name, qualified with the deployment.
+          expect(text).toMatch(new RegExp(`:function:[^:"]+:${d}"\\]\\]\\}$`));
+        }
+      }
+    }
   });
 
   test('table calls name the table itself: no index, no stream, no condition-less wildcard', () => {
@@ -122,6 +145,19 @@ const COMMAND_ACTIONS: Record<string, string> = {
   DeleteSchedule: 'scheduler:DeleteSchedule',
   SendMessage: 'sqs:SendMessage',
   Publish: 'sns:Publish',
+  Query: 'dynamodb:Query',
+  DeleteAlias: 'lambda:DeleteAlias',
+  DeleteFunction: 'lambda:DeleteFunction',
+  DeleteFunctionEventInvokeConfig: 'lambda:DeleteFunctionEventInvokeConfig',
+  ListRolePolicies: 'iam:ListRolePolicies',
+  DeleteRolePolicy: 'iam:DeleteRolePolicy',
+  ListAttachedRolePolicies: 'iam:ListAttachedRolePolicies',
+  DetachRolePolicy: 'iam:DetachRolePolicy',
+  DeleteRole: 'iam:DeleteRole',
+  CreateAlias: 'lambda:CreateAlias',
+  GetAlias: 'lambda:GetAlias',
+  UpdateAlias: 'lambda:UpdateAlias',
+  PutFunctionEventInvokeConfig: 'lambda:PutFunctionEventInvokeConfig',
 };
 
 /** Commands in a bundle, unminified (the names survive as property accesses of the external SDK). */
@@ -148,6 +184,7 @@ describe("each kind's bundle sends only commands its role allows", () => {
     ['callback Task', bundleNode(HANDLERS, options, true).files, s.workflow.functions.Approve, []],
     ['failure recorder', bundleFailureRecorder(options).files, s.workflow.failureRecorder, ['BatchGetItem', 'Invoke', 'Publish']],
     ['task-response function', bundleTaskResponder(options).files, s.workflow.taskResponseFunction as lambda.Function, []],
+    ['sweeper', bundleSweeper(options).files, s.sweeper, []],
   ];
   test.each(cases)('%s', (_kind, files, fn, unused) => {
     const commands = commandsOf(files);

@@ -12,7 +12,7 @@ import { UnumWorkflow } from '../../lib/construct';
 import { Definition, Task } from '../../lib/definition';
 import { ENV } from '../../runtime/contract/ir';
 import { HANDLERS } from './fixtures/workflows';
-import { nagFindings, STACK_NAME } from './helpers';
+import { deploymentAliasArn, nagFindings, STACK_NAME } from './helpers';
 
 const task = (id: string): Task => new Task(id, { entry: HANDLERS, handler: 'first' });
 
@@ -38,7 +38,7 @@ describe('a workflow with a timeout', () => {
   test('every node\'s IR carries it; the entry knows the recorder and may schedule, B may not', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `${STACK_NAME}-Flow-A`,
-      Environment: { Variables: Match.objectLike({ [ENV.runTimeoutFunction]: RECORDER, [ENV.scheduleGroup]: `${STACK_NAME}-Flow-waits` }) },
+      Environment: { Variables: Match.objectLike({ [ENV.runTimeoutFunction]: Match.stringLikeRegexp(`^${RECORDER}:d[0-9a-f]{20}$`), [ENV.scheduleGroup]: `${STACK_NAME}-Flow-waits` }) },
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: `${STACK_NAME}-Flow-B`,
@@ -55,7 +55,7 @@ describe('a workflow with a timeout', () => {
     const [roleId] = Object.keys(roles);
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]));
     expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toEqual([
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^FlowFailureRecorder/), 'Arn'] } },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: deploymentAliasArn(RECORDER) },
     ]);
   });
 
@@ -72,9 +72,9 @@ test('ASL TimeoutSeconds gives the workflow its timeout without the prop; out of
   expect(() => synth(Duration.days(400))).toThrow("Test/Flow: workflow 'Flow': invalid definition (field 'options.runTimeoutSeconds'): 34560000 is not an integer in 1-31536000");
 });
 
-test('no timeout: no schedule group, no recorder name in the entry', () => {
+test('no timeout: no Scheduler role, no recorder name in the entry', () => {
   const template = synth(undefined).template();
-  template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+  expect(template.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] } } })).toEqual({});
   template.hasResourceProperties('AWS::Lambda::Function', {
     FunctionName: `${STACK_NAME}-Flow-A`,
     Environment: { Variables: Match.not(Match.objectLike({ [ENV.runTimeoutFunction]: Match.anyValue() })) },

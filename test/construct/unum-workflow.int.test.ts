@@ -13,22 +13,24 @@ import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowM
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
 import { physicalFunctionName } from '../../lib/construct/function-names';
 import { chain, fanOut, HANDLERS, loop } from './fixtures/workflows';
-import { invokeResources, lambdaArn, roleStatements, STACK_NAME, statementsOf, synthWorkflow } from './helpers';
+import { aliasArn, anyAliasOf, asyncOf, invokeResources, liveArnOf, roleStatements, STACK_NAME, statementsOf, synthWorkflow } from './helpers';
 
 const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
 
 describe('UnumWorkflow resources', () => {
   const { workflow, template } = synthWorkflow({ definition: chain() });
 
-  test('one function per node plus the failure recorder, one table, one log group, one dead-letter queue', () => {
+  test('one function per node plus the failure recorder and the sweeper, one table, one log group, one dead-letter queue', () => {
     const nodes = Object.keys(workflow.compiled.nodes);
     expect(nodes).toEqual(['A', 'B', 'C']);
-    template.resourceCountIs('AWS::Lambda::Function', nodes.length + 1);
-    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', nodes.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', nodes.length + 2);
+    // The deployment's custom resource puts them on the aliases it makes.
+    template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
+    template.resourceCountIs('Custom::UnumDeployment', 1);
     template.resourceCountIs('AWS::SQS::Queue', 1);
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.resourceCountIs('AWS::Logs::LogGroup', 1);
-    template.resourceCountIs('AWS::IAM::Role', nodes.length + 1);
+    template.resourceCountIs('AWS::IAM::Role', nodes.length + 2);
   });
 
   test('functions: deterministic names, arm64, Node.js 24, JSON logs, per-node settings, table env', () => {
@@ -62,15 +64,8 @@ describe('UnumWorkflow resources', () => {
     });
   });
 
-  test('async invoke: 2 retries, 6 hours, failure recorder as on-failure destination', () => {
-    const recorderId = Stack.of(workflow).resolve((workflow.failureRecorder.node.defaultChild as iam.CfnRole).logicalId);
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') },
-      Qualifier: '$LATEST',
-      MaximumRetryAttempts: 2,
-      MaximumEventAgeInSeconds: 21600,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [recorderId, 'Arn'] } } },
-    });
+  test('async invoke, on the deployment\'s alias: 2 retries, 6 hours, the failure recorder\'s alias of the deployment as on-failure destination', () => {
+    expect(asyncOf(template, fnName('A'))).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 21600, OnFailure: aliasArn(fnName('unum-failure'), workflow.deployment) });
   });
 
   test('dead letters: the recorder retries twice for up to 6 hours, then sends to a 14-day, encrypted, TLS-only, retained queue', () => {
@@ -84,13 +79,7 @@ describe('UnumWorkflow resources', () => {
       Queues: [{ Ref: queueId }],
       PolicyDocument: { Statement: [Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })] },
     });
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: Match.stringLikeRegexp('^FlowFailureRecorderFunction') },
-      Qualifier: '$LATEST',
-      MaximumRetryAttempts: 2,
-      MaximumEventAgeInSeconds: 21600,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
-    });
+    expect(asyncOf(template, fnName('unum-failure'))).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 21600, OnFailure: { 'Fn::GetAtt': [queueId, 'Arn'] } });
     // The recorder alone may send; no node may touch the queue.
     const senders = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p.Properties.PolicyDocument).includes(queueId));
@@ -106,10 +95,11 @@ describe('UnumWorkflow resources', () => {
     });
   });
 
-  test('IAM: each function invokes exactly its successors, by ARN from the deterministic name', () => {
-    const recorderArn = Stack.of(workflow).resolve(workflow.failureRecorder.functionArn);
-    expect(invokeResources(statementsOf(template, workflow, 'A'))).toEqual([lambdaArn(fnName('B')), recorderArn]);
-    expect(invokeResources(statementsOf(template, workflow, 'B'))).toEqual([lambdaArn(fnName('C')), recorderArn]);
+  test('IAM: each function invokes exactly its successors\' aliases of the deployment, by ARN from the deterministic name', () => {
+    const d = workflow.deployment;
+    const recorderArn = aliasArn(fnName('unum-failure'), d);
+    expect(invokeResources(statementsOf(template, workflow, 'A'))).toEqual([aliasArn(fnName('B'), d), recorderArn]);
+    expect(invokeResources(statementsOf(template, workflow, 'B'))).toEqual([aliasArn(fnName('C'), d), recorderArn]);
     expect(invokeResources(statementsOf(template, workflow, 'C'))).toEqual([recorderArn]);
   });
 
@@ -132,12 +122,14 @@ describe('UnumWorkflow resources', () => {
     template.hasOutput('FlowEntryFunctionArn', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FlowNodesAFunction'), 'Arn'] } });
     template.hasOutput('FlowTableName', { Value: { Ref: Match.stringLikeRegexp('^FlowTable') } });
     template.hasOutput('FlowDeadLetterQueueUrl', { Value: { Ref: Match.stringLikeRegexp('^FlowDeadLetters') } });
+    template.hasOutput('FlowDeployment', { Value: workflow.deployment });
   });
 
   test('public surface', () => {
     expect(Object.keys(workflow.functions)).toEqual(['A', 'B', 'C']);
     expect(workflow.entryFunction).toBe(workflow.functions.A);
     expect(workflow.workflowName).toBe('Flow');
+    expect(workflow.deployment).toMatch(/^d[0-9a-f]{20}$/);
     const metric = workflow.metricTransitions();
     expect(metric.namespace).toBe('Unum');
     expect(metric.metricName).toBe('Transitions');
@@ -158,16 +150,8 @@ describe('UnumWorkflow settings', () => {
       retryAttempts: 1,
       maxEventAge: Duration.hours(1),
     });
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesAFunction') },
-      MaximumRetryAttempts: 1,
-      MaximumEventAgeInSeconds: 3600,
-    });
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: Match.stringLikeRegexp('^FlowNodesBFunction') },
-      MaximumRetryAttempts: 0,
-      MaximumEventAgeInSeconds: 600,
-    });
+    expect(asyncOf(template, fnName('A'))).toMatchObject({ MaximumRetryAttempts: 1, MaximumEventAgeInSeconds: 3600 });
+    expect(asyncOf(template, fnName('B'))).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 600 });
   });
 
   test('per-node memory, timeout and environment', () => {
@@ -272,14 +256,14 @@ describe('UnumWorkflow settings', () => {
     });
   });
 
-  test('grantStart invokes the entry function only; grantRead reads the table only', () => {
+  test('grantStart invokes the entry function\'s live alias only; grantRead reads the table only', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
     const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
     workflow.grantStart(role);
     workflow.grantRead(role);
     const template = Template.fromStack(stack);
-    const entryArn = stack.resolve(workflow.entryFunction.functionArn);
+    const entryArn = liveArnOf(workflow.entryFunction);
     const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('^Client') }],
@@ -301,11 +285,11 @@ describe('UnumWorkflow settings', () => {
     expect(roleStatements(template, Match.stringLikeRegexp('^Operator'))).toEqual([
       { Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], Effect: 'Allow', Resource: stack.resolve(workflow.deadLetterQueue.queueArn) },
       { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map(anyAliasOf) },
     ]);
   });
 
-  test('grantRedrive: this workflow\'s run records and parked invocations only (LeadingKeys), invoke on its functions; nothing else', () => {
+  test('grantRedrive: this workflow\'s run records and parked invocations only (LeadingKeys), reading its deployment records, invoke on its functions; nothing else', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
     const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
@@ -317,7 +301,13 @@ describe('UnumWorkflow settings', () => {
         Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn),
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*', 'park#Flow#*#*'] } },
       },
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map((fn) => stack.resolve(fn.functionArn)) },
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+        Effect: 'Allow',
+        Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['dep#Flow', 'dep#Flow#*'] } },
+      },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map(anyAliasOf) },
     ]);
   });
 
@@ -363,9 +353,10 @@ describe('UnumWorkflow settings', () => {
     const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
     workflow.grantStart(role);
     expect(workflow.entryFunction).toBe(workflow.functions['A.Start']);
-    const grants = Template.fromStack(stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Client') }] } });
+    const template = Template.fromStack(stack);
+    const grants = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: Match.stringLikeRegexp('^Client') }] } });
     const statements = Object.values(grants).flatMap((p) => p.Properties.PolicyDocument.Statement);
-    expect(statements).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: stack.resolve(workflow.entryFunction.functionArn) }]);
+    expect(statements).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: liveArnOf(workflow.entryFunction) }]);
   });
 
   test('long names are shortened with a hash to 64 characters', () => {
@@ -401,7 +392,7 @@ describe('implicit nodes', () => {
     expect(implicit.length).toBe(2);
     for (const [, n] of implicit) expect(n.fn.entry).toBeUndefined();
     expect(workflow.compiled.nodes[workflow.compiled.entry].implicit).toBe(true);
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(workflow.compiled.nodes).length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(workflow.compiled.nodes).length + 2);
     expect(workflow.entryFunction).toBe(workflow.functions[workflow.compiled.entry]);
   });
 });

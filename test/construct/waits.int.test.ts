@@ -1,5 +1,5 @@
 /**
- * A workflow with Waits: one schedule group, a Scheduler role that may invoke
+ * A workflow with Waits: one schedule group (every workflow has it), a Scheduler role that may invoke
  * only the functions after the Waits, and scheduling rights (CreateSchedule
  * in that group, PassRole of that role to Scheduler only) on exactly the
  * functions before them. cdk-nag and cfn-lint find nothing.
@@ -13,7 +13,7 @@ import { UnumWorkflow } from '../../lib/construct';
 import { Definition, Task, Wait, WaitTime } from '../../lib/definition';
 import { ENV } from '../../runtime/contract/ir';
 import { HANDLERS } from './fixtures/workflows';
-import { cfnLint, lambdaArn, nagFindings, STACK_NAME } from './helpers';
+import { cfnLint, deploymentAliasArn, nagFindings, STACK_NAME } from './helpers';
 
 /** A -> Wait 1 day -> B -> Wait until $.at -> C. */
 function waiting(): Definition {
@@ -66,7 +66,7 @@ describe('a workflow with Waits', () => {
     expect(role.Properties.AssumeRolePolicyDocument.Statement[0].Condition).toEqual({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]));
     expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toEqual([
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [lambdaArn(`${STACK_NAME}-Flow-Day`), lambdaArn(`${STACK_NAME}-Flow-Until`)] },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [deploymentAliasArn(`${STACK_NAME}-Flow-Day`), deploymentAliasArn(`${STACK_NAME}-Flow-Until`)] },
     ]);
   });
 
@@ -95,11 +95,15 @@ describe('a workflow with Waits', () => {
     });
   });
 
-  test('no workflow without Waits gets any of it', () => {
+  test('a workflow without Waits has the group (a schedule of an older deployment may be in it), no Scheduler role, no scheduling grant', () => {
     const app = new App();
     const stack = new Stack(app, 'Plain');
     new UnumWorkflow(stack, 'Flow', { definition: Definition.from(new Task('A', { entry: HANDLERS, handler: 'first' })) });
-    Template.fromStack(stack).resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+    const plain = Template.fromStack(stack);
+    plain.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    plain.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'Plain-Flow-waits' });
+    expect(plain.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] } } })).toEqual({});
+    expect(JSON.stringify(plain.findResources('AWS::IAM::Policy'))).not.toMatch(/scheduler:|iam:PassRole/);
   });
 
   test('cdk-nag AwsSolutionsChecks: no findings', () => {

@@ -145,7 +145,7 @@ describe('a plain JavaScript app', () => {
       const banner = await engine.stdoutMatching(/Ctrl-C stops the engine/);
       const environment = Object.fromEntries([...banner.matchAll(/^ {2}export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]])) as Record<string, string>;
       expect(Object.keys(environment).sort()).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_LAMBDA', 'AWS_ENDPOINT_URL_SCHEDULER', 'AWS_ENDPOINT_URL_SQS', 'AWS_REGION', 'AWS_SECRET_ACCESS_KEY']);
-      expect(banner).toMatch(/^ {2}Shouter +ConsumerApp-Shouter-Split +\S+$/m);
+      expect(banner).toMatch(/^ {2}Shouter +d[0-9a-f]{20} +ConsumerApp-Shouter-Split +\S+$/m);
       const started = await inApp('npx', ['--no-install', 'unum', 'start', '--app', 'cdk.out', '--workflow', 'Shouter', '--input', 'input.json', '--id', 'consumer-1', '--wait', '--json'], environment);
       expect(JSON.parse(started.stdout)).toMatchObject({ workflowId: 'consumer-1', status: 'SUCCEEDED' });
       const result = await inApp('npx', ['--no-install', 'unum', 'result', 'consumer-1', '--app', 'cdk.out', '--workflow', 'Shouter', '--json'], environment);

@@ -6,7 +6,7 @@ import { averageRuns, measureRun } from '../../lib/cost/measure';
 import { runFinish, runStart } from '../../runtime/contract/table';
 
 const ir = (node: string, kind: 'user' | 'pass', choices = 0): NodeIR => ({
-  version: 1, workflow: 'W', node, entry: node === 'A', handler: kind === 'user' ? { kind, export: node } : { kind },
+  version: 2, workflow: 'W', node, deployment: 'd0123456789abcdef0123', entry: node === 'A', handler: kind === 'user' ? { kind, export: node } : { kind },
   instructions: Array.from({ length: choices }, () => ({ op: 'choice' as const, state: 'Check', rules: [] })),
   settings: { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 1, runRetentionSeconds: 1, timeoutSeconds: 30, handoffSeconds: 1 },
   functionNames: {},

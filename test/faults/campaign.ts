@@ -13,12 +13,17 @@
  *                      seed s then runs another workflow than in figure 9's set
  *   --service-faults   random schedules also meet the services' failures: DynamoDB throttling,
  *                      500s before and after a write, short outages, Lambda 429s (ServiceFaultPlan)
+ *   --redeploy         random schedules over the redeploy app's workflows (test/faults/redeploy-app), each
+ *                      seed also deploying shapes of the app while the runs are in flight (issue 34):
+ *                      every run must finish on its deployment with that deployment's result
+ *                      (test/faults/redeploy-campaign.ts); with --seed, replays the seed with its own deploys
  *   --concurrency C    schedules in flight (default 8)
  *   --record           with --seeds: once the campaign completes, record it as figure 9 of
- *                      BENCHMARKS.md, or with --extended as figure 10 (.unum/bench/results.json,
+ *                      BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12 (.unum/bench/results.json,
  *                      else the figures read back from BENCHMARKS.md) and re-render the report
  *                      (`npm run test:faults -- --seeds 10000 --record` for figure 9's target,
- *                      `npm run test:faults -- --seeds 2000 --extended --service-faults --record` for figure 10's)
+ *                      `npm run test:faults -- --seeds 2000 --extended --service-faults --record` for figure 10's,
+ *                      `npm run test:faults -- --seeds 2000 --redeploy --record` for figure 12's)
  *
  * Exit code 1 when any schedule violates an invariant.
  */
@@ -36,21 +41,24 @@ import { renderTimeline } from '../../lib/local/report';
 import { planForSeed, ServiceFaultPlan } from '../../lib/testing/schedule';
 import { synthesize } from '../../lib/local/synth';
 import { startOrdersDatabase } from '../support/orders-database';
+import { redeployCampaign } from './redeploy-campaign';
 import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, RUN_CONTROL_TARGETS, SHAPE_TARGETS } from './app/targets';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-const USAGE = 'usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--extended] [--service-faults] [--concurrency C]\n'
-  + '  --record  with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md, with --extended as figure 10 (.unum/bench), and re-render it\n'
-  + '            (--service-faults is recorded with --extended only)\n';
+const USAGE = 'usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--extended] [--service-faults] [--redeploy] [--concurrency C]\n'
+  + '  --redeploy  the redeploy app\'s workflows, its shapes deployed while the runs are in flight (with --seeds or --seed)\n'
+  + '  --record    with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12 (.unum/bench), and re-render it\n'
+  + '              (--service-faults is recorded with --extended only)\n';
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record', 'extended', 'service-faults'] });
+  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record', 'extended', 'service-faults', 'redeploy'] });
   const record = args.flags.has('record');
-  const mode: CampaignModeOptions = { extended: args.flags.has('extended'), serviceFaults: args.flags.has('service-faults') };
+  const mode: CampaignModeOptions = { extended: args.flags.has('extended'), serviceFaults: args.flags.has('service-faults'), redeploy: args.flags.has('redeploy') };
   // --record records the random schedules alone, so that the recorded command reproduces exactly what was measured.
-  const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points') || (mode.serviceFaults && !mode.extended));
-  if (args.flags.has('help') || recordMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
+  const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points') || (mode.serviceFaults && !mode.extended) || (mode.redeploy && mode.extended));
+  const redeployMisused = mode.redeploy && (args.flags.has('crash-points') || mode.extended);
+  if (args.flags.has('help') || recordMisused || redeployMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
     process.stdout.write(USAGE);
     return args.flags.has('help') ? 0 : 2;
   }
@@ -61,6 +69,39 @@ export async function main(argv: string[]): Promise<number> {
   const started = Date.now();
   const loadAtStart = loadAverage();
   const commit = record ? gitRevision(ROOT) : undefined;
+  if (mode.redeploy) {
+    const from = Number(args.values.get('from') ?? 1);
+    const seeds = args.values.has('seeds') ? Array.from({ length: Number(args.values.get('seeds')) }, (_, i) => from + i) : [];
+    const failed = await redeployCampaign({
+      seeds,
+      ...(args.values.has('seed') ? { replay: Number(args.values.get('seed')) } : {}),
+      concurrency,
+      serviceFaults: mode.serviceFaults ?? false,
+      report,
+      ...(record
+        ? {
+            completed: ({ summary, workflows, redeploys, scheduleSeconds }) => recordCampaign(outFile, {
+              seeds: seeds.length,
+              ...(args.values.has('from') ? { from } : {}),
+              ...(args.values.has('concurrency') ? { concurrency } : {}),
+              ...mode,
+              concurrencyUsed: concurrency,
+              workflows,
+              summary,
+              redeploys,
+              wallSeconds: (Date.now() - started) / 1000,
+              scheduleSeconds,
+              finishedAt: new Date(),
+              ...(commit ? { commit } : {}),
+              load: { start: loadAtStart, end: loadAverage() },
+              machine: machineLine(machineInfo()),
+            }),
+          }
+        : {}),
+    });
+    process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(1)} s; violations: ${failed}\n`);
+    return failed > 0 ? 1 : 0;
+  }
   const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'unum-examples-')), fs.mkdtempSync(path.join(os.tmpdir(), 'unum-fault-app-'))] as const;
   process.stdout.write('synthesizing the example app and the fault-test app ...\n');
   await synthesize({ appDir: ROOT, outDir: dirs[0] });
@@ -146,7 +187,7 @@ export async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-/** Figure 9 or 10 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
+/** Figure 9, 10 or 12 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
 function recordCampaign(outFile: string, run: FaultCampaignRun): void {
   const result = faultCampaignResult(run);
   // Without an earlier bench run or report there is no header yet: this machine and the campaign's command.

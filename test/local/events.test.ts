@@ -9,7 +9,7 @@ import { encodeTaskToken } from '../../runtime/contract/task-token';
 
 const tokenOf = (workflowId: string, iteration: number, frames: { iteration: number; index: number }[] = []): string => {
   const run = { workflow: 'Approve', workflowId };
-  return encodeTaskToken({ ...run, node: 'Ask', invocation: invocationName(run, 'Ask', iteration, frames), secret: 'a'.repeat(43) });
+  return encodeTaskToken({ ...run, node: 'Ask', invocation: invocationName(run, 'Ask', iteration, frames), secret: 'a'.repeat(43), deployment: 'd0123456789abcdef0123' });
 };
 const identity = (payload: unknown): string => describeEvent('fn-Ask', JSON.stringify(payload), 'req-1').identity;
 

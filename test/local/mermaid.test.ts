@@ -5,7 +5,7 @@ import { nodeStatesOfRun } from '../../lib/graph/run-state';
 
 const settings = { inlineLimitBytes: 32768, invokeConcurrency: 64, checkpointTtlSeconds: 604800, runRetentionSeconds: 2592000, timeoutSeconds: 30, handoffSeconds: 21630 };
 const node = (n: string, instructions: NodeIR['instructions'], extra: Partial<NodeIR> = {}): NodeIR => ({
-  version: 1, workflow: 'W', node: n, entry: false, handler: { kind: 'user', export: n }, instructions, settings, functionNames: {}, ...extra,
+  version: 2, workflow: 'W', node: n, deployment: 'd0123456789abcdef0123', entry: false, handler: { kind: 'user', export: n }, instructions, settings, functionNames: {}, ...extra,
 });
 
 test('fan-outs, maps, fan-ins, choices, loops and ends become Mermaid and DOT', () => {

@@ -92,7 +92,7 @@ test('`unum redrive` resumes a FAILED run and refuses one that is not', async ()
   const unum = (...argv: string[]) => runClientCommandOnEngine(engine, ['redrive', 'redrive-cli', '--app', engine.app.dir, '--workflow', 'Chain3', ...argv]);
   const redriven = await unum('--json');
   expect(redriven.code).toBe(0);
-  expect(JSON.parse(redriven.out)).toEqual({ workflowId: 'redrive-cli', redriveCount: 1, resumed: 1 });
+  expect(JSON.parse(redriven.out)).toEqual({ workflowId: 'redrive-cli', redriveCount: 1, resumed: 1, deployment: engine.workflow('Chain3').deployment });
   expect(await engine.waitForRun('Chain3', 'redrive-cli', { timeoutMs: RUN_WAIT_MS })).toMatchObject({ status: 'SUCCEEDED', result: { x: 7, nonce } });
   const again = await unum();
   expect(again.code).toBe(1);

@@ -82,8 +82,10 @@ test('the construct\'s timeout: the entry schedules the deadline at the failure 
   const record = await engine.waitForRun(id, { timeoutMs: 120_000 });
   expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 3600 s' } });
   await engine.idle(id);
-  const targets = schedulesOf(id).map((c) => (JSON.parse(c.request) as { Target: { Arn: string } }).Target.Arn.split(':').at(-1));
-  expect(targets.sort()).toEqual(['UnumRunControl-Deadline-OneDay', 'UnumRunControl-Deadline-unum-failure']);
+  // Both target the run's deployment: `<function>:<deployment>`.
+  const targets = schedulesOf(id).map((c) => (JSON.parse(c.request) as { Target: { Arn: string } }).Target.Arn.split(':').slice(-2).join(':'));
+  const deployment = engine.workflow('Deadline').deployment;
+  expect(targets.sort()).toEqual([`UnumRunControl-Deadline-OneDay:${deployment}`, `UnumRunControl-Deadline-unum-failure:${deployment}`]);
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
   // The wake-up reads the run record beside its commit: it finds the run TIMED_OUT after its checkpoint is put.

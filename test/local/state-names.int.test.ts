@@ -75,7 +75,7 @@ test('a declined payment ends in the Fail state Declined, with the error and cau
   // The Map -> Fold fan-in of the run: both prices arrived and the fold joined them.
   expect(report.fanIns).toEqual([expect.objectContaining({ arrived: 2, expected: 2, complete: true })]);
   const text = formatInspectReport(report);
-  expect(text).toContain('state     Declined\nnode      Charge\nerror     Card.Declined');
+  expect(text).toContain('state       Declined\nnode        Charge\nerror       Card.Declined');
   // Charge's one execution retried twice, then its path ended the run in Declined.
   expect(text).toMatch(/Declined \(Charge\) +- +0 +failed +3: GatewayBusy x2/);
 });

@@ -13,7 +13,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Json } from '../../runtime/contract/ir';
+import { LIVE_ALIAS, qualifiedName, type Json } from '../../runtime/contract/ir';
 import { UnumClient, type RecoveryReport } from '../../lib/client';
 import { run as cli, type CliIo } from '../../lib/cli/client';
 import { itemsWithoutTtl, leftoverViolations } from '../../lib/testing/checker';
@@ -97,7 +97,8 @@ test('a DynamoDB outage longer than every retry loses no run: recover ends each 
   start('NestedMap', { groups: [[1, 2], [3]] }, { status: 'SUCCEEDED', result: { sums: [5, 4], total: 9 } });
   start('Loop', { n: 3 }, { status: 'SUCCEEDED', result: { acc: 6 } });
   start('Fails', { x: 1 }, { status: 'FAILED', error: 'TypeError' });
-  const map5Entry = engine.app.functions.get(engine.workflow('Map5').entryFunction);
+  // Started as a client starts runs: at the entry's live alias, whose async settings name the failure recorder.
+  const map5Entry = engine.app.functions.get(qualifiedName(engine.workflow('Map5').entryFunction, LIVE_ALIAS));
   if (!map5Entry) throw new Error('no Map5 entry function');
   // A raw start: its run id is the Lambda request id, which a replay must keep.
   runs.push({ workflow: 'Map5', workflowId: engine.emulator.accept(map5Entry, JSON.stringify({ n: 3 })), status: 'SUCCEEDED', result: { total: 14 } });

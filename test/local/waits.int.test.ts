@@ -58,7 +58,8 @@ test('a 1-day wait (DSL, Duration.days(1)) runs in seconds under the time scale,
   expect(requestedSeconds(create)).toBeLessThanOrEqual(86_460);
   const request = JSON.parse(create.request) as Record<string, unknown>;
   expect(request).toMatchObject({ FlexibleTimeWindow: { Mode: 'OFF' }, ActionAfterCompletion: 'DELETE', ScheduleExpressionTimezone: 'UTC', GroupName: 'UnumWaits-DayWait-waits' });
-  expect((request.Target as { Arn: string }).Arn).toMatch(/:function:UnumWaits-DayWait-OneDay$/);
+  // The wake-up names the run's deployment: a deploy meanwhile does not change what it wakes.
+  expect((request.Target as { Arn: string }).Arn).toMatch(new RegExp(`:function:UnumWaits-DayWait-OneDay:${engine.workflow('DayWait').deployment}$`));
   // The Wait's node ran only after its (scaled) due time.
   const fired = engine.scheduler.fired.filter((f) => f.workflowId === create.exec.workflowId);
   const woke = timeline.find((e) => e.node === 'OneDay');

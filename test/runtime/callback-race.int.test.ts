@@ -80,7 +80,7 @@ test('a forged secret or another run\'s token: answered invalid, nothing written
   const before = JSON.stringify(await db.scan(name));
   const ask = d.handlers.get('fn-Ask')!;
   const ctx = lambdaContext('fn-Ask');
-  for (const bad of [encodeTaskToken({ ...parts, secret: 'x'.repeat(43) }), encodeTaskToken({ ...parts, workflowId: 'other' }), encodeTaskToken({ ...parts, workflow: 'elsewhere' }), 'u1.e30']) {
+  for (const bad of [encodeTaskToken({ ...parts, secret: 'x'.repeat(43) }), encodeTaskToken({ ...parts, workflowId: 'other' }), encodeTaskToken({ ...parts, workflow: 'elsewhere' }), encodeTaskToken({ ...parts, deployment: `d${'9'.repeat(20)}` }), 'u1.e30']) {
     expect(await ask({ unumTask: { token: bad, success: 1 } }, ctx)).toMatchObject({ task: 'invalid' });
     expect(await ask({ unumTask: { token: bad, heartbeat: true } }, ctx)).toMatchObject({ task: 'invalid' });
   }

@@ -24,7 +24,8 @@ test('a losing put returns the stored checkpoint from ALL_OLD, with no extra rea
   await store.putCheckpoint('ckpt#c', '"caught"', 1, 100);
   expect(await store.getCheckpoint('ckpt#c')).toEqual({ json: '"caught"', catchIndex: 1, ttl: 100 });
   const raw = await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'ckpt#a' } } }));
-  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
+  // The table format (`fv`) beside the key, value and TTL.
+  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, fv: { N: '2' }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
 });
 
 test('a value over 700 bytes is stored deflated when that is smaller, and read back byte for byte', async () => {

@@ -12,10 +12,11 @@ import { MAX_VALUE_BYTES } from '../../runtime/contract/table';
 import { defineWorkflow, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 
+const DEPLOYMENT = `d${'0'.repeat(19)}1`;
 const nodes = defineWorkflow('env', {
   A: { fn: (x: unknown) => x, instructions: [seq('B')] },
   B: { fn: (x: unknown) => x, instructions: [succeed] },
-});
+}, {}, DEPLOYMENT);
 const A = nodes.A.ir;
 const B = nodes.B.ir;
 const ctx = { awsRequestId: 'req-1' };
@@ -45,7 +46,7 @@ test('start requests: exactly {input, workflowId?}, or any other event as the ra
 
 // The issue's malformed start requests, end to end, are in forged-events.int.test.ts.
 test.each([
-  ['an envelope', { unum: { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w-1', node: 'A' } }, undefined, /accepts start requests only/],
+  ['an envelope', { unum: { v: ENVELOPE_VERSION, workflow: 'env', deployment: DEPLOYMENT, workflowId: 'w-1', node: 'A' } }, undefined, /accepts start requests only/],
   ['an input the entry cannot checkpoint', { workflowId: 'w-1', input: 'x'.repeat(MAX_VALUE_BYTES) }, 'w-1', /input of \d+ bytes exceeds/],
   ['a raw input the entry cannot checkpoint', ['x'.repeat(MAX_VALUE_BYTES)], 'req-1', /input of \d+ bytes exceeds/],
 ])('a start request with %s is rejected, naming its run only when the id is valid', (_, event, workflowId, reason) => {
@@ -64,6 +65,7 @@ test('a valid envelope parses', () => {
   const unum = {
     v: ENVELOPE_VERSION,
     workflow: 'env',
+    deployment: DEPLOYMENT,
     workflowId: 'w1',
     node: 'B',
     iteration: 2,
@@ -89,13 +91,13 @@ test('a node other than the entry accepts envelopes only', () => {
 
 test("the lease and a frame's join parse", () => {
   const frame = { index: 1, size: 3, kind: 'map', iteration: 0, origin: K, join: { node: 'J', tails: ['T1', 'T2'] } };
-  const unum = { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [frame], inputs: [{ ref: K }], lease: 1_900_000_000 };
+  const unum = { v: ENVELOPE_VERSION, workflow: 'env', deployment: DEPLOYMENT, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [frame], inputs: [{ ref: K }], lease: 1_900_000_000 };
   expect(parseEvent({ unum }, B, ctx)).toMatchObject({ lease: 1_900_000_000, frames: [{ index: 1, join: { node: 'J', tails: ['T1', 'T2'] } }] });
 });
 
 test("a frame's replaced attempt (a redriven state's) parses: an iteration below the frame's only", () => {
   const frame = { index: 1, size: 3, kind: 'parallel', iteration: 4, origin: K };
-  const unum = (f: object) => ({ v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [f], inputs: [{ ref: K }] });
+  const unum = (f: object) => ({ v: ENVELOPE_VERSION, workflow: 'env', deployment: DEPLOYMENT, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [f], inputs: [{ ref: K }] });
   expect(parseEvent({ unum: unum({ ...frame, replaces: 3 }) }, B, ctx)).toMatchObject({ frames: [{ iteration: 4, replaces: 3 }] });
   expect(parseEvent({ unum: unum(frame) }, B, ctx).frames[0]).not.toHaveProperty('replaces');
   for (const replaces of [4, 5, -1, 1.5, '3', null]) {
@@ -104,7 +106,7 @@ test("a frame's replaced attempt (a redriven state's) parses: an iteration below
 });
 
 test('a redrive generation (the redrive that re-sent the event) parses on an envelope and a start request; only a positive integer', () => {
-  const unum = { v: ENVELOPE_VERSION, workflow: 'env', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ ref: K }] };
+  const unum = { v: ENVELOPE_VERSION, workflow: 'env', deployment: DEPLOYMENT, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ ref: K }] };
   expect(parseEvent({ unum: { ...unum, redrive: 2 } }, B, ctx)).toMatchObject({ redrive: 2 });
   expect(parseEvent({ unum }, B, ctx)).not.toHaveProperty('redrive');
   expect(parseEvent({ workflowId: 'w-9', input: 1, redrive: 1 }, A, ctx)).toEqual({ workflowId: 'w-9', iteration: 0, frames: [], input: { value: 1 }, start: true, redrive: 1 });
@@ -116,6 +118,46 @@ test('a redrive generation (the redrive that re-sent the event) parses on an env
 });
 
 test('the handler checks the IR version and the user export at creation', () => {
-  expect(() => createHandler({}, { ir: { ...A, version: 2 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 2 of node A/);
+  expect(() => createHandler({}, { ir: { ...A, version: 1 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 1 of node A/);
   expect(() => createHandler({ other: () => 1 }, { ir: A, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/node A needs the function export "handler"/);
+});
+
+describe('an envelope of another version or deployment is refused, naming both, before anything is read or written', () => {
+  const unum = { v: ENVELOPE_VERSION, workflow: 'env', deployment: DEPLOYMENT, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ ref: K }] };
+  const OTHER = `d${'f'.repeat(20)}`;
+
+  test.each([
+    ['of format 2 (before deployment pinning)', { v: 2, deployment: undefined }, /^an envelope of format 2, from an unum-cdk before deployment pinning; node B runs format 3 on deployment d0{19}1$/],
+    ['of format 1 (no version)', { v: undefined, deployment: undefined }, /^an envelope of format 1, from an unum-cdk before deployment pinning; node B runs format 3/],
+    ['of a newer format', { v: 4 }, /^an envelope of format 4, from a newer unum-cdk; node B runs format 3 on deployment d0{19}1$/],
+  ])('an envelope %s: the version check, its run named (it cannot go on)', (_, change, reason) => {
+    const e = rejection(() => parseEvent({ unum: { ...unum, ...change } }, B, ctx));
+    expect(e.message).toMatch(reason);
+    expect([e.workflowId, e.error]).toEqual(['w1', 'UnumEventError']);
+  });
+
+  test('an envelope of another deployment, or of none: Unum.DeploymentMismatch, its run named', () => {
+    const other = rejection(() => parseEvent({ unum: { ...unum, deployment: OTHER } }, B, ctx));
+    expect(other.message).toBe(`an envelope of deployment ${OTHER} to node B of deployment ${DEPLOYMENT}: a run stays on the deployment it started on`);
+    expect([other.workflowId, other.error]).toEqual(['w1', 'Unum.DeploymentMismatch']);
+    const none = rejection(() => parseEvent({ unum: { ...unum, deployment: undefined } }, B, ctx));
+    expect(none.message).toMatch(/^an envelope of no deployment \(undefined\) to node B of deployment d0{19}1/);
+  });
+
+  test('an envelope of another workflow names no run, whatever its version or deployment', () => {
+    expect(rejection(() => parseEvent({ unum: { ...unum, workflow: 'other', deployment: OTHER } }, B, ctx)).workflowId).toBeUndefined();
+    expect(rejection(() => parseEvent({ unum: { ...unum, workflow: 'other', v: 2 } }, B, ctx)).workflowId).toBeUndefined();
+  });
+
+  test('the handler records the run FAILED with Unum.DeploymentMismatch and invokes nothing', async () => {
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const store = new MemoryStore();
+    const invoker = new QueueInvoker();
+    await store.startRun({ workflow: 'env', workflowId: 'w1' }, new Date().toISOString(), Math.floor(Date.now() / 1000) + 3600);
+    const answer = await createHandler(nodes.B.module, { ir: B, store, invoker })({ unum: { ...unum, deployment: OTHER } }, ctx);
+    expect(answer).toEqual({ workflowId: 'w1', rejected: { error: 'Unum.DeploymentMismatch', cause: expect.stringContaining(`deployment ${OTHER} to node B`) as unknown } });
+    expect(store.runOf('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Unum.DeploymentMismatch' } });
+    expect(invoker.sent).toEqual([]);
+    jest.restoreAllMocks();
+  });
 });

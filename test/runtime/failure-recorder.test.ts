@@ -16,6 +16,7 @@ afterEach(() => {
 });
 
 const SETTINGS = { runRetentionSeconds: 86400, history: false };
+const DEPLOYMENT = `d${'a'.repeat(20)}`;
 
 const record = (requestPayload: unknown, responsePayload: FailureRecord['responsePayload'] = { errorType: 'TypeError', errorMessage: 'bad' }): FailureRecord => ({
   version: '1.0',
@@ -46,7 +47,7 @@ test('a malformed start request or another workflow\'s envelope names no run, as
 
 test('a callback Task\'s failed timeout check names the run and Task of its token; a token of another workflow or a bad one names no run', () => {
   process.env.UNUM_ENTRY_NODE = 'Entry';
-  const token = (workflow: string): string => encodeTaskToken({ workflow, workflowId: 'run-7', node: 'Approve', invocation: 'i'.repeat(43), secret: 's'.repeat(43) });
+  const token = (workflow: string): string => encodeTaskToken({ workflow, workflowId: 'run-7', node: 'Approve', invocation: 'i'.repeat(43), secret: 's'.repeat(43), deployment: DEPLOYMENT });
   expect(identify(record({ unumTask: { token: token('W'), timeout: 'States.Timeout' } }), 'W')).toEqual({ workflowId: 'run-7', node: 'Approve' });
   expect(identify(record({ unumTask: { token: token('Other'), timeout: 'States.Timeout' } }), 'W')).toEqual({ node: 'Entry' });
   expect(identify(record({ unumTask: { token: 'forged', timeout: 'States.Timeout' } }), 'W')).toEqual({ node: 'Entry' });
@@ -79,7 +80,7 @@ test('the cause is the whole error document of the handler; a States.* error of 
 
 test('names the state the failed node runs (from the recorder spec), else the node, as the runtime\'s own failure paths do', async () => {
   const store = new MemoryStore();
-  const rec = createFailureRecorder(store, 'W', SETTINGS, { spec: { nodes: { 'Check.Join': { state: 'Check' } }, functionNames: {} } });
+  const rec = createFailureRecorder(store, 'W', SETTINGS, { spec: { deployment: '', nodes: { 'Check.Join': { state: 'Check' } }, functionNames: {} } });
   await store.startRun({ workflow: 'W', workflowId: 'w7' }, 't', 0);
   await rec(record({ unum: { workflow: 'W', workflowId: 'w7', node: 'Check.Join', iteration: 0, fanOut: [] } }));
   expect(store.runOf('w7')?.error).toMatchObject({ node: 'Check.Join', state: 'Check', error: 'TypeError' });
@@ -121,7 +122,7 @@ test('without settings the recorder reads the workflow and the run retention fro
 });
 
 describe('a failure the recorder records is parked for a redrive (docs/architecture.md "Redrive")', () => {
-  const spec = { nodes: {}, functionNames: {}, retention: { checkpointTtlSeconds: 7 * 86400, handoffSeconds: 3600 } };
+  const spec = { deployment: '', nodes: {}, functionNames: {}, retention: { checkpointTtlSeconds: 7 * 86400, handoffSeconds: 3600 } };
 
   test('a raw start, as a start request naming its run, on the function (unqualified); the window from the retention', async () => {
     process.env.UNUM_ENTRY_NODE = 'Entry';
@@ -138,12 +139,34 @@ describe('a failure the recorder records is parked for a redrive (docs/architect
 
   test('an envelope as it was, its window from its lease; a spec without retention marks the run not redrivable', async () => {
     const store = new MemoryStore();
-    const envelope = { unum: { v: 2, workflow: 'W', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
+    const envelope = { unum: { v: 3, workflow: 'W', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
     await createFailureRecorder(store, 'W', SETTINGS, { spec })(record(envelope));
     expect([...store.parked.values()].map((p) => [JSON.parse(p.event), p.until])).toEqual([[envelope, 100000 - 7200]]);
     const old = new MemoryStore();
-    await createFailureRecorder(old, 'W', SETTINGS, { spec: { nodes: {}, functionNames: {} } })(record(envelope));
+    await createFailureRecorder(old, 'W', SETTINGS, { spec: { deployment: '', nodes: {}, functionNames: {} } })(record(envelope));
     expect(old.parked.size).toBe(0);
     expect(old.noRedrive.get('run#W#w1')).toMatch(/without the retention/);
+  });
+
+  test('on a deployment, the event is parked on the alias of its deployment, whatever qualifier Lambda reported; a start on the recorder\'s', async () => {
+    const pinned = { ...spec, deployment: DEPLOYMENT };
+    const older = `d${'b'.repeat(20)}`;
+    const store = new MemoryStore();
+    const envelope = { unum: { v: 3, workflow: 'W', deployment: older, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
+    await createFailureRecorder(store, 'W', SETTINGS, { spec: pinned })(record(envelope));
+    process.env.UNUM_ENTRY_NODE = 'Entry';
+    await createFailureRecorder(store, 'W', SETTINGS, { spec: pinned })(record({ n: 1 }));
+    expect([...store.parked.values()].map((p) => p.functionName).sort()).toEqual([
+      `arn:aws:lambda:us-east-1:1:function:stack-wf-B:${DEPLOYMENT}`,
+      `arn:aws:lambda:us-east-1:1:function:stack-wf-B:${older}`,
+    ]);
+  });
+
+  test('an envelope of format 2 (before deployment pinning) fails its run, not redrivable: no deployment accepts it', async () => {
+    const store = new MemoryStore();
+    await createFailureRecorder(store, 'W', SETTINGS, { spec: { ...spec, deployment: DEPLOYMENT } })(record({ unum: { v: 2, workflow: 'W', workflowId: 'w2', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } }));
+    expect(store.runOf('w2')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'TypeError' } });
+    expect(store.parked.size).toBe(0);
+    expect(store.noRedrive.get('run#W#w2')).toMatch(/format 2, from an unum-cdk before deployment pinning/);
   });
 });

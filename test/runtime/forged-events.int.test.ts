@@ -96,10 +96,11 @@ const tooBig = ENVELOPE_BOUNDS.fanOutSize + 1;
 
 /** [field, base envelope, forgery, what the rejection names, whether it names a run of this workflow]. */
 const forgeries: [string, Base, (u: Header) => void, RegExp, boolean][] = [
-  ['another version', 'Count', (u) => (u.v = ENVELOPE_VERSION + 1), /unum\.v must be 2/, true],
-  ['no version', 'Count', (u) => delete u.v, /unum\.v must be 2/, true],
+  ['a newer version', 'Count', (u) => (u.v = ENVELOPE_VERSION + 1), /^an envelope of format 4, from a newer unum-cdk; node Count runs format 3/, true],
+  ['version 2 (before deployment pinning)', 'Count', (u) => ((u.v = 2), delete u.deployment), /^an envelope of format 2, from an unum-cdk before deployment pinning; node Count runs format 3/, true],
+  ['no version', 'Count', (u) => delete u.v, /^an envelope of format 1, from an unum-cdk before deployment pinning/, true],
   ['another workflow', 'Count', (u) => (u.workflow = 'Other'), /unum\.workflow must be this function's workflow "Forge" \(got "Other"\)/, false],
-  ['no workflow (before version 2)', 'Count', (u) => (delete u.workflow, (u.v = 1)), /unum\.v must be 2/, true],
+  ['no workflow (before version 2)', 'Count', (u) => (delete u.workflow, (u.v = 1)), /^an envelope of format 1, from an unum-cdk before deployment pinning/, true],
   ['a run id with #', 'Count', (u) => (u.workflowId = 'a#b'), /unum\.workflowId must match/, false],
   ['a run id of 129 characters', 'Count', (u) => (u.workflowId = 'x'.repeat(129)), /unum\.workflowId must match/, false],
   ['another node', 'Count', (u) => (u.node = 'Split'), /unum\.node must be this function's node "Count" \(got "Split"\)/, true],
@@ -276,7 +277,7 @@ test('a loop at its iteration bound ends the run FAILED, naming the bound, inste
   const invoker = new QueueInvoker();
   const count = fromCompiled(FORGE, handlers).Count.ir;
   await store.startRun({ workflow: 'Forge', workflowId: 'bound' }, 'now', Math.floor(Date.now() / 1000) + 3600);
-  const event: Envelope = { unum: { v: ENVELOPE_VERSION, workflow: 'Forge', workflowId: 'bound', node: 'Count', iteration: ENVELOPE_BOUNDS.iteration, fanOut: [], inputs: [{ value: 7 }] } };
+  const event: Envelope = { unum: { v: ENVELOPE_VERSION, workflow: 'Forge', deployment: '', workflowId: 'bound', node: 'Count', iteration: ENVELOPE_BOUNDS.iteration, fanOut: [], inputs: [{ value: 7 }] } };
   await createHandler(handlers, { ir: count, store, invoker })(event, lambdaContext('fn-Count'));
   expect(invoker.sent).toEqual([]);
   expect((await db.run(name, 'bound'))?.error?.M).toEqual({

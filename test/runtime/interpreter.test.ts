@@ -24,7 +24,7 @@ test('scalar invoke: successor envelope with the inline value (no parent: nothin
   await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
   // A new run's lease is the checkpoint retention (3600 s) from its start.
   const lease = expect.any(Number) as unknown as number;
-  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 2, workflow: 's', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], lease } } }]);
+  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 3, workflow: 's', deployment: '', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], lease } } }]);
   expect(invoker.sent[0].event.unum.lease! - Date.now() / 1000).toBeGreaterThan(3590);
   expect(store.runOf('w')).toMatchObject({ status: 'RUNNING' });
 });

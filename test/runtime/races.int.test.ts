@@ -13,7 +13,7 @@ import { overriding } from '../support/store-overrides';
 const db = useTestDb();
 
 const envelopeFor = (workflow: string, node: string, input: unknown, workflowId = 'w1'): Envelope => ({
-  unum: { v: 2, workflow, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+  unum: { v: 3, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
 /**

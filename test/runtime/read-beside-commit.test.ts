@@ -14,7 +14,7 @@ import { MemoryStore } from '../support/memory-store';
 import { overriding } from '../support/store-overrides';
 
 const envelope = (input: { value: Json } | { ref: string }): Envelope => ({
-  unum: { v: 2, workflow: 'beside', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [input] },
+  unum: { v: 3, workflow: 'beside', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [input] },
 });
 
 interface HeldRead {

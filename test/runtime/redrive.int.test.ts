@@ -48,7 +48,9 @@ async function setUp(workflow: string, definition: IChainable, module: Record<st
   const d = new Driver(wrap(store), fromCompiled(compileWorkflow(workflow, Definition.from(definition), options), module));
   // The client's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
-  const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke };
+  // No deployment records: every run redrives on its own deployment (the tests of redrive to the latest one are the client's).
+  const deployments = { latest: async () => undefined, graphOf: async () => undefined };
+  const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke, deployments };
   const run: RunRef = { workflow, workflowId: 'r' };
   const record = async () => decodeRunRecord((await db.run(name, 'r'))!);
   return { d, deps, run, record, name };

@@ -14,7 +14,7 @@ import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } fro
 const db = useTestDb();
 
 const envelopeFor = (workflow: string, node: string, input: unknown, workflowId: string): Envelope => ({
-  unum: { v: 2, workflow, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+  unum: { v: 3, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
 const checkpoints = async (table: string): Promise<number> => (await db.scan(table)).filter((i) => i.pk.S?.startsWith('ckpt#')).length;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createFailureRecorder, createRunTimeoutHandler } from '../../runtime/entry/failure-recorder';
 import type { FailureRecord } from '../../runtime/contract/failure-record';
 import { createHandler, type LambdaHandler } from '../../runtime/entry/handler';
-import type { Envelope, Instruction, NodeIR, NodeSettings, RunTimeoutEvent } from '../../runtime/contract/ir';
+import { type Envelope, type Instruction, type NodeIR, type NodeSettings, type RunTimeoutEvent, qualifiedName } from '../../runtime/contract/ir';
 import type { Invoker } from '../../runtime/ports/invoker';
 import type { OneTimeSchedule, Scheduler } from '../../runtime/ports/scheduler';
 import type { CompiledWorkflow } from '../../lib/compiler';
@@ -27,16 +27,29 @@ export const SETTINGS: NodeSettings = {
 
 export type NodeSpec = Partial<Omit<NodeIR, 'instructions'>> & { instructions: readonly Instruction[]; fn?: (...args: never[]) => unknown };
 
-/** Builds every node's IR: defaults, and functionNames covering all nodes (`fn-<node>`). */
-export function defineWorkflow(workflow: string, nodes: Record<string, NodeSpec>, settings: Partial<NodeSettings> = {}): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
-  const functionNames = Object.fromEntries(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
+/** A node's function name in the driver (`fn-<node>`), qualified with the deployment's alias when there is one. */
+export const driverFunction = (node: string, deployment = ''): string => (deployment ? qualifiedName(`fn-${node}`, deployment) : `fn-${node}`);
+
+/**
+ * Builds every node's IR: defaults, and functionNames covering all nodes
+ * (`fn-<node>`, `fn-<node>:<deployment>` for a deployed workflow; `deployment`
+ * empty: as the compiler leaves it).
+ */
+export function defineWorkflow(
+  workflow: string,
+  nodes: Record<string, NodeSpec>,
+  settings: Partial<NodeSettings> = {},
+  deployment = '',
+): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(nodes).map((n) => [n, driverFunction(n, deployment)]));
   const first = Object.keys(nodes)[0];
   return Object.fromEntries(
     Object.entries(nodes).map(([node, spec]) => {
       const { fn, ...rest } = spec;
       const ir: NodeIR = {
-        version: 1,
+        version: 2,
         workflow,
+        deployment,
         node,
         entry: node === first,
         handler: fn ? { kind: 'user', export: 'handler' } : { kind: 'pass' },
@@ -58,10 +71,13 @@ export function lambdaCause(errorType: string, errorMessage: string): string {
   return expect.stringMatching(new RegExp(`^${head},"trace":\\[".*"\\]}$`)) as string;
 }
 
-/** The compiler's nodes as the driver runs them: function names `fn-<node>`, every user export from `module`. */
-export function fromCompiled(compiled: CompiledWorkflow, module: Record<string, unknown>): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
-  const functionNames = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, `fn-${n}`]));
-  return Object.fromEntries(Object.entries(compiled.nodes).map(([n, node]) => [n, { ir: { ...node.ir, functionNames }, module }]));
+/**
+ * The compiler's nodes as the driver runs them: function names `fn-<node>`
+ * (`fn-<node>:<deployment>` on a deployment, as the construct fills them), every user export from `module`.
+ */
+export function fromCompiled(compiled: CompiledWorkflow, module: Record<string, unknown>, deployment = ''): Record<string, { ir: NodeIR; module: Record<string, unknown> }> {
+  const functionNames = Object.fromEntries(Object.keys(compiled.nodes).map((n) => [n, driverFunction(n, deployment)]));
+  return Object.fromEntries(Object.entries(compiled.nodes).map(([n, node]) => [n, { ir: { ...node.ir, deployment, functionNames }, module }]));
 }
 
 export const seq = (target: string): Instruction => ({ op: 'invoke', invoke: { kind: 'scalar', target } });
@@ -150,18 +166,19 @@ export class Driver {
     readonly store: CheckpointStore,
     readonly nodes: Record<string, { ir: NodeIR; module: Record<string, unknown> }>,
   ) {
+    const first = Object.values(nodes)[0]?.ir;
+    const deployment = first?.deployment || undefined;
     for (const [node, n] of Object.entries(nodes)) {
-      this.handlers.set(`fn-${node}`, createHandler(n.module, { ir: n.ir, store, invoker: this.invoker, scheduler: this.scheduler }));
+      this.handlers.set(driverFunction(node, deployment), createHandler(n.module, { ir: n.ir, store, invoker: this.invoker, scheduler: this.scheduler }));
     }
     // What the construct puts in the recorder's environment, from the workflow's settings.
-    const first = Object.values(nodes)[0]?.ir;
     const settings = first?.settings ?? SETTINGS;
     const names = new Map(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
-    const options = { spec: recorderSpec(nodes, names), invoker: this.invoker };
+    const options = { spec: recorderSpec(nodes, names, deployment), invoker: this.invoker };
     this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true }, options);
     // The recorder's function also takes the run-timeout schedules (ENV.runTimeoutFunction names it).
     const timeOut = createRunTimeoutHandler(store, first?.workflow);
-    this.handlers.set(RECORDER_FUNCTION, (event) => timeOut(event as RunTimeoutEvent));
+    this.handlers.set(deployment ? qualifiedName(RECORDER_FUNCTION, deployment) : RECORDER_FUNCTION, (event) => timeOut(event as RunTimeoutEvent));
   }
 
   /** Runs one event through a function as Lambda's async invoke would, with retries and the failure destination. */
@@ -172,7 +189,8 @@ export class Driver {
     for (let attempt = 1; attempt <= retryAttempts + 1; attempt++) {
       this.executions++;
       try {
-        await h(event, lambdaContext(functionName, requestId));
+        // Lambda's context names the function unqualified, whichever alias was invoked.
+        await h(event, lambdaContext(functionName.split(':')[0], requestId));
         return;
       } catch (e) {
         last = e;
@@ -184,7 +202,7 @@ export class Driver {
       timestamp: new Date().toISOString(),
       requestContext: {
         requestId,
-        functionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}:$LATEST`,
+        functionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName.includes(':') ? functionName : `${functionName}:$LATEST`}`,
         condition: 'RetriesExhausted',
         approximateInvokeCount: retryAttempts + 1,
       },
@@ -201,7 +219,7 @@ export class Driver {
   async run(event: unknown, options: DriverOptions = {}, requestId: string = randomUUID()): Promise<void> {
     const entry = Object.values(this.nodes).find((n) => n.ir.entry);
     if (!entry) throw new Error('no entry node');
-    await this.deliver(`fn-${entry.ir.node}`, event, options.retryAttempts, requestId);
+    await this.deliver(driverFunction(entry.ir.node, entry.ir.deployment), event, options.retryAttempts, requestId);
     await this.drain(options);
   }
 

@@ -133,11 +133,11 @@ export class MemoryStore implements CheckpointStore {
     return { renewed: true, arrivals: [...s.a] };
   }
 
-  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number): Promise<{ created: boolean; startedAt?: string }> {
+  async startRun(run: RunRef, startedAt: string, ttl: number, deadline?: number, deployment?: string): Promise<{ created: boolean; startedAt?: string }> {
     this.count('startRun', true);
     const existing = this.runs.get(runKey(run));
     if (existing) return { created: false, startedAt: existing.startedAt };
-    this.runs.set(runKey(run), { status: 'RUNNING', startedAt, ...(deadline === undefined ? {} : { deadline }) });
+    this.runs.set(runKey(run), { status: 'RUNNING', startedAt, ...(deadline === undefined ? {} : { deadline }), ...(deployment === undefined ? {} : { deployment }) });
     this.ttls.set(runKey(run), ttl);
     return { created: true };
   }

@@ -27,3 +27,12 @@ export async function sharedDynamoDb(endpoint: string): Promise<LocalEngine> {
   // #endregion
   return engine;
 }
+
+export async function redeploy(engine: LocalEngine): Promise<void> {
+  // #region redeploy
+  // Deploy a newer synth while runs are in flight, as `cdk deploy` would: each run in flight
+  // finishes on the deployment it started on, and runs started from now on run on the new one.
+  const deployments = await engine.deploy('cdk.out.v2');
+  console.log(deployments);          // { Shouter: 'd5f0c…' }: the new deployment of each workflow
+  // #endregion
+}

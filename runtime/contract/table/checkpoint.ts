@@ -1,6 +1,6 @@
 /** The checkpoint `ckpt#<invocation>`: an invocation's committed value, written once by a conditional put. */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { ABSENT, type Item, N, type PutRequest, S, newItem, put, str, ttlOf } from './encoding';
+import { ABSENT, type Item, N, type PutRequest, S, newItem, put, readable, str, ttlOf } from './encoding';
 
 /**
  * A checkpoint as read: the committed value (`v`, or `z` deflated), `c` when
@@ -71,8 +71,9 @@ export const TASK_RETRY = -3;
  */
 export const REDRIVE_STATE = -4;
 
-/** A checkpoint item's value; undefined for no item, or an item that holds no committed value. */
+/** A checkpoint item's value; undefined for no item, or an item that holds no committed value. Throws on a newer format (`UnumFormatError`). */
 export function decodeCheckpoint(item: Item | undefined): Checkpoint | undefined {
+  if (item) readable(item);
   const deflated = item?.z?.B as Uint8Array | string | undefined;
   const json = deflated === undefined ? item && str(item, 'v') : inflateRawSync(bytesOf(deflated)).toString('utf8');
   if (json === undefined) return undefined;

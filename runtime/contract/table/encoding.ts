@@ -1,5 +1,6 @@
 /** How the layout encodes items: the key and TTL attributes, attribute values, and the expressions of its puts and updates. */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { UnumFormatError } from '../errors';
 
 /** An item, a key, or the values of an expression, as DynamoDB carries them. */
 export type Item = Record<string, AttributeValue>;
@@ -38,8 +39,30 @@ export const keyOf = (item: Item | undefined): string | undefined => item?.[PK]?
 /** Epoch seconds after which DynamoDB's TTL may delete the item; every item the runtime writes has one. */
 export const ttlOf = (item: Item): number | undefined => num(item, TTL);
 
-/** A new item's key and TTL: every item the runtime creates expires. */
-export const newItem = (key: string, ttl: number): Item => ({ ...keyItem(key), [TTL]: N(ttl) });
+/**
+ * The table format the runtime writes: 2 added the run's deployment (and
+ * this attribute). An item without `fv` is format 1, written before: format 2
+ * only adds attributes, so it reads as before. An item of a newer format
+ * (a newer unum-cdk sharing the table) is refused, never misread.
+ */
+export const TABLE_FORMAT = 2;
+/** The format attribute every item the runtime creates carries. */
+export const FORMAT = 'fv';
+
+/** The format an item was written in (absent: format 1). */
+export const formatOf = (item: Item): number => num(item, FORMAT) ?? 1;
+
+/** `item`, after checking this runtime can read its format: a newer one throws `UnumFormatError` naming the key and both formats. */
+export function readable(item: Item): Item {
+  const format = formatOf(item);
+  if (format > TABLE_FORMAT) {
+    throw new UnumFormatError(`table item ${keyOf(item)} is of format ${format}, written by a newer unum-cdk; this runtime reads formats up to ${TABLE_FORMAT}`);
+  }
+  return item;
+}
+
+/** A new item's key, format and TTL: every item the runtime creates expires. */
+export const newItem = (key: string, ttl: number): Item => ({ ...keyItem(key), [FORMAT]: N(TABLE_FORMAT), [TTL]: N(ttl) });
 
 /** Condition: the item does not exist. */
 export const ABSENT = 'attribute_not_exists(#pk)';
@@ -51,7 +74,7 @@ export const PRESENT = 'attribute_exists(#pk)';
  * and DynamoDB reserved words. DynamoDB rejects unused names, so a request
  * gets exactly those its expressions mention.
  */
-const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#ri': RUNS, '#rk': RUNS_SK, '#s': 'status', '#e': 'error', '#r': 'result', '#st': 'st', '#res': 'res', '#xid': 'xid' };
+const NAMES: Record<string, string> = { '#pk': PK, '#ttl': TTL, '#fv': FORMAT, '#ri': RUNS, '#rk': RUNS_SK, '#s': 'status', '#e': 'error', '#r': 'result', '#st': 'st', '#res': 'res', '#xid': 'xid' };
 export function namesIn(...expressions: (string | undefined)[]): Record<string, string> | undefined {
   const used = expressions.join(' ').match(/#\w+/g);
   return used ? Object.fromEntries(used.map((n) => [n, NAMES[n]])) : undefined;

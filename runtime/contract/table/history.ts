@@ -56,6 +56,8 @@ export interface HistoryEntry {
   readonly joined?: string;
   /** For `caught` and `failed`; `state` names where a run failed (a Fail or Choice state, or the node's state). */
   readonly error?: { readonly state?: string; readonly error: string; readonly cause?: string };
+  /** On the entry node's entries (the run's first): the deployment the run started on. Absent in entries written before deployments were pinned. */
+  readonly deployment?: string;
 }
 
 /** How many retried error names an entry keeps: a rule may retry thousands of times, an item holds 400 KB. */
@@ -87,6 +89,7 @@ export interface HistoryItem {
   readonly fanInSize?: number;
   readonly joined?: string;
   readonly error?: string;
+  readonly dep?: string;
 }
 
 /** What an entry tells besides the invocation's identity. */
@@ -111,6 +114,8 @@ export interface ExecutionFacts {
   readonly attempts?: number;
   /** The fan-in this execution received. */
   readonly joined?: string;
+  /** The entry's execution: the deployment the run starts on. */
+  readonly deployment?: string;
 }
 
 /**
@@ -145,6 +150,7 @@ export function historyItem(
     fanInSize: t.size,
     joined: facts.joined,
     error: t.error && JSON.stringify(boundedError(t.error)),
+    dep: facts.deployment || undefined,
   };
 }
 
@@ -176,6 +182,7 @@ export function decodeHistoryEntry(seq: number, item: Item): HistoryEntry | unde
   const join = str(item, 'fanInJoin');
   const size = num(item, 'fanInSize');
   const joined = str(item, 'joined');
+  const deployment = str(item, 'dep');
   const error = json(item, 'error') as { state?: unknown; error?: unknown; cause?: unknown } | undefined;
   return {
     seq,
@@ -192,6 +199,7 @@ export function decodeHistoryEntry(seq: number, item: Item): HistoryEntry | unde
     ...(Array.isArray(next) ? { next: next.map(String) } : {}),
     ...(join !== undefined && size !== undefined ? { fanIn: { join, size } } : {}),
     ...(joined !== undefined ? { joined } : {}),
+    ...(deployment !== undefined ? { deployment } : {}),
     ...(error && typeof error === 'object'
       ? {
           error: {

@@ -10,7 +10,7 @@
  * Values are JSON strings, not DynamoDB maps: no marshalling in the runtime,
  * and the stored value is byte-identical to what was committed.
  */
-export { MAX_VALUE_BYTES, TABLE, byteLength, keyItem, keyOf, ttlExtension, ttlOf } from './encoding';
+export { MAX_VALUE_BYTES, TABLE, TABLE_FORMAT, byteLength, formatOf, keyItem, keyOf, ttlExtension, ttlOf } from './encoding';
 export type { Item, PutRequest, UpdateRequest } from './encoding';
 export { checkpointKey, effectKey, historyKey, isCheckpointKey, isInvocationName, parkKey, parseKey, runKey, shardKey, stateFailureKey, taskWaitKey } from './keys';
 export type { RunRef, TableKey } from './keys';
@@ -31,3 +31,6 @@ export type { ExecutionFacts, HistoryEntry, HistoryItem, HistoryOutcome, Transit
 export { decodeEffect, effectClaim, effectCommit, effectOutcome, effectResult, holdsOperation, loggedUpdate } from './effects';
 export type { EffectRecord, ItemUpdate } from './effects';
 export { SUMMARY_ATTRIBUTES } from './scans';
+export { deploymentKey } from './keys';
+export { decodeDeploymentList, decodeDeploymentRecord, deploymentListed, deploymentPut, deploymentReactivation, deploymentRemoved, deploymentRemoving, deploymentSuperseded, deploymentsUnlisted } from './deployments';
+export type { DeploymentFunction, DeploymentRecord } from './deployments';

@@ -84,3 +84,10 @@ export function parseKey(key: string): TableKey | undefined {
       return undefined;
   }
 }
+
+/**
+ * A deployment record of `workflow` (docs/architecture.md "Deployments"), or
+ * without `deployment` the workflow's list of them. Workflow names and
+ * deployment ids hold no `#`, so the two never meet.
+ */
+export const deploymentKey = (workflow: string, deployment?: string): string => `dep#${workflow}${deployment === undefined ? '' : `#${deployment}`}`;

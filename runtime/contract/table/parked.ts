@@ -1,6 +1,6 @@
 /** A parked invocation `park#<workflow>#<workflowId>#<invocation>`: the event a redrive sends again. */
 import { type RunRef, parkKey } from './keys';
-import { type Item, N, PRESENT, S, type UpdateRequest, num, str, update } from './encoding';
+import { type Item, N, PRESENT, S, TABLE_FORMAT, type UpdateRequest, num, readable, str, update } from './encoding';
 import type { Envelope, StartRequest } from '../ir';
 
 /** An invocation parked for a redrive: the function to invoke, its event (JSON), and until when (epoch s) its inputs are kept. */
@@ -21,7 +21,7 @@ const RESENT_BY = 'rb';
  * generation that re-sent it (`rb`) stays.
  */
 export const parkedUpdate = (run: RunRef, invocation: string, p: Parked, ttl: number): UpdateRequest =>
-  update(parkKey(run, invocation), 'SET fn = :fn, ev = :ev, ru = :ru, #ttl = :ttl', { ':fn': S(p.functionName), ':ev': S(p.event), ':ru': N(p.until), ':ttl': N(ttl) });
+  update(parkKey(run, invocation), 'SET fn = :fn, ev = :ev, ru = :ru, #ttl = :ttl, #fv = :fv', { ':fn': S(p.functionName), ':ev': S(p.event), ':ru': N(p.until), ':ttl': N(ttl), ':fv': N(TABLE_FORMAT) });
 
 /**
  * Redrive `generation` re-sends the parked invocation: recorded on its item
@@ -32,7 +32,9 @@ export const parkedUpdate = (run: RunRef, invocation: string, p: Parked, ttl: nu
 export const parkResent = (run: RunRef, invocation: string, generation: number): UpdateRequest =>
   update(parkKey(run, invocation), `SET ${RESENT_BY} = :g`, { ':g': N(generation) }, `${PRESENT} AND (attribute_not_exists(${RESENT_BY}) OR ${RESENT_BY} < :g)`);
 
+/** A parked invocation as read; undefined for no item. Throws on a newer format (`UnumFormatError`). */
 export function decodeParked(item: Item | undefined): Parked | undefined {
+  if (item) readable(item);
   const functionName = item && str(item, 'fn');
   const event = item && str(item, 'ev');
   if (!item || functionName === undefined || event === undefined) return undefined;

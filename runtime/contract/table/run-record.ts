@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { boundedError } from '../errors';
 import { type RunRef, runKey } from './keys';
-import { ABSENT, type Item, N, type PutRequest, RUNS, RUNS_SK, S, type UpdateRequest, keyOf, newItem, num, put, str, update } from './encoding';
+import { ABSENT, type Item, N, type PutRequest, RUNS, RUNS_SK, S, TABLE_FORMAT, type UpdateRequest, keyOf, newItem, num, put, readable, str, update } from './encoding';
 
 /**
  * RUNNING, then exactly one final status: SUCCEEDED or FAILED by the run
@@ -80,6 +80,8 @@ export interface RunRecord {
   readonly redriveCount?: number;
   /** ISO-8601 time of the last redrive. */
   readonly redrivenAt?: string;
+  /** The deployment the run started on (`DEPLOYMENT_ID_PATTERN`); absent in records written before deployments were pinned, or by a terminal write that found no record. */
+  readonly deployment?: string;
 }
 
 /**
@@ -93,6 +95,8 @@ export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [
 
 /** The run's deadline (epoch ms), on the record of a workflow with a `timeout`. */
 const DEADLINE = 'dl';
+/** The deployment the run started on, and on which its invocations run. */
+export const RUN_DEPLOYMENT = 'dep';
 /** A FAILED run's parked invocations (string set), which its next redrive resumes. */
 const REDO = 'rd';
 /** The invocations the last redrive resumes (moved from `rd` by it; removed once it invoked them all). */
@@ -110,14 +114,19 @@ function redriveCountIs(redrives: number, values: Item): string {
   return `${REDRIVES} = :rc`;
 }
 
-/** The entry's RUNNING record, with the run's deadline when the workflow has a timeout: the first start wins. */
-export const runStart = (run: RunRef, startedAt: string, ttl: number, deadline?: number): PutRequest =>
+/**
+ * The entry's RUNNING record, with the run's deadline when the workflow has a
+ * timeout and the deployment it starts on (absent: an IR the construct did
+ * not deploy, as in unit tests): the first start wins.
+ */
+export const runStart = (run: RunRef, startedAt: string, ttl: number, deadline?: number, deployment?: string): PutRequest =>
   put({
     ...newItem(runKey(run), ttl),
     ...runIndexAttributes(run, startedAt),
     status: S('RUNNING'),
     startedAt: S(startedAt),
     ...(deadline === undefined ? {} : { [DEADLINE]: N(deadline) }),
+    ...(deployment ? { [RUN_DEPLOYMENT]: S(deployment) } : {}),
   }, ABSENT);
 
 /** A run record's error, cut to `ERROR_BOUNDS` so that the record always fits in an item. */
@@ -184,7 +193,9 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
   const index = runIndexAttributes(run, finishedAt);
   values[':ri'] = index[RUNS];
   values[':rk'] = index[RUNS_SK];
-  sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)');
+  values[':fv'] = N(TABLE_FORMAT);
+  // A record this creates is of this format; one an older runtime created keeps its format (the attributes it lacks stay absent).
+  sets.push('#ri = if_not_exists(#ri, :ri)', '#rk = if_not_exists(#rk, :rk)', '#fv = if_not_exists(#fv, :fv)');
   // Past its deadline (by the writer's clock) a run can only time out, whatever its last state did:
   // the timeout's own schedule may fire late or fail, and an execution's read of the deadline may be stale.
   values[':now'] = N(Date.now());
@@ -227,16 +238,22 @@ export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
  * set), is RUNNING again, its parked invocations move to `rdg` in the same
  * write (a park after it finds the run RUNNING), its final-status attributes
  * go. The TTL stays: the record lives at least as long as the run's lease,
- * which the resumed invocations renew.
+ * which the resumed invocations renew. With `move` (a redrive onto the latest
+ * deployment), the run's deployment changes from `move.from` to `move.to` in
+ * the same write, only on a record still of `move.from`.
  */
-export function runRedrive(run: RunRef, redrives: number, parked: number, at: string): UpdateRequest {
+export function runRedrive(run: RunRef, redrives: number, parked: number, at: string, move?: { readonly from: string; readonly to: string }): UpdateRequest {
   const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at), ':k': N(parked) };
   const count = redriveCountIs(redrives, values);
+  if (move) {
+    values[':depFrom'] = S(move.from);
+    values[':depTo'] = S(move.to);
+  }
   return update(
     runKey(run),
-    `SET #s = :running, ${REDRIVES} = :next, ${REDRIVEN_AT} = :at, ${REDOING} = ${REDO} REMOVE ${REDO}, finishedAt, #e`,
+    `SET #s = :running, ${REDRIVES} = :next, ${REDRIVEN_AT} = :at, ${REDOING} = ${REDO}${move ? `, ${RUN_DEPLOYMENT} = :depTo` : ''} REMOVE ${REDO}, finishedAt, #e`,
     values,
-    `#s = :failed AND ${count} AND size(${REDO}) = :k AND attribute_not_exists(${NEVER})`,
+    `#s = :failed AND ${count} AND size(${REDO}) = :k AND attribute_not_exists(${NEVER})${move ? ` AND ${RUN_DEPLOYMENT} = :depFrom` : ''}`,
   );
 }
 
@@ -253,6 +270,7 @@ export interface RedriveState {
 }
 
 export function decodeRedriveState(item: Item): RedriveState {
+  readable(item);
   const never = str(item, NEVER);
   return { redo: item[REDO]?.SS ?? [], redoing: item[REDOING]?.SS ?? [], redrives: num(item, REDRIVES) ?? 0, ...(never === undefined ? {} : { never }) };
 }
@@ -304,8 +322,9 @@ export const runFailed = (item: Item | undefined): boolean => item !== undefined
 /** The run's deadline (epoch ms) on its record `item`, if the workflow has a timeout. */
 export const runDeadline = (item: Item | undefined): number | undefined => (item ? num(item, DEADLINE) : undefined);
 
-/** Reads a run record item; throws on a status the layout does not have. */
+/** Reads a run record item; throws on a status the layout does not have, or a newer format (`UnumFormatError`). */
 export function decodeRunRecord(item: Item): RunRecord {
+  readable(item);
   const status = runStatusOf(item);
   if (status === undefined || !RUN_STATUSES.includes(status)) {
     throw new Error(`run record ${keyOf(item)} has an unknown status '${status}'`);
@@ -318,6 +337,7 @@ export function decodeRunRecord(item: Item): RunRecord {
   const deadline = runDeadline(item);
   const redriveCount = num(item, REDRIVES);
   const redrivenAt = str(item, REDRIVEN_AT);
+  const deployment = str(item, RUN_DEPLOYMENT);
   return {
     status: status as RunRecordStatus,
     ...(redriveCount !== undefined ? { redriveCount } : {}),
@@ -328,5 +348,6 @@ export function decodeRunRecord(item: Item): RunRecord {
     ...(result !== undefined ? { result } : {}),
     ...(resultRef !== undefined ? { resultRef } : {}),
     ...(error ? { error } : {}),
+    ...(deployment !== undefined ? { deployment } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /** The runs index `runs`: listing a workflow's runs by start time with a Query, not a Scan. */
-import { type Item, PK, RUNS, RUNS_SK, S, TABLE, namesIn } from './encoding';
+import { FORMAT, type Item, PK, RUNS, RUNS_SK, S, TABLE, namesIn } from './encoding';
 import { runKey } from './keys';
+import { RUN_DEPLOYMENT } from './run-record';
 
 /** A Query of the runs index as the layout makes it; the reader adds the table, the limit and where to start. */
 export interface RunsQuery {
@@ -43,8 +44,8 @@ export function runsQuery(workflow: string, filter: RunsFilter): RunsQuery {
   };
 }
 
-/** What a run listing reads of each run record: its key, status, times and error (not its result). */
-export const RUN_SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'status', 'startedAt', 'finishedAt', 'error'];
+/** What a run listing reads of each run record: its key, status, times, error, deployment and format (not its result). */
+export const RUN_SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'status', 'startedAt', 'finishedAt', 'error', RUN_DEPLOYMENT, FORMAT];
 
 /** Where a listing that ended at index item `item` goes on: its table and index keys (what DynamoDB's LastEvaluatedKey holds). */
 export const runsPageKey = (item: Item): Item => ({ [PK]: item[PK], [RUNS]: item[RUNS], [RUNS_SK]: item[RUNS_SK] });

@@ -1,5 +1,5 @@
 /** The waiting record `task#<invocation>` of a callback Task: its token's secret and heartbeats. */
-import { ABSENT, type Item, N, PRESENT, type PutRequest, S, type UpdateRequest, newItem, num, put, str, update } from './encoding';
+import { ABSENT, type Item, N, PRESENT, type PutRequest, S, type UpdateRequest, newItem, num, put, readable, str, update } from './encoding';
 import { taskWaitKey } from './keys';
 
 /**
@@ -27,7 +27,9 @@ export const taskHeartbeat = (invocation: string): UpdateRequest => update(taskW
 
 export const decodeHeartbeats = (item: Item | undefined): number => (item && num(item, 'hb')) ?? 0;
 
+/** A callback wait as read; undefined for no item. Throws on a newer format (`UnumFormatError`). */
 export function decodeTaskWait(item: Item | undefined): TaskWait | undefined {
+  if (item) readable(item);
   const secret = item && str(item, 'sec');
   if (!item || secret === undefined) return undefined;
   return { secret, input: str(item, 'in') ?? 'null', context: str(item, 'cx') ?? '{}', startedAt: num(item, 'at') ?? 0, beats: decodeHeartbeats(item) };

@@ -112,3 +112,16 @@ export class RuntimeWriter {
     return seq;
   }
 }
+
+/**
+ * The environment that points default SDK clients (the CLI builds its own) at
+ * DynamoDB Local and the Lambda stub. The access key is the support client's:
+ * DynamoDB Local keeps tables per access key.
+ */
+export const emulatorEnvironment = (dynamoEndpoint: string, lambdaEndpoint: string): Record<string, string> => ({
+  AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+  AWS_ENDPOINT_URL_LAMBDA: lambdaEndpoint,
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_REGION: 'us-east-1',
+});

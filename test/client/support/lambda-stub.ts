@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 
 export interface Invocation {
+  /** As the Invoke named it: a qualified name `name:alias` names its alias here. */
   readonly functionName: string;
+  /** The Invoke's `Qualifier`, when it gave one. */
+  readonly qualifier?: string;
   readonly invocationType: string;
   readonly payload: unknown;
 }
@@ -21,7 +24,9 @@ export interface LambdaStub {
 
 /**
  * `onEvent` runs for each invocation after the 202 is sent, as Lambda runs an
- * Event invocation after accepting it. Unknown functions get a 404.
+ * Event invocation after accepting it. Functions are found by the name the
+ * Invoke gives (a qualified `name:alias` is its own entry; a `Qualifier` is
+ * recorded, not resolved). Unknown functions get a 404.
  */
 export async function startLambdaStub(functions: Record<string, (payload: unknown) => Promise<void>>): Promise<LambdaStub> {
   const invocations: Invocation[] = [];
@@ -31,6 +36,7 @@ export async function startLambdaStub(functions: Record<string, (payload: unknow
     req.on('end', () => {
       const m = /^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(req.url ?? '');
       const functionName = decodeURIComponent(m?.[1] ?? '');
+      const qualifier = new URL(req.url ?? '', 'http://stub').searchParams.get('Qualifier') ?? undefined;
       const handler = functions[functionName];
       if (!handler) {
         res.writeHead(404, { 'x-amzn-ErrorType': 'ResourceNotFoundException', 'content-type': 'application/json' });
@@ -39,7 +45,7 @@ export async function startLambdaStub(functions: Record<string, (payload: unknow
       }
       const payload = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown;
       const invocationType = String(req.headers['x-amz-invocation-type'] ?? 'RequestResponse');
-      invocations.push({ functionName, invocationType, payload });
+      invocations.push({ functionName, ...(qualifier === undefined ? {} : { qualifier }), invocationType, payload });
       res.writeHead(202);
       res.end();
       void handler(payload).catch(() => undefined);

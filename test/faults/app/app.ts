@@ -1,6 +1,6 @@
 /**
  * CDK app of the fault tests: the crash-point workflows and the shapes
- * the extended campaign adds (issue 14's, and issue 18's Waits), the run-control targets (issue 18), in one stack,
+ * the extended campaign adds (issue 14's, and issue 18's Waits), the run-control targets (issue 18), in three stacks,
  * synthesized by the tests and run on the local engine.
  */
 import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -9,18 +9,25 @@ import { UnumWorkflow } from '../../../lib/construct';
 import * as w from './workflows';
 
 const app = new App();
+// One stack holds at most 500 resources, and a workflow is about four per function (function, role,
+// policy, version) and eight of its own (table, logs, queue, schedule group, sweeper): three stacks.
 const stack = new Stack(app, 'UnumFaultTests');
-const ledger = new dynamodb.Table(stack, 'Ledger', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, removalPolicy: RemovalPolicy.DESTROY });
+const shapes = new Stack(app, 'UnumFaultShapes');
+const ledger = new dynamodb.Table(shapes, 'Ledger', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, removalPolicy: RemovalPolicy.DESTROY });
 const workflows = {
   Chain3: w.chain3(), Parallel3: w.parallel3(), Map5: w.map5(), NestedMap: w.nestedMap(), Choice: w.choice(), Loop: w.loop(), Fails: w.fails(),
+};
+const shapeWorkflows = {
   MapInParallel: w.mapInParallel(), ParallelLoop: w.parallelLoop(), FoldAfterNestedMap: w.foldAfterNestedMap(), CatchInMap: w.catchInMap(),
   EdgeMaps: w.edgeMaps(), Parallel1: w.parallel1(), EndsInMap: w.endsInMap(), LaunchTree: w.launchTree(), Waits: w.waits(),
   StateRules: w.stateRules(), PlainOrders: w.plainOrders(ledger),
 };
 /** The smallest launch width, so that a few items need a deep launch tree. */
-const settings: Partial<Record<keyof typeof workflows, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };
-for (const [name, definition] of Object.entries(workflows)) {
-  new UnumWorkflow(stack, name, { definition, removalPolicy: RemovalPolicy.DESTROY, ...settings[name as keyof typeof workflows] });
+const settings: Partial<Record<string, { mapLaunchWidth: number }>> = { LaunchTree: { mapLaunchWidth: 2 } };
+for (const [scope, set] of [[stack, workflows], [shapes, shapeWorkflows]] as const) {
+  for (const [name, definition] of Object.entries(set)) {
+    new UnumWorkflow(scope, name, { definition, removalPolicy: RemovalPolicy.DESTROY, ...settings[name] });
+  }
 }
 // Issue 18's run-control targets, in a stack of their own: one stack holds at most 500 resources.
 const runControl = new Stack(app, 'UnumRunControlFaults');

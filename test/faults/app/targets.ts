@@ -74,7 +74,7 @@ export const STATE_RULE_TARGETS: readonly Target[] = [
 ];
 
 /** A delay of 0 to `boundMs` drawn from the run id: the same for a run's replays, spread over the campaign's runs. */
-const delayOf = (workflowId: string, boundMs: number): number => createHash('sha256').update(workflowId).digest().readUInt32BE(0) % boundMs;
+export const delayOf = (workflowId: string, boundMs: number): number => createHash('sha256').update(workflowId).digest().readUInt32BE(0) % boundMs;
 
 /**
  * A stop request racing the run to its end, sent after a delay drawn from the
@@ -90,7 +90,7 @@ const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) =
 };
 
 /** A client of `workflow` on the engine, as `UnumClient.fromCloudAssembly(..., { localEngine })` makes one. */
-function clientOn(engine: LocalEngine, workflow: string): UnumClient {
+export function clientOn(engine: LocalEngine, workflow: string): UnumClient {
   const wf = engine.workflow(workflow);
   const taskResponseFunction = [...engine.app.functions.keys()].find((name) => name.endsWith(`-${wf.name}-unum-task-response`));
   return UnumClient.forWorkflow({
@@ -99,7 +99,7 @@ function clientOn(engine: LocalEngine, workflow: string): UnumClient {
 }
 
 /** Whether a response completed the task (true) or found it completed already (false). */
-async function completes(respond: Promise<void>): Promise<boolean> {
+export async function completes(respond: Promise<void>): Promise<boolean> {
   try {
     await respond;
     return true;
