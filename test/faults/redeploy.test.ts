@@ -25,7 +25,7 @@ import { ENGINE_TEST_TIMEOUT_MS } from '../support/load';
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const SEEDS = Array.from({ length: Number(process.env.UNUM_FAULT_SEEDS ?? 40) }, (_, i) => i + 1);
+const SEEDS = Array.from({ length: Number(process.env.UNUM_FAULT_SEEDS ?? 24) }, (_, i) => i + 1);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-redeploy-faults-'));
 let shapes: RedeployShape[];
 let engine: LocalEngine | undefined;
