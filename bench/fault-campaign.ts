@@ -96,7 +96,7 @@ const SERVICE_FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
 /** What the redeploy fault does (lib/testing/redeploy-plan.ts). */
 const REDEPLOY_KIND: readonly [string, string] = ['redeploy', 'a shape of the app drawn from the seed (possibly the live one, or an earlier one: a revert) is deployed when the run\'s k-th execution begins or some milliseconds after its first, held half done (new versions and aliases, `live` not moved) for up to 300 ms; every run in flight meets it'];
 
-/** The invariants lib/local/checker.ts (and lib/local/fault-run.ts for 5) checks after every schedule. */
+/** The invariants lib/testing/checker.ts (and lib/testing/fault-run.ts for 5) checks after every schedule. */
 const INVARIANTS = [
   '1. exactly one result or one FAILED record: the run record is created once and finished by exactly one successful write',
   '2. every invocation\'s successors get identical inputs from all its executions (so a fan-in is never invoked with two inputs)',
@@ -180,7 +180,7 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
       ...(r.extended ? ['The extended set is figure 9\'s with the shapes of issue 14\'s trial: a Map inside a Parallel branch (MapInParallel), a loop around a Parallel (ParallelLoop), a Fold after a nested Map (FoldAfterNestedMap), a catch inside a Map\'s items (CatchInMap), Maps of 0 and 1 item (EdgeMaps), a Parallel of 1 branch (Parallel1), a workflow ending in a Map (EndsInMap).'] : []),
       `${r.concurrencyUsed} schedules in flight on one engine, each under its own workflowId.`,
       `Load average (1 / 5 / 15 min) at the start: ${r.load.start}; at the end: ${r.load.end}.`,
-      `After each schedule the oracle (lib/local/checker.ts, lib/local/fault-run.ts) checks: ${INVARIANTS.join('; ')}.`,
+      `After each schedule the oracle (lib/testing/checker.ts, lib/testing/fault-run.ts) checks: ${INVARIANTS.join('; ')}.`,
     ],
     notes,
   };
