@@ -211,6 +211,7 @@ export class LambdaEmulator {
     const entry: TimelineEntry = this.timeline.add({
       executionId: exec.executionId,
       functionName: fn.functionName,
+      ...(exec.qualifier !== undefined ? { qualifier: exec.qualifier } : {}),
       identity: exec.identity,
       requestId: exec.requestId,
       attempt: exec.attempt,

@@ -7,6 +7,8 @@ export type ExecutionResult = 'ok' | 'error' | 'crash' | 'timeout';
 export interface TimelineEntry {
   readonly executionId: string;
   readonly functionName: string;
+  /** The qualifier the event was addressed to (absent: `$LATEST`): a deployment's alias, `live`, a version. */
+  readonly qualifier?: string;
   readonly node?: string;
   /** The state the node runs, when the runtime's log names one other than the node. */
   state?: string;

@@ -307,6 +307,6 @@ export function checkRun(input: CheckInput): string[] {
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
   if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls)));
-  if (input.pinning) out.push(...pinningViolations(record, calls, input.pinning));
+  if (input.pinning) out.push(...pinningViolations(record, input.timeline ?? [], input.pinning));
   return out;
 }

@@ -9,7 +9,7 @@
  * deployment's alias.
  */
 import { LIVE_ALIAS } from '../../runtime/contract/ir';
-import type { CallRecord } from '../local/call-records';
+import type { TimelineEntry } from '../local/timeline';
 import type { RunStatusWithResult } from '../runs/run-status';
 
 /** What invariant 8 compares a run with. */
@@ -20,20 +20,17 @@ export interface Pinning {
   readonly startedOn?: string;
 }
 
-/** Invariant 8 over the executions the traffic shows (an execution that made no call is not seen). */
-export function pinningViolations(record: RunStatusWithResult, calls: readonly CallRecord[], pinning: Pinning): string[] {
+/** Invariant 8 over every execution of the run in the emulator's timeline (one that made no call too, such as a refusal). */
+export function pinningViolations(record: RunStatusWithResult, executions: readonly TimelineEntry[], pinning: Pinning): string[] {
   const deployment = record.deployment;
   if (deployment === undefined) return record.status === 'NOT_FOUND' ? [] : ['invariant 8: the run record names no deployment'];
   const out: string[] = [];
   if (pinning.startedOn !== undefined && pinning.startedOn !== deployment) {
     out.push(`invariant 8: the run was started on ${pinning.startedOn} (what ${LIVE_ALIAS} named), its record says ${deployment}`);
   }
-  const seen = new Set<string>();
-  for (const { exec } of calls) {
-    if (seen.has(exec.executionId)) continue;
-    seen.add(exec.executionId);
-    if (exec.qualifier === deployment || (exec.qualifier === LIVE_ALIAS && exec.functionName === pinning.entryFunction)) continue;
-    out.push(`invariant 8: ${exec.functionName} ran ${exec.identity} (attempt ${exec.attempt}${exec.duplicate ? ', duplicate' : ''}) on ${exec.qualifier}, not on the run's deployment ${deployment}`);
+  for (const e of executions) {
+    if (e.qualifier === deployment || (e.qualifier === LIVE_ALIAS && e.functionName === pinning.entryFunction)) continue;
+    out.push(`invariant 8: ${e.functionName} ran ${e.identity} (attempt ${e.attempt}${e.duplicate ? ', duplicate' : ''}) on ${e.qualifier ?? '$LATEST'}, not on the run's deployment ${deployment}`);
   }
   return out;
 }

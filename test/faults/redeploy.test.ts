@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { CallRecord } from '../../lib/local/call-records';
+import type { TimelineEntry } from '../../lib/local/timeline';
 import { LocalEngine } from '../../lib/local/engine';
 import type { RunStatusWithResult } from '../../lib/runs/run-status';
 import { checkRun, type Expectation } from '../../lib/testing/checker';
@@ -54,18 +54,15 @@ test('every shape change gives the changed workflows a new deployment with a res
 
 test('invariants 3 and 8 catch a run that left its deployment, or that no deployment defines', () => {
   const [d1, d2] = ['d00000000000000000001', 'd00000000000000000002'];
-  const execution = (functionName: string, qualifier: string, executionId: string): CallRecord => ({
-    exec: { executionId, functionName, qualifier, requestId: executionId, attempt: 1, maxAttempts: 3, identity: `${functionName}@x`, workflowId: 'w', duplicate: false },
-    call: { service: 'dynamodb', operation: 'GetItem', label: 'GetItem(ckpt)', occurrence: 0, index: 0 },
-    request: '{}',
-    fault: 'none',
-    at: 0,
+  // Timeline entries as the emulator adds them: an execution is seen whether or not it made a call (a refusal makes none).
+  const execution = (functionName: string, qualifier: string | undefined, executionId: string): TimelineEntry => ({
+    executionId, functionName, ...(qualifier === undefined ? {} : { qualifier }), identity: `${functionName}@x`, requestId: executionId, attempt: 1, duplicate: false, workflowId: 'w', start: 0,
   });
   const record: RunStatusWithResult = { workflowId: 'w', status: 'SUCCEEDED', deployment: d1, result: 1 };
   const pinned = [execution('Entry', 'live', 'e1'), execution('Next', d1, 'e2')];
   expect(pinningViolations(record, pinned, { entryFunction: 'Entry', startedOn: d1 })).toEqual([]);
-  const crossed = [...pinned, execution('Next', d2, 'e3'), execution('Last', '$LATEST', 'e4'), execution('Next', 'live', 'e5')];
-  expect(pinningViolations(record, crossed, { entryFunction: 'Entry', startedOn: d1 })).toHaveLength(3);
+  const crossed = [...pinned, execution('Next', d2, 'e3'), execution('Last', '$LATEST', 'e4'), execution('Next', 'live', 'e5'), execution('Last', undefined, 'e6')];
+  expect(pinningViolations(record, crossed, { entryFunction: 'Entry', startedOn: d1 })).toHaveLength(4);
   expect(pinningViolations(record, pinned, { entryFunction: 'Entry', startedOn: d2 })).toHaveLength(1);
   expect(pinningViolations({ workflowId: 'w', status: 'SUCCEEDED' }, pinned, { entryFunction: 'Entry' })).toEqual(['invariant 8: the run record names no deployment']);
   const byDeployment: Expectation = { kind: 'byDeployment', expectations: new Map([[d1, { kind: 'result', result: 1 }], [d2, { kind: 'result', result: 2 }]]) };
