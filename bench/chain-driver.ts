@@ -15,6 +15,7 @@ import type { Envelope, NodeIR } from '../runtime/contract/ir';
 import type { Invoker } from '../runtime/ports/invoker';
 import type { CallLog, ObservedCall } from './calls';
 import { step } from './fixtures/chain-handlers';
+import { testEnvelopeKey } from '../test/support/envelope-key';
 
 export interface Sent {
   readonly functionName: string;
@@ -56,7 +57,7 @@ export class ChainDriver {
     this.invoker = new QueueInvoker(log);
     const store = new DynamoDbStore(table, client);
     for (const [node, ir] of Object.entries(irs)) {
-      this.handlers.set(`fn-${node}`, { node, handler: createHandler({ step }, { ir, store, invoker: this.invoker }) });
+      this.handlers.set(`fn-${node}`, { node, handler: createHandler({ step }, { envelopeKey: testEnvelopeKey, ir, store, invoker: this.invoker }) });
     }
   }
 

@@ -23,7 +23,7 @@ import { compileWorkflow } from '../lib/compiler';
 import { Definition, Map as MapState, Task } from '../lib/definition';
 import { DynamoDbStore } from '../runtime/aws/dynamodb-store';
 import { createHandler } from '../runtime/entry/handler';
-import { DEFAULT_LAUNCH_WIDTH, ENVELOPE_BOUNDS, type Envelope, type NodeIR } from '../runtime/contract/ir';
+import { ENVELOPE_VERSION, DEFAULT_LAUNCH_WIDTH, ENVELOPE_BOUNDS, type Envelope, type NodeIR } from '../runtime/contract/ir';
 import type { Invoker } from '../runtime/ports/invoker';
 import { LambdaInvoker } from '../runtime/aws/lambda-invoker';
 import { forEachLimit } from '../runtime/ports/pool';
@@ -31,6 +31,7 @@ import type { CheckpointStore } from '../runtime/ports/store';
 import { LOCAL_CREDENTIALS, REGION } from './resources';
 import { fmt, fmtMs, median } from './stats';
 import type { BenchContext, FigureOutput } from './types';
+import { sealed, testEnvelopeKey } from '../test/support/envelope-key';
 
 /** Lambda's Invoke API for Event invokes: 202 with no body. Counts what it accepted (GET /count). */
 const SERVER = `
@@ -117,7 +118,7 @@ async function launchTree(n: number, irs: { origin: NodeIR; start: NodeIR }, sto
       },
     };
     const deadline = Date.now() + 900_000;
-    await createHandler(step, { ir, store, invoker })(event, { awsRequestId: randomUUID(), functionName: `fn-${ir.node}`, getRemainingTimeInMillis: () => deadline - Date.now() });
+    await createHandler(step, { envelopeKey: testEnvelopeKey, ir, store, invoker })(event, { awsRequestId: randomUUID(), functionName: `fn-${ir.node}`, getRemainingTimeInMillis: () => deadline - Date.now() });
     return execution;
   };
   const before = await server.count();
@@ -185,7 +186,7 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const store = new DynamoDbStore(await dyn.table('mapfanout'), dyn.client());
   const loopback = await startServer(ctx, 0);
   const invoker = new LambdaInvoker(loopback.lambda);
-  const envelope = (i: number): Envelope => ({ unum: { v: 3, workflow: 'MapFanout', deployment: '', workflowId: 'cpu', node: 'Work', iteration: 0, fanOut: [], inputs: [{ value: i }] } });
+  const envelope = (i: number): Envelope => sealed({ unum: { v: ENVELOPE_VERSION, workflow: 'MapFanout', deployment: '', workflowId: 'cpu', node: 'Work', iteration: 0, fanOut: [], inputs: [{ value: i }] } });
   const cpuRun = async (): Promise<number> => {
     const t0 = performance.now();
     await forEachLimit(Array.from({ length: CPU_SAMPLE }, (_, i) => i), irs.origin.settings.invokeConcurrency, (i) => invoker.invoke('fn-Work', envelope(i)));

@@ -6,10 +6,9 @@
  * deployment (the one the entry's `live` alias names) is the newest one not
  * superseded: a deploy records the new one before it supersedes the old.
  */
-import { decodeDeploymentList, decodeDeploymentRecord, type DeploymentRecord, deploymentKey } from '../../runtime/contract/table';
+import { decodeDeploymentList, decodeDeploymentRecord, type DeploymentRecord, deploymentKey, formatOf } from '../../runtime/contract/table';
 import type { TableReader } from '../runs/table-reader';
-import type { NodeGraph } from './graph-changes';
-import type { DeploymentGraphs } from './redrive';
+import type { DeploymentGraph, DeploymentGraphs } from './redrive';
 
 /** One deployment of a workflow in a listing (`UnumClient.listDeployments`, `unum deployments`). */
 export interface DeploymentSummary {
@@ -29,20 +28,23 @@ export interface DeploymentSummary {
   readonly retainedFunctions: number;
 }
 
+/** A deployment record, and the table format it was written in: its runtime's, since the deployment's own sweeper records it. */
+type RecordedDeployment = DeploymentRecord & { readonly format: number };
+
 /** Every recorded deployment of `workflow`, newest first. */
-export async function readDeployments(table: TableReader, workflow: string): Promise<DeploymentRecord[]> {
+export async function readDeployments(table: TableReader, workflow: string): Promise<RecordedDeployment[]> {
   const ids = decodeDeploymentList(await table.get(deploymentKey(workflow)));
   const items = await table.getMany(ids.map((id) => deploymentKey(workflow, id)));
   // An id whose record expired (removed, past the run retention) stays listed until the sweeper drops it.
   const records = ids.flatMap((id) => {
     const item = items.get(deploymentKey(workflow, id));
-    return item ? [decodeDeploymentRecord(item)] : [];
+    return item ? [{ ...decodeDeploymentRecord(item), format: formatOf(item) }] : [];
   });
   return records.sort((a, b) => b.activatedAt.localeCompare(a.activatedAt) || b.deployment.localeCompare(a.deployment));
 }
 
 /** The current deployment among `records` (newest first): the newest that no later one superseded. */
-export const currentOf = (records: readonly DeploymentRecord[]): DeploymentRecord | undefined =>
+export const currentOf = <T extends DeploymentRecord>(records: readonly T[]): T | undefined =>
   records.find((r) => r.supersededAt === undefined && r.removedAt === undefined);
 
 /** The listing of `workflow`'s deployments, newest first. */
@@ -65,11 +67,11 @@ export function deploymentGraphs(table: TableReader, workflow: string): Deployme
   return {
     latest: async () => {
       const current = currentOf(await readDeployments(table, workflow));
-      return current && { deployment: current.deployment, graph: current.graph };
+      return current && { deployment: current.deployment, graph: current.graph, format: current.format };
     },
-    graphOf: async (deployment: string): Promise<NodeGraph | undefined> => {
+    graphOf: async (deployment: string): Promise<DeploymentGraph | undefined> => {
       const item = await table.get(deploymentKey(workflow, deployment));
-      return item && decodeDeploymentRecord(item).graph;
+      return item && { graph: decodeDeploymentRecord(item).graph, format: formatOf(item) };
     },
   };
 }

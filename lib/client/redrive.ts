@@ -11,6 +11,13 @@
  * clearing is finished by the next call: its invokes repeat, which the
  * exactly-once step absorbs.
  *
+ * A redrive re-sends only what the table holds: each parked event as it was
+ * parked, sealed by the function that parked it (its MAC), with only the
+ * redrive's own fields added (`redrive`, and `movedFrom` on a move), which
+ * the receiving function checks against the parked item and the run record
+ * (runtime/entry/envelope-auth.ts). It cannot make an envelope of its own:
+ * one that is not sealed is refused without a write.
+ *
  * A run is pinned to its deployment (the run record's): each parked event is
  * re-sent to the function alias it was parked for. `deployment: 'latest'`
  * moves the run to the workflow's newest deployment when its node graph is
@@ -21,6 +28,7 @@
  */
 import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { ENVELOPE_VERSION, type Envelope, qualifiedName, type StartRequest } from '../../runtime/contract/ir';
+import { sameInvocationNames } from '../../runtime/contract/naming';
 import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
 import { unlessConditionFailed } from './conditional-write';
 import { UnumClientError } from './errors';
@@ -49,12 +57,18 @@ export interface RedriveResult {
   readonly movedFrom?: string;
 }
 
+/** A deployment's node graph, and the table format its record was written in: its runtime's, which names a run's invocations. */
+export interface DeploymentGraph {
+  readonly graph: NodeGraph;
+  readonly format: number;
+}
+
 /** The deployment records a move to the latest deployment reads (deployments.ts). */
 export interface DeploymentGraphs {
   /** The workflow's current deployment and its node graph; undefined when it has no deployment record. */
-  latest(): Promise<{ readonly deployment: string; readonly graph: NodeGraph } | undefined>;
+  latest(): Promise<({ readonly deployment: string } & DeploymentGraph) | undefined>;
   /** The node graph of `deployment`, from its record; undefined when it has none. */
-  graphOf(deployment: string): Promise<NodeGraph | undefined>;
+  graphOf(deployment: string): Promise<DeploymentGraph | undefined>;
 }
 
 /** What `redriveRun` works with. */
@@ -86,11 +100,16 @@ function onDeployment(functionName: string, deployment: string | undefined): str
   return deployment === undefined || ref.qualifier === deployment ? functionName : qualifiedName(ref.function, deployment);
 }
 
-/** A parked event as `deployment` accepts it: an envelope names its deployment (a start request names none). */
+/**
+ * A parked event as `deployment` accepts it: an envelope names its deployment
+ * (a start request names none). Its MAC covers the deployment it was sealed
+ * on, which a moved envelope keeps as `movedFrom` (the client cannot seal):
+ * the function checks that the run record names its deployment.
+ */
 function forDeployment(event: string, deployment: string | undefined): string {
   const e = JSON.parse(event) as Envelope | StartRequest;
   if (deployment === undefined || !('unum' in e) || e.unum.deployment === deployment) return event;
-  return JSON.stringify({ ...e, unum: { ...e.unum, deployment } });
+  return JSON.stringify({ ...e, unum: { ...e.unum, deployment, movedFrom: e.unum.movedFrom ?? e.unum.deployment } });
 }
 
 /**
@@ -125,7 +144,7 @@ async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Prom
   const parked = await readParked(deps, run, redo);
   if ([...parked.values()].some((p) => p === undefined || p.until <= now)) return 'its redrive window passed: what it would read again may have expired (checkpoint retention)';
   const older = [...parked.values()].map((p) => olderEnvelope((p as Parked).event)).find((v) => v !== undefined);
-  if (older !== undefined) return `its parked invocations are envelopes of format ${older}, from an unum-cdk before deployment pinning: the functions run format ${ENVELOPE_VERSION} and would refuse them`;
+  if (older !== undefined) return `its parked invocations are envelopes of format ${older}, from an unum-cdk before ${older < 3 ? 'deployment pinning' : 'envelopes were authenticated'}: the functions run format ${ENVELOPE_VERSION} and would refuse them`;
   return parked;
 }
 
@@ -140,9 +159,12 @@ async function targetDeployment(deps: RedriveDeps, from: string | undefined, opt
   const latest = await deps.deployments.latest();
   if (!latest) return { refused: 'the workflow has no deployment record to move it to (the sweeper writes one at every deploy)' };
   if (latest.deployment === from) return from;
-  const graph = await deps.deployments.graphOf(from);
-  if (!graph) return { refused: `its deployment ${from} has no record, so its node graph cannot be compared with the latest (${latest.deployment})` };
-  const changes = graphChanges(graph, latest.graph);
+  const own = await deps.deployments.graphOf(from);
+  if (!own) return { refused: `its deployment ${from} has no record, so its node graph cannot be compared with the latest (${latest.deployment})` };
+  if (!sameInvocationNames(own.format, latest.format)) {
+    return { refused: `its deployment ${from} names invocations as table format ${own.format} does, the latest deployment ${latest.deployment} as format ${latest.format} does: it would not find the run's checkpoints` };
+  }
+  const changes = graphChanges(own.graph, latest.graph);
   if (changes.length > 0) return { refused: `the latest deployment ${latest.deployment} has another node graph than its deployment ${from}: ${changes.join('; ')}` };
   return latest.deployment;
 }

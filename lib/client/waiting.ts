@@ -3,15 +3,15 @@
  * waiting record `task#<invocation>` exists from the moment the Task hands
  * out its token; the Task is answered once its checkpoint exists. Both keys
  * are derived from the invocation's name, which only the run, the node, the
- * iteration and the fan-out frames determine: the client computes the names
- * of the workflow's callback Tasks and reads the two items of each, and the
- * run record for the deployment its tokens route answers to: a few key
- * reads, no scan. A Task inside a Map or Parallel state has frames the
+ * iteration and the fan-out frames determine: the client reads the run
+ * record (the deployment its tokens route answers to, and the table format
+ * its runtime names invocations in), computes the names of the workflow's
+ * callback Tasks and reads the two items of each: a few key reads, no scan. A Task inside a Map or Parallel state has frames the
  * client cannot know, so it is not found here (`unum local run` names those
  * from the engine's traffic).
  */
 import { invocationName } from '../../runtime/contract/naming';
-import { checkpointKey, decodeRunRecord, decodeTaskWait, type RunRef, runKey, taskWaitKey } from '../../runtime/contract/table';
+import { checkpointKey, decodeRunRecord, decodeTaskWait, formatOf, type RunRef, runKey, TABLE_FORMAT, taskWaitKey } from '../../runtime/contract/table';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import type { HistoryEntry } from './history';
 import type { TableReader } from '../runs/table-reader';
@@ -39,9 +39,11 @@ export interface WaitingTask {
 export async function waitingTasks(table: TableReader, run: RunRef, callbackNodes: readonly string[], history: readonly HistoryEntry[] = []): Promise<WaitingTask[]> {
   if (callbackNodes.length === 0) return [];
   const iterations = [...new Set([0, ...history.filter((e) => e.indexes.length === 0).map((e) => e.iteration)])];
-  const candidates = callbackNodes.flatMap((node) => iterations.map((iteration) => ({ node, iteration, invocation: invocationName(run, node, iteration, []) })));
-  const items = await table.getMany([runKey(run), ...candidates.flatMap((c) => [taskWaitKey(c.invocation), checkpointKey(c.invocation)])]);
-  const record = items.get(runKey(run));
+  const record = await table.get(runKey(run));
+  // A run started by an older runtime (before table format 3) names its invocations as that runtime does.
+  const format = record ? formatOf(record) : TABLE_FORMAT;
+  const candidates = callbackNodes.flatMap((node) => iterations.map((iteration) => ({ node, iteration, invocation: invocationName(run, node, iteration, [], undefined, format) })));
+  const items = await table.getMany(candidates.flatMap((c) => [taskWaitKey(c.invocation), checkpointKey(c.invocation)]));
   // The token routes the answer to the run's deployment, whose Task waits (a run never leaves its deployment while it runs).
   const deployment = (record && decodeRunRecord(record).deployment) ?? '';
   const waiting: { task: WaitingTask; at: number }[] = [];

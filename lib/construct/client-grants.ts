@@ -4,7 +4,8 @@ import { Construct } from 'constructs';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { deploymentKey, parkKey, runKey, TABLE } from '../../runtime/contract/table';
+import { deploymentKey, parkKey, RUN_ITEM_KINDS, runKey, runsIndexKeyPatterns, TABLE, workflowKeyPatterns } from '../../runtime/contract/table';
+import { leadingKeys } from './permissions';
 
 /**
  * What the grants to clients of a workflow (start, stop, list, recover,
@@ -27,8 +28,16 @@ function runRecords(workflow: string, parked = false): Record<string, Record<str
   return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey(anyRun), ...(parked ? [parkKey(anyRun, '*')] : [])] } };
 }
 
+/**
+ * Why invoking any alias of the nodes' functions is safe for a redrive or a
+ * recovery: a node other than the entry refuses an envelope its workflow's
+ * functions did not seal (docs/deploying-and-operating.md "Who can do what:
+ * the trust model"), and no grant to a client reads the key they seal with.
+ */
+const RESEND_ONLY = 'a node refuses every envelope without the MAC of the workflow\'s functions, whose key no client grant reads: the grantee can re-send what a function sealed (a parked or dead-lettered event), start runs at the entry, and answer a task token it holds, never make an envelope of its own';
+
 function invokeAll(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  return grantInvokeOfAliases(grantee, Object.values(t.functions));
+  return grantInvokeOfAliases(grantee, Object.values(t.functions), RESEND_ONLY);
 }
 
 /** Exactly this function ARN (`grantStart`: the entry's `live` alias). */
@@ -40,14 +49,15 @@ export function grantInvokeOf(grantee: iam.IGrantable, functionArn: string): iam
  * Any alias of these functions (`<arn>:*`), never the unqualified function
  * (`$LATEST`): a client continuing a run (redrive, recover, a task response)
  * invokes the alias of the run's own deployment, which may be an older one.
+ * `why`: what keeps that safe, for cdk-nag's acknowledgement.
  */
-export function grantInvokeOfAliases(grantee: iam.IGrantable, functions: readonly lambda.IFunction[]): iam.Grant {
+export function grantInvokeOfAliases(grantee: iam.IGrantable, functions: readonly lambda.IFunction[], why: string): iam.Grant {
   const principal = grantee.grantPrincipal;
   if (Construct.isConstruct(principal)) {
     Validations.of(principal).acknowledge(
       ...functions.map((fn) => ({
         id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((fn.node.defaultChild as CfnResource).logicalId) as string}.Arn>:*]`,
-        reason: `Any alias of ${fn.node.path}: each deployment of the workflow has its own alias, and a run continues on the alias of its own deployment, which may be an older one; the function itself ($LATEST) is not granted.`,
+        reason: `Any alias of ${fn.node.path}: each deployment of the workflow has its own alias, and a run continues on the alias of its own deployment, which may be an older one; the function itself ($LATEST) is not granted; ${why}.`,
       })),
     );
   }
@@ -70,6 +80,7 @@ export function grantListRuns(grantee: iam.IGrantable, t: GrantTargets): iam.Gra
     grantee,
     actions: ['dynamodb:Query'],
     resourceArns: [`${t.table.tableArn}/index/${TABLE.runsIndex.name}`],
+    conditions: leadingKeys(runsIndexKeyPatterns(t.workflowName)),
   });
   const records = iam.Grant.addToPrincipal({
     grantee,
@@ -82,10 +93,35 @@ export function grantListRuns(grantee: iam.IGrantable, t: GrantTargets): iam.Gra
 }
 
 export function grantRecover(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  return t.deadLetterQueue
-    .grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage')
-    .combine(t.items.grant(grantee, 'dynamodb:GetItem'))
-    .combine(invokeAll(grantee, t));
+  const letters = t.deadLetterQueue.grant(grantee, 'sqs:ReceiveMessage', 'sqs:DeleteMessage');
+  // Whether a dead letter's run finished: its record, nothing else (never the envelope key).
+  const records = iam.Grant.addToPrincipal({ grantee, actions: ['dynamodb:GetItem'], resourceArns: [t.table.tableArn], conditions: runRecords(t.workflowName) });
+  const key = t.table.encryptionKey?.grantDecrypt(grantee);
+  const grant = letters.combine(records).combine(invokeAll(grantee, t));
+  return key ? grant.combine(key) : grant;
+}
+
+/**
+ * Reading runs (`grantRead`): single and batch reads of this workflow's items
+ * of every kind but its envelope key, and Query of the table and of its runs
+ * index, each by a `dynamodb:LeadingKeys` condition; no Scan, which no such
+ * condition can bound.
+ */
+export function grantRead(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
+  const items = iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+    resourceArns: [t.table.tableArn],
+    conditions: leadingKeys(workflowKeyPatterns(t.workflowName, [...RUN_ITEM_KINDS, 'deployment'])),
+  });
+  const index = iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['dynamodb:Query'],
+    resourceArns: [`${t.table.tableArn}/index/${TABLE.runsIndex.name}`],
+    conditions: leadingKeys(runsIndexKeyPatterns(t.workflowName)),
+  });
+  const key = t.table.encryptionKey?.grantDecrypt(grantee);
+  return key ? items.combine(index).combine(key) : items.combine(index);
 }
 
 export function grantRedrive(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {

@@ -7,7 +7,7 @@ import { assetCode, assetFiles, bundleFailureRecorder, unbundledCode, type Bundl
 import type { DeploymentFunction } from './deployment-id';
 import { publishVersion } from './deployment-version';
 import { forwardFailures } from './event-invoke';
-import { allowInvoke, createExecutionRole, functionArnFromName, retainRole, WORKFLOW_TABLE_ACTIONS } from './permissions';
+import { allowInvoke, createExecutionRole, functionArnFromName, retainRole, WORKFLOW_TABLE_ACCESS } from './permissions';
 import { recorderSpec } from './recorder-spec';
 import { createWorkflowFunction } from './workflow-function';
 import type { DeploymentPart, WorkflowPartContext } from './workflow-part';
@@ -58,7 +58,7 @@ export function createFailureRecorder(context: WorkflowPartContext, plan: Record
     timeoutSeconds: TIMEOUT_SECONDS.default,
     environment: { ...plan.environment, [ENV.deployment]: deployment },
     loop: false,
-    tableActions: WORKFLOW_TABLE_ACTIONS.failureRecorder,
+    tableAccess: { ...WORKFLOW_TABLE_ACCESS.failureRecorder, workflow: workflowName },
   });
   if (common.props.onFailure) forwardFailures(common.props.onFailure, fn);
   // Lambda checks that the role may send to the destination when the config is created. SendMessage

@@ -3,6 +3,7 @@ import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
+import { type ItemKind, RUN_ITEM_KINDS, runsIndexKeyPatterns, TABLE, workflowKeyPatterns } from '../../runtime/contract/table';
 
 /**
  * ARN of a function from its deterministic name. Built from the name, not
@@ -71,28 +72,66 @@ export function allowInvoke(role: iam.IRole, functionArns: readonly string[]): v
  * The DynamoDB calls each kind of function makes on the workflow table, and
  * nothing more (no Scan, Query, DeleteItem, BatchWriteItem, DescribeTable or
  * stream reads: the table has no stream, and the runtime never deletes, scans
- * or queries). Keep in step with the commands the runtime sends:
+ * or queries), and the kinds of its workflow's items it makes them on. Keep in
+ * step with the commands the runtime sends:
  * - node (runtime/entry/handler.ts, and runtime/callbacks/callback-handler.ts
  *   for callback Tasks): the store (runtime/aws/dynamodb-store.ts: GetItem,
  *   BatchGetItem, PutItem, UpdateItem), a callback Task's waiting record
  *   (runtime/callbacks/task-waits.ts: PutItem, GetItem, UpdateItem), and the
  *   effects' records and transaction marker (runtime/effects/records.ts,
  *   dynamodb.ts: GetItem, PutItem, UpdateItem; the TransactWriteItems marker is
- *   authorized as a PutItem);
+ *   authorized as a PutItem), on the items of its workflow's runs;
  * - failure recorder (runtime/entry/failure-recorder.ts): its store calls
  *   read single items only (failState, finishRun, interruptRun, getResent,
- *   putParked, parkInRun, history), never a batch.
+ *   putParked, parkInRun, history), never a batch, on the same items.
  * - sweeper (runtime/deployments/): its deployment records (GetItem, PutItem,
- *   UpdateItem) and the run records it reads to know whether a run of a
- *   deployment can still run or be redriven (BatchGetItem; it also Queries
- *   the runs index, sweeper.ts grants that).
- * The task-response function has no table access.
+ *   UpdateItem), and the run records and parked invocations it reads to know
+ *   whether a run of a deployment can still run or be redriven (BatchGetItem;
+ *   it also Queries the runs index: `allowRunsQuery`).
+ * Each of them also reads the workflow's envelope key (its item, `envkey#`),
+ * which the sweeper's deployment resource creates: no grant to a client
+ * names that kind. The task-response function has no table access.
  */
-export const WORKFLOW_TABLE_ACTIONS = {
-  node: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  failureRecorder: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  sweeper: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-} as const;
+export const WORKFLOW_TABLE_ACCESS = {
+  node: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: [...RUN_ITEM_KINDS, 'envelopeKey'] },
+  failureRecorder: { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: [...RUN_ITEM_KINDS, 'envelopeKey'] },
+  sweeper: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: ['deployment', 'run', 'park', 'envelopeKey'] },
+} as const satisfies Record<string, TableAccess>;
+
+/** Calls on the workflow table, and the kinds of the workflow's items they may name. */
+export interface TableAccess {
+  readonly actions: readonly string[];
+  readonly items: readonly ItemKind[];
+}
+
+/** What one function of `workflow` may call on its table (`WORKFLOW_TABLE_ACCESS`). */
+export interface WorkflowTableAccess extends TableAccess {
+  readonly workflow: string;
+}
+
+/** The IAM condition limiting a DynamoDB call to the keys `patterns` match (every key of a batch). */
+export const leadingKeys = (patterns: readonly string[]): Record<string, Record<string, string[]>> => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] },
+});
+
+/**
+ * Allow `access.actions` on `access.workflow`'s items of `access.items` in
+ * `table`: a `dynamodb:LeadingKeys` condition keeps workflows sharing the
+ * table apart by IAM, not only by their keys.
+ */
+export const allowWorkflowItems = (role: iam.IRole, table: ITable, access: WorkflowTableAccess): void =>
+  allowItems(role, table, access.actions, leadingKeys(workflowKeyPatterns(access.workflow, access.items)));
+
+/** Allow a Query of `workflow`'s runs on the runs index: its partition, no other workflow's. */
+export function allowRunsQuery(role: iam.IRole, table: ITable, workflow: string): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: [`${table.tableArn}/index/${TABLE.runsIndex.name}`],
+      conditions: leadingKeys(runsIndexKeyPatterns(workflow)),
+    }),
+  );
+}
 
 /**
  * What a node's effects write in the tables it declares
@@ -103,11 +142,12 @@ export const EFFECTS_TABLE_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:D
 
 /**
  * Allow `actions` on the items of `table` (its ARN only: no `<table>/index/*`,
- * which item calls never need), and, when the table is encrypted with a
- * customer-managed key, the KMS calls DynamoDB makes with it on the caller's
- * behalf for reads and writes (the ones aws-cdk-lib's grantReadWriteData gives).
+ * which item calls never need), under `conditions` if any, and, when the
+ * table is encrypted with a customer-managed key, the KMS calls DynamoDB
+ * makes with it on the caller's behalf for reads and writes (the ones
+ * aws-cdk-lib's grantReadWriteData gives).
  */
-export function allowItems(role: iam.IRole, table: ITable, actions: readonly string[]): void {
-  iam.Grant.addToPrincipal({ grantee: role, actions: [...actions], resourceArns: [table.tableArn] });
+export function allowItems(role: iam.IRole, table: ITable, actions: readonly string[], conditions?: Record<string, Record<string, unknown>>): void {
+  iam.Grant.addToPrincipal({ grantee: role, actions: [...actions], resourceArns: [table.tableArn], ...(conditions === undefined ? {} : { conditions }) });
   table.encryptionKey?.grantEncryptDecrypt(role);
 }

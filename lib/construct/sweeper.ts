@@ -6,10 +6,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { ENV } from '../../runtime/contract/ir';
-import { TABLE } from '../../runtime/contract/table';
 import { MEMORY_MB, type AsyncSettings } from '../compiler/function-settings';
 import { assetCode, assetFiles, bundleSweeper, unbundledCode } from './bundling';
-import { createExecutionRole, WORKFLOW_TABLE_ACTIONS } from './permissions';
+import { allowRunsQuery, createExecutionRole, WORKFLOW_TABLE_ACCESS } from './permissions';
 import { createWorkflowFunction, type CommonFunctionOptions } from './workflow-function';
 
 /**
@@ -99,9 +98,9 @@ export class DeploymentSweeper extends Construct {
       timeoutSeconds: SWEEPER_TIMEOUT_SECONDS,
       environment: { [ENV.workflow]: props.workflowName, [ENV.deployment]: props.deployment },
       loop: false,
-      tableActions: WORKFLOW_TABLE_ACTIONS.sweeper,
+      tableAccess: { ...WORKFLOW_TABLE_ACCESS.sweeper, workflow: props.workflowName },
     });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${props.table.tableArn}/index/${TABLE.runsIndex.name}`] }));
+    allowRunsQuery(role, props.table, props.workflowName);
 
     const functions = stack.formatArn({ service: 'lambda', resource: 'function', resourceName: `${props.functionNamePrefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
     // Keep in step with runtime/aws/deployment-resources.ts: a version is deleted by DeleteFunction with its qualifier.

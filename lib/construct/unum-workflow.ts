@@ -25,7 +25,7 @@ import {
   type Bundle,
   type ResolvedBundling,
 } from './bundling';
-import { grantInvokeOf, grantInvokeOfAliases, grantListRuns, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
+import { grantInvokeOf, grantInvokeOfAliases, grantListRuns, grantRead, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
 import { createDeadLetterQueue } from './dead-letters';
 import { publishVersion } from './deployment-version';
 import { deploymentId, type DeploymentFunction } from './deployment-id';
@@ -42,7 +42,7 @@ import {
   EFFECTS_TABLE_ACTIONS,
   functionArnFromName,
   retainRole,
-  WORKFLOW_TABLE_ACTIONS,
+  WORKFLOW_TABLE_ACCESS,
 } from './permissions';
 import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { nodesOnCycles } from '../compiler/cycles';
@@ -242,7 +242,7 @@ export class UnumWorkflow extends Construct {
           ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: qualifiedName(names.get(FAILURE_RECORDER_NAME) as string, deployment) } : {}),
         },
         loop: onCycle.has(node),
-        tableActions: WORKFLOW_TABLE_ACTIONS.node,
+        tableAccess: { ...WORKFLOW_TABLE_ACCESS.node, workflow: this.workflowName },
       });
       allowInvoke(role, compiledNode.successors.map(qualifiedArn));
       // Exactly the tables the node declares for its effects (validated by the compiler as ITables).
@@ -309,7 +309,7 @@ export class UnumWorkflow extends Construct {
    */
   grantTaskResponse(grantee: iam.IGrantable): iam.Grant {
     if (!this.taskResponseFunction) this.fail(undefined, 'grantTaskResponse: the workflow has no Task with integrationPattern WAIT_FOR_TASK_TOKEN, so no task token to complete');
-    return grantInvokeOfAliases(grantee, [this.taskResponseFunction]);
+    return grantInvokeOfAliases(grantee, [this.taskResponseFunction], 'it answers only the task tokens it is given, each checked against its waiting record');
   }
 
   /**
@@ -321,9 +321,17 @@ export class UnumWorkflow extends Construct {
     return grantStop(grantee, this.grantTargets());
   }
 
-  /** Allow `grantee` to read run status and results (read access to the table). */
+  /**
+   * Allow `grantee` to read runs (status, result, history, listRuns): GetItem,
+   * BatchGetItem and Query of this workflow's items of every kind but its
+   * envelope key (`envkey#<workflow>`: whoever reads it can forge envelopes),
+   * by `dynamodb:LeadingKeys`; Query of its runs index; the table's key if any.
+   * No Scan, which no condition bounds: `inspect` of a run without history
+   * needs `table.grantReadData`, which reads the envelope key too
+   * (docs/deploying-and-operating.md "Who can do what: the trust model").
+   */
   grantRead(grantee: iam.IGrantable): iam.Grant {
-    return this.table.grantReadData(grantee);
+    return grantRead(grantee, this.grantTargets());
   }
 
   /**
@@ -338,9 +346,10 @@ export class UnumWorkflow extends Construct {
 
   /**
    * Allow `grantee` to run `unum recover` (`UnumClient.recover`): receive and
-   * delete dead letters, read run records (`GetItem`) to skip finished runs,
-   * and invoke this workflow's functions (any deployment's alias, `<function>:*`)
-   * to replay the events that failed.
+   * delete dead letters, read run records (`GetItem` of `run#<workflow>#*`)
+   * to skip finished runs, and invoke this workflow's functions (any
+   * deployment's alias, `<function>:*`) to replay the events that failed, as
+   * they were sealed: a node refuses an envelope without its workflow's MAC.
    */
   grantRecover(grantee: iam.IGrantable): iam.Grant {
     return grantRecover(grantee, this.grantTargets());
@@ -353,7 +362,8 @@ export class UnumWorkflow extends Construct {
    * them re-sent (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
    * invoke this workflow's functions to resume them (any deployment's alias,
    * `<function>:*`: a run resumes on its own deployment, or the latest); with
-   * the table's key when it has one.
+   * the table's key when it has one. The invoke re-sends parked events as
+   * they were sealed: a node refuses an envelope without its workflow's MAC.
    */
   grantRedrive(grantee: iam.IGrantable): iam.Grant {
     return grantRedrive(grantee, this.grantTargets());

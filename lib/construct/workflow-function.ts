@@ -6,7 +6,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../runtime/contract/ir';
 import { functionNodeOptions, type ResolvedBundling } from './bundling';
-import { allowItems } from './permissions';
+import { allowWorkflowItems, type WorkflowTableAccess } from './permissions';
 import type { UnumWorkflowProps } from './props';
 
 /**
@@ -39,15 +39,15 @@ export interface FunctionOptions extends CommonFunctionOptions {
   readonly loop: boolean;
   /** The workflow's table: its name is in every function's environment. */
   readonly table: dynamodb.ITable;
-  /** What the function may call on the workflow's items (permissions.ts `WORKFLOW_TABLE_ACTIONS`). @default - no table access */
-  readonly tableActions?: readonly string[];
+  /** What the function may call on which of its workflow's items (permissions.ts `WORKFLOW_TABLE_ACCESS`). @default - no table access */
+  readonly tableAccess?: WorkflowTableAccess;
 }
 
 /**
  * One function of a workflow (a node's, the failure recorder, the
  * task-response function): the settings all share (runtime, architecture,
  * JSON logs to the workflow's log group, source maps), and the grants all
- * share: writing its logs and, when it has `tableActions`, those calls on the
+ * share: writing its logs and, when it has `tableAccess`, those calls on the
  * workflow's items. Its other grants are its caller's.
  */
 export function createWorkflowFunction(scope: Construct, id: string, options: FunctionOptions): lambda.Function {
@@ -72,6 +72,6 @@ export function createWorkflowFunction(scope: Construct, id: string, options: Fu
     recursiveLoop: options.loop ? lambda.RecursiveLoop.ALLOW : undefined,
   });
   options.logGroup.grantWrite(options.role);
-  if (options.tableActions) allowItems(options.role, options.table, options.tableActions);
+  if (options.tableAccess) allowWorkflowItems(options.role, options.table, options.tableAccess);
   return fn;
 }

@@ -43,8 +43,10 @@ export function createWorkflowTable(scope: Construct, id: string, options: Workf
 
 /**
  * The table's items without its indexes, for grants: the runtime reads and
- * writes items by key and never queries the runs index, so its roles get no
- * `<table>/index/*` access (a grant on a table with an index includes it).
+ * writes items by key, so its roles get no `<table>/index/*` access (a grant
+ * on a table with an index includes it); the sweeper's one Query of the runs
+ * index, on its workflow's partition only, is granted apart
+ * (permissions.ts `allowRunsQuery`).
  */
 export function tableItems(scope: Construct, id: string, table: dynamodb.ITable): dynamodb.ITable {
   return dynamodb.Table.fromTableAttributes(scope, id, { tableArn: table.tableArn, encryptionKey: table.encryptionKey });

@@ -43,6 +43,13 @@ export interface EmulatorOptions {
 /** Lambda's payload limits: 1 MB for Event (since 2025), 6 MB for RequestResponse. */
 const EVENT_PAYLOAD_LIMIT = 1024 * 1024;
 const SYNC_PAYLOAD_LIMIT = 6 * 1024 * 1024;
+/**
+ * Lambda's limit on a destination record: when the failed event and the
+ * response together exceed 256 KB, Lambda drops both payloads from the
+ * record it sends (Lambda API reference, `OnFailure`; Developer Guide,
+ * "Capturing records of Lambda asynchronous invocations").
+ */
+const DESTINATION_PAYLOADS_LIMIT = 256 * 1024;
 /** Lambda's async retry delays: about 1 minute, then 2 minutes. */
 const RETRY_DELAYS_MS = [60_000, 120_000];
 
@@ -133,9 +140,23 @@ export class LambdaEmulator {
     this.pending.add(event.info.workflowId);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.deliver(event).finally(() => this.pending.done(event.info.workflowId));
+      this.deliverSafely(event).finally(() => this.pending.done(event.info.workflowId));
     }, delayMs);
     this.timers.add(timer);
+  }
+
+  /**
+   * Delivers the event; whatever goes wrong in the engine while it does (a
+   * fault plan that throws, say) fails that invocation as Lambda would fail
+   * it, to its on-failure destination, and never the engine.
+   */
+  private async deliverSafely(event: AsyncEvent): Promise<void> {
+    try {
+      await this.deliver(event);
+    } catch (err) {
+      event.lastError = { errorType: 'Runtime.Unavailable', errorMessage: `the local engine could not deliver the event: ${String(err)}`, trace: [] };
+      this.destination(event, 'RetriesExhausted');
+    }
   }
 
   private async deliver(event: AsyncEvent): Promise<void> {
@@ -234,11 +255,16 @@ export class LambdaEmulator {
     return outcome;
   }
 
-  /** Sends Lambda's on-failure destination record to the configured function or queue. */
+  /**
+   * Sends Lambda's on-failure destination record to the configured function
+   * or queue. The record is JSON text built around the event's own text, never
+   * re-serialized: any event Lambda accepted fits in it, however deeply it
+   * nests. Over Lambda's limit it carries neither payload, as Lambda's.
+   */
   private destination(event: AsyncEvent, condition: 'RetriesExhausted' | 'EventAgeExceeded'): void {
     const target = event.fn.async.onFailure;
     const error = event.lastError ?? { errorType: 'EventAgeExceeded', errorMessage: 'Event age exceeded before delivery', trace: [] };
-    const record = {
+    const head = {
       version: '1.0',
       timestamp: new Date().toISOString(),
       requestContext: {
@@ -247,24 +273,28 @@ export class LambdaEmulator {
         condition,
         approximateInvokeCount: event.attempts,
       },
-      requestPayload: parseOr(event.payload),
       responseContext: { statusCode: 200, executedVersion: event.fn.version, functionError: 'Unhandled' },
-      responsePayload: { errorType: error.errorType, errorMessage: error.errorMessage, trace: error.trace },
     };
+    const request = isJson(event.payload) ? event.payload : JSON.stringify(event.payload);
+    const response = JSON.stringify({ errorType: error.errorType, errorMessage: error.errorMessage, trace: error.trace });
+    const payloads = Buffer.byteLength(request) + Buffer.byteLength(response) > DESTINATION_PAYLOADS_LIMIT ? '' : `,"requestPayload":${request},"responsePayload":${response}`;
+    const record = `${JSON.stringify(head).slice(0, -1)}${payloads}}`;
     if (target && 'queue' in target) {
-      this.options.sendToQueue?.(target.queue, JSON.stringify(record));
+      this.options.sendToQueue?.(target.queue, record);
       return;
     }
     const fn = target && this.functions.get(qualifiedRef(target.function, target.qualifier));
-    if (fn) this.accept(fn, JSON.stringify(record));
+    if (fn) this.accept(fn, record);
   }
 }
 
-function parseOr(payload: string): unknown {
+/** Whether `text` is JSON (JSON.parse reads any depth without recursion). */
+function isJson(text: string): boolean {
   try {
-    return JSON.parse(payload);
+    JSON.parse(text);
+    return true;
   } catch {
-    return payload;
+    return false;
   }
 }
 

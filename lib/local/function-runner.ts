@@ -15,6 +15,7 @@ import * as readline from 'readline';
 import { Worker } from 'worker_threads';
 import type { LocalFunction } from './assembly';
 import { functionArn, LATEST } from './assembly';
+import { EngineClock } from './engine-clock';
 import type { ExecuteMessage, LambdaError, WorkerData, WorkerReply } from './worker';
 import { workerScript } from './worker-script';
 
@@ -68,6 +69,7 @@ export class FunctionRunner {
   private readonly bySandbox = new Map<string, Sandbox>();
   private readonly byExecution = new Map<string, Sandbox>();
   private readonly waiting: Array<() => void> = [];
+  private readonly clock = new EngineClock();
   private readonly maxSandboxes: number;
   private nextId = 0;
   private closed = false;
@@ -85,11 +87,12 @@ export class FunctionRunner {
     }
     return new Promise<ExecutionOutcome>((resolve) => {
       const timeoutMs = spec.fn.timeoutSeconds * 1000;
-      const timer = setTimeout(() => this.kill(spec.executionId, 'timeout'), timeoutMs);
+      // On the engine's clock: time this machine was too busy to run the engine does not count (engine-clock.ts).
+      const timeout = this.clock.after(timeoutMs, () => this.kill(spec.executionId, 'timeout'));
       sandbox.current = {
         executionId: spec.executionId,
         finish: (outcome) => {
-          clearTimeout(timer);
+          timeout.cancel();
           sandbox.current = undefined;
           this.byExecution.delete(spec.executionId);
           if (outcome.kind === 'killed' || sandbox.dead) this.discard(sandbox);
@@ -109,8 +112,8 @@ export class FunctionRunner {
           // Lambda hands the ARN as invoked: qualified when the invocation named a qualifier.
           invokedFunctionArn: spec.fn.qualifier === LATEST ? functionArn(spec.fn.functionName) : `${functionArn(spec.fn.functionName)}:${spec.fn.qualifier}`,
           memoryLimitInMB: String(spec.fn.memoryMb),
-          deadline: Date.now() + timeoutMs,
         },
+        deadline: timeout.deadline,
       };
       spec.onStart?.();
       sandbox.worker.postMessage(msg);

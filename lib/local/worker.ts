@@ -26,9 +26,9 @@ export interface ExecuteMessage {
     readonly functionVersion: string;
     readonly invokedFunctionArn: string;
     readonly memoryLimitInMB: string;
-    /** Epoch ms at which the execution is killed. */
-    readonly deadline: number;
   };
+  /** Epoch ms at which the execution is killed, in memory the runner moves later while the engine is starved of CPU (engine-clock.ts). */
+  readonly deadline: Float64Array;
 }
 
 export type WorkerReply =
@@ -49,6 +49,15 @@ function toLambdaError(err: unknown): LambdaError {
     return { errorType: err.name, errorMessage: err.message, trace: (err.stack ?? '').split('\n') };
   }
   return { errorType: 'Error', errorMessage: String(err), trace: [] };
+}
+
+/** The handler's result as Lambda's Node.js runtime returns it: its JSON, or the runtime's error when it has none (a cycle, a value nested too deeply). */
+function resultReply(executionId: string, value: unknown): WorkerReply {
+  try {
+    return { type: 'result', executionId, payload: JSON.stringify(value ?? null) };
+  } catch (err) {
+    return { type: 'error', executionId, error: { errorType: 'Runtime.JSONStringifyError', errorMessage: `Unable to stringify response body: ${String(err)}`, trace: [] } };
+  }
 }
 
 function loadHandler(data: WorkerData): Handler {
@@ -89,13 +98,13 @@ function main(): void {
       logGroupName: `/aws/lambda/${msg.context.functionName}`,
       logStreamName: 'local',
       callbackWaitsForEmptyEventLoop: true,
-      getRemainingTimeInMillis: () => Math.max(0, msg.context.deadline - Date.now()),
+      getRemainingTimeInMillis: () => Math.max(0, (msg.deadline[0] ?? 0) - Date.now()),
     };
     const run = handler;
     Promise.resolve()
       .then(() => run(JSON.parse(msg.payload), context))
       .then(
-        (value) => afterLogs(() => reply({ type: 'result', executionId: msg.executionId, payload: JSON.stringify(value ?? null) })),
+        (value) => afterLogs(() => reply(resultReply(msg.executionId, value))),
         (err: unknown) => afterLogs(() => reply({ type: 'error', executionId: msg.executionId, error: toLambdaError(err) })),
       );
   });

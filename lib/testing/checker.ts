@@ -236,12 +236,14 @@ export function deletionViolations(calls: readonly CallRecord[]): string[] {
  */
 const DEPLOYMENT_RECORDS = deploymentKey('');
 const isDeploymentRecord = (item: Item): boolean => keyOf(item)?.startsWith(DEPLOYMENT_RECORDS) === true;
+/** A workflow's envelope key, which never expires either: every kept deployment's envelopes are sealed with it. */
+const isEnvelopeKey = (item: Item): boolean => parseKey(keyOf(item) ?? '')?.kind === 'envelopeKey';
 
-/** Every item of the table without a TTL but the deployment records (a consistent scan, projected on key and TTL). */
+/** Every item of the table without a TTL but the deployment records and the envelope keys (a consistent scan, projected on key and TTL). */
 export async function itemsWithoutTtl(client: DynamoDBClient, tableName: string): Promise<Item[]> {
   const out: Item[] = [];
   for await (const item of new TableReader(client, tableName).scan([TABLE.partitionKey, TABLE.ttlAttribute])) {
-    if (ttlOf(item) === undefined && !isDeploymentRecord(item)) out.push(item);
+    if (ttlOf(item) === undefined && !isDeploymentRecord(item) && !isEnvelopeKey(item)) out.push(item);
   }
   return out;
 }

@@ -26,6 +26,7 @@ import {
   decodeHistoryCount,
   decodeParked,
   decodeRedriveState,
+  decodeRunRecord,
   decodeShard,
   decodeStateFailure,
   historyCount,
@@ -238,11 +239,12 @@ export class DynamoDbStore implements CheckpointStore {
     await this.update(parkedUpdate(run, invocation, parked, ttl));
   }
 
-  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number; readonly deployment?: string }> {
     // The record first: a redrive marks the items it re-sends before it counts itself on the record.
     const record = await this.getItem(runKey(run), true);
     const parked = decodeParked(await this.getItem(parkKey(run, invocation), true));
-    return { redrives: record ? decodeRedriveState(record).redrives : 0, resentBy: parked?.resentBy ?? 0 };
+    const deployment = record ? decodeRunRecord(record).deployment : undefined;
+    return { redrives: record ? decodeRedriveState(record).redrives : 0, resentBy: parked?.resentBy ?? 0, ...(deployment === undefined ? {} : { deployment }) };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {

@@ -32,9 +32,18 @@ function startId(event: unknown, requestId: string): string | undefined {
   }
 }
 
+/**
+ * Lambda leaves the payloads out of a destination record over 256 KB (the
+ * failed event and the error together): such a record names no event, so no
+ * run, and a raw start's request id is no run of its own then either.
+ */
+export const payloadDropped = (record: FailureRecord): boolean => record.requestPayload === undefined;
+
 /** The failed invocation's workflow id and node, as far as the record tells, read as the handler reads the event. */
 export function identify(record: FailureRecord, workflow = process.env[ENV.workflow]): { workflowId?: string; node: string } {
   const req = record.requestPayload;
+  const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
+  if (payloadDropped(record)) return { node: fnName };
   // A callback Task's timeout or heartbeat check (runtime/callbacks/callback.ts): its token names the run and the Task.
   if (isObject(req) && isObject(req.unumTask)) {
     const token = decodeTaskToken(req.unumTask.token);
@@ -46,7 +55,6 @@ export function identify(record: FailureRecord, workflow = process.env[ENV.workf
   const ours = unum && (unum.workflow === undefined || unum.workflow === workflow);
   const id = unum ? (ours ? unum.workflowId : undefined) : startId(req, record.requestContext.requestId);
   // Only the entry function receives events without an envelope.
-  const fnName = record.requestContext.functionArn.split(':')[6] ?? record.requestContext.functionArn;
   const node = typeof unum?.node === 'string' ? unum.node : (process.env[ENV.entryNode] ?? fnName);
   return { ...(typeof id === 'string' && WORKFLOW_ID_PATTERN.test(id) ? { workflowId: id } : {}), node };
 }

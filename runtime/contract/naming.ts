@@ -3,12 +3,14 @@
  * table keys derived from them are in runtime/contract/table/. A name depends only on local information,
  * so every execution of an invocation, and every party that must find its
  * checkpoint (successors, joins), computes the same 43 characters. The
- * workflow is part of it: workflows sharing a table never share a name.
+ * workflow is part of it twice: its tag begins the name, so that a grant can
+ * be limited to the workflow's items (`workflowKeyPatterns`), and the digest
+ * hashes its name, so workflows sharing a table never share a name.
  */
 import { createHash } from 'node:crypto';
 import type { LambdaContext } from './handler-api';
 import { type NodeIR, qualifiedName } from './ir';
-import type { RunRef } from './table';
+import { type RunRef, TABLE_FORMAT, WORKFLOW_TAG_LENGTH, workflowTag } from './table';
 
 /** The parts of a fan-out frame that identify a branch (size/kind/origin follow from them). */
 export interface FramePosition {
@@ -16,15 +18,31 @@ export interface FramePosition {
   readonly index: number;
 }
 
+/** The characters of an invocation name (`isInvocationName`). */
+const INVOCATION_NAME_LENGTH = 43;
+
+/** The first table format whose invocation names begin with the workflow's tag: formats 1 and 2 named an invocation by its digest alone. */
+export const TAGGED_NAMES_FORMAT = 3;
+
+/** Whether runtimes writing table formats `a` and `b` name a run's invocations alike, so that one finds the checkpoints the other wrote (a redrive onto another deployment). */
+export const sameInvocationNames = (a: number, b: number): boolean => (a >= TAGGED_NAMES_FORMAT) === (b >= TAGGED_NAMES_FORMAT);
+
+/**
+ * The invocation's name. `format`: the table format of the runtime that runs
+ * the run (a reader of a run started by an older one names its invocations
+ * as that runtime did).
+ */
 export function invocationName(
   run: RunRef,
   node: string,
   iteration: number,
   frames: readonly FramePosition[],
   foldIndex?: number,
+  format: number = TABLE_FORMAT,
 ): string {
   const parts = [run.workflow, run.workflowId, node, iteration, frames.map((f) => [f.iteration, f.index]), foldIndex ?? null];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  const digest = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  return format < TAGGED_NAMES_FORMAT ? digest : workflowTag(run.workflow) + digest.slice(0, INVOCATION_NAME_LENGTH - WORKFLOW_TAG_LENGTH);
 }
 
 /** The name of a run's timeout schedule: one per run, so the entry's retries create it once. */

@@ -6,6 +6,8 @@
  * revert) finds its alias retained, which CloudFormation would fail to
  * create. In this order, so that a start meets either the previous
  * deployment or all of this one:
+ * 0. the workflow's envelope key, at its first deploy (kept by every later
+ *    one: runtime/contract/table/envelope-key.ts);
  * 1. each function's alias named by the deployment id, on its version (moved
  *    there if it named another);
  * 2. each such alias's async-invoke settings (none for a function only ever
@@ -38,6 +40,7 @@ export async function activateDeployment(records: DeploymentRecords, resources: 
   const before = await records.get(id);
   if (before?.removingAt !== undefined && before.removedAt === undefined) throw removingError(before);
 
+  await doing("creating the workflow's envelope key", () => records.createEnvelopeKey());
   const moved: DeploymentFunction[] = [];
   for (const f of request.functions) {
     const previous = await doing(`giving version ${f.version} of ${f.functionName} the alias ${id}`, () => resources.ensureAlias(f.functionName, id, f.version));

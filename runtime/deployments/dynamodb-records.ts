@@ -3,6 +3,7 @@
  * so that AWS_ENDPOINT_URL_DYNAMODB works): the deployment records through
  * runtime/contract/table/deployments.ts, the runs through the runs index.
  */
+import { randomBytes } from 'node:crypto';
 import { BatchGetItemCommand, type BatchGetItemCommandOutput, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { conditional } from '../aws/dynamodb-store';
 import { chunks, sleep } from '../ports/pool';
@@ -25,6 +26,8 @@ import {
   deploymentRemoving,
   deploymentSuperseded,
   deploymentsUnlisted,
+  ENVELOPE_KEY_BYTES,
+  envelopeKeyPut,
   keyItem,
   keyOf,
   parkKey,
@@ -54,6 +57,11 @@ export class DynamoDbDeploymentRecords implements DeploymentRecords {
     const expired = ids.filter((id) => !items.has(deploymentKey(this.workflow, id)));
     if (expired.length > 0) await this.update(deploymentsUnlisted(this.workflow, expired));
     return [...items.values()].map(decodeDeploymentRecord).sort((a, b) => a.activatedAt.localeCompare(b.activatedAt) || a.deployment.localeCompare(b.deployment));
+  }
+
+  createEnvelopeKey(): Promise<boolean> {
+    const write = this.client.send(new PutItemCommand({ TableName: this.tableName, ...envelopeKeyPut(this.workflow, randomBytes(ENVELOPE_KEY_BYTES)) }));
+    return conditional(write.then(() => true), () => false);
   }
 
   async get(deployment: string): Promise<DeploymentRecord | undefined> {

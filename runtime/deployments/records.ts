@@ -13,6 +13,12 @@ export interface RunView {
 }
 
 export interface DeploymentRecords {
+  /**
+   * Creates the workflow's envelope key (32 random bytes) unless it has one:
+   * true when this call created it. A redeploy keeps the key, so envelopes in
+   * flight stay valid (runtime/contract/table/envelope-key.ts).
+   */
+  createEnvelopeKey(): Promise<boolean>;
   /** Every deployment record of the workflow, the earliest activated first. */
   list(): Promise<DeploymentRecord[]>;
   /** The record of `deployment` (undefined: none). */

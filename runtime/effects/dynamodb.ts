@@ -72,6 +72,16 @@ export interface UpdateItemOptions {
   readonly name?: string;
 }
 
+/**
+ * Applies the update once among the executions of the invocation that come
+ * within one window of the first (the node's handoff rounded up to a power
+ * of two seconds; the item keeps the tags of about three): Lambda's retries
+ * and redeliveries always do. An execution later than that (a redrive, or a
+ * `unum recover` replay, days after) may apply it again: the item forgot the
+ * tag, and keeping tags for the whole redrive window would grow every item
+ * with its updates. `transactWrite`'s marker lives in the workflow table for
+ * the checkpoint retention, the redrive window (docs/architecture.md "Effects").
+ */
 export async function updateItem(ops: Operations, request: UpdateItemInput, options: UpdateItemOptions = {}): Promise<UpdateOutcome> {
   if (typeof request?.UpdateExpression !== 'string') throw new EffectError(`node ${ops.context.node}: updateItem needs an UpdateExpression`);
   const op = ops.next('update', options.name ?? 'update');

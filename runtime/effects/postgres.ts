@@ -1,65 +1,69 @@
 /**
  * `unum-cdk/effects/postgres`: PostgreSQL transactions that commit exactly
- * once however often the handler runs, after Golem's two strategies
- * (docs/architecture.md "Effects"). The caller brings its own pool (`pg`'s
- * `Pool`, or anything with its `connect`/`query`/`release`); nothing here
- * imports `pg`, so neither it nor this module reaches a function whose
- * handler does not import this entry.
+ * once however often the handler runs (docs/architecture.md "Effects"). The
+ * caller brings its own pool (`pg`'s `Pool`, or anything with its
+ * `connect`/`query`/`release`); nothing here imports `pg`, so neither it nor
+ * this module reaches a function whose handler does not import this entry.
  *
- * - introspection (PostgreSQL 13+): the transaction's id
- *   (`pg_current_xact_id()`) is logged in the workflow table before the
- *   user's statements and the outcome after the commit; an execution that
- *   finds an id without an outcome asks `pg_xact_status`: committed -> not run
- *   again; in progress -> wait; aborted or unknown -> run again in a new
- *   transaction, whose id replaces the old one.
- * - internal table (where introspection is not available): the transaction
- *   first inserts its operation's row into a small table (`unum_effects`),
- *   holding the value at the end, so the row commits with the user's
- *   statements. The row tells a later execution that it committed, and a
- *   concurrent one waits on it; it is deleted once the outcome is logged.
+ * - internal table (the default, postgres-marker.ts): the operation's row in a small
+ *   table of the library's (`unum_effects`), inserted first in the user's
+ *   transaction and marked done with the value last, commits with the
+ *   user's statements; a later execution finds it or not.
+ * - introspection (opt-in, postgres-introspection.ts): the transaction's id
+ *   is claimed in the workflow table and a later execution asks
+ *   `pg_xact_status`, fenced by the server's incarnation: after a server
+ *   restart a committed outcome is undeterminable (an EffectError).
  *
  * @module unum-cdk/effects/postgres
  */
 import type { UnumContext } from '../contract/handler-api';
 import { sleep } from '../ports/pool';
-import { assertRecordable, EffectError, fromJson, type Operation, type Operations, operationsOf, toJson } from './operations';
-import { claimEffect, logEffectOutcome, logEffectResult, readEffect } from './records';
+import { EffectError, type Operations, operationsOf } from './operations';
+import { introspected } from './postgres-introspection';
+import { withMarker } from './postgres-marker';
+import { ISOLATION_LEVELS, type IsolationLevel, LEAVE_MS, type PgClient, type PgPool, sqlState } from './postgres-session';
 
 export type { UnumContext } from '../contract/handler-api';
 export { EffectError } from './operations';
+export type { IsolationLevel, PgClient, PgPool, PgResult } from './postgres-session';
 
-/** What a query returns (the part used here). */
-export interface PgResult {
-  readonly rows: readonly Record<string, unknown>[];
+export type PostgresStrategy = 'internal-table' | 'introspection';
+
+/** How transaction() runs its transaction again after a serialization failure (40001) or a deadlock (40P01), under the same operation. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included (1: never again). @default 8 */
+  readonly maxAttempts?: number;
+  /** The first delay; each next one doubles, with full jitter. @default 20 */
+  readonly baseDelayMs?: number;
+  /** No delay is longer. @default 1000 */
+  readonly maxDelayMs?: number;
 }
-
-/** A connection: `pg`'s `Client` or `PoolClient`. */
-export interface PgClient {
-  query(text: string, values?: unknown[]): Promise<PgResult>;
-}
-
-/** A pool: `pg`'s `Pool`. */
-export interface PgPool {
-  connect(): Promise<PgClient & { release(destroy?: boolean | Error): void }>;
-}
-
-export type PostgresStrategy = 'introspection' | 'internal-table';
 
 export interface PostgresEffectsOptions {
   /**
-   * How a later execution learns whether a transaction committed. `auto`
-   * uses introspection where the server has `pg_xact_status`, else the
-   * internal table; a server with neither is an EffectError saying why.
-   * @default 'auto'
+   * How a later execution learns whether the transaction committed:
+   * `internal-table`, a marker row of the library's table written in the transaction, holds
+   * across server crashes, failovers and lost statuses; `introspection`
+   * (PostgreSQL 13+) asks `pg_xact_status` and needs no table, but after a
+   * server restart between a commit and its logged outcome it can only fail
+   * the execution (EffectError), never guess.
+   * @default 'internal-table'
    */
-  readonly strategy?: 'auto' | PostgresStrategy;
-  /** The internal table (created if missing), optionally schema-qualified. @default 'unum_effects' */
+  readonly strategy?: PostgresStrategy;
+  /** The marker table (created if missing), optionally schema-qualified. @default 'unum_effects' */
   readonly internalTable?: string;
+  /** The isolation level of every transaction (transaction()'s option overrides it). @default the server's default_transaction_isolation */
+  readonly isolationLevel?: IsolationLevel;
+  /** The retries of every transaction (transaction()'s option overrides it). */
+  readonly retry?: RetryPolicy;
 }
 
 export interface TransactionOptions {
   /** Names the operation (with its occurrence under that name) instead of the default `transaction`. */
   readonly name?: string;
+  /** Issued with BEGIN (the library's statements come first, so `SET TRANSACTION` in `fn` fails). */
+  readonly isolationLevel?: IsolationLevel;
+  readonly retry?: RetryPolicy;
 }
 
 export interface PostgresEffects {
@@ -67,186 +71,45 @@ export interface PostgresEffects {
    * Runs `fn` in a transaction on a connection of the pool and commits it,
    * unless an execution of this invocation committed this operation before:
    * then returns the value that execution's `fn` returned (as JSON keeps
-   * it). `fn` must not commit or roll back itself; an error it throws rolls
-   * the transaction back and is rethrown.
+   * it). `fn` must not commit or roll back (its client refuses it;
+   * SAVEPOINT and ROLLBACK TO SAVEPOINT are fine); an error it throws rolls
+   * the transaction back and is rethrown. Serialization failures and
+   * deadlocks are retried here, under the same operation: do not wrap
+   * transaction() in a retry loop of your own, since each call is a new
+   * operation and a loop would apply the effect again after a crash.
    */
   transaction<T>(fn: (client: PgClient) => Promise<T>, options?: TransactionOptions): Promise<Awaited<T>>;
 }
 
-/** SQLSTATEs that mean the server lacks the feature, not that it is unreachable. */
-const MISSING_FEATURE = new Set(['42883', '0A000', '42501', '3F000', '42P01']);
-const sqlState = (e: unknown): string | undefined => (e as { code?: unknown } | undefined)?.code as string | undefined;
-const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}(\.[a-z_][a-z0-9_]{0,62})?$/;
+const STRATEGIES: readonly PostgresStrategy[] = ['internal-table', 'introspection'];
+/** Serialization failure and deadlock: the server aborted the transaction, which may succeed when run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const DEFAULT_RETRY: Required<RetryPolicy> = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 1000 };
 
-/** The strategy per pool and table, found once per process. */
-const strategies = new WeakMap<PgPool, Map<string, Promise<PostgresStrategy>>>();
-
-async function withClient<T>(pool: PgPool, use: (client: PgClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    return await use(client);
-  } catch (e) {
-    failure = e instanceof Error ? e : new Error(String(e));
-    throw e;
-  } finally {
-    // A connection that failed mid-transaction is not given back to the pool.
-    client.release(failure);
+function retryPolicy(unum: UnumContext, ...policies: (RetryPolicy | undefined)[]): Required<RetryPolicy> {
+  const policy = { ...DEFAULT_RETRY, ...Object.assign({}, ...policies.map((p) => p ?? {})) } as Required<RetryPolicy>;
+  for (const [name, min] of [['maxAttempts', 1], ['baseDelayMs', 0], ['maxDelayMs', 0]] as const) {
+    if (!Number.isInteger(policy[name]) || policy[name] < min) throw new EffectError(`node ${unum.node}: retry.${name} must be an integer of at least ${min}, got ${JSON.stringify(policy[name])}`);
   }
+  return policy;
 }
 
-async function canIntrospect(pool: PgPool): Promise<true | string> {
-  try {
-    const r = await withClient(pool, (c) => c.query('SELECT pg_xact_status(pg_current_xact_id())::text AS s'));
-    return r.rows[0]?.s === 'in progress' ? true : `pg_xact_status returned ${JSON.stringify(r.rows[0]?.s)}`;
-  } catch (e) {
-    if (MISSING_FEATURE.has(sqlState(e) ?? '')) return describe(e);
-    throw e;
-  }
+function isolationLevel(unum: UnumContext, level: unknown): IsolationLevel | undefined {
+  if (level === undefined || ISOLATION_LEVELS.includes(level as IsolationLevel)) return level as IsolationLevel | undefined;
+  throw new EffectError(`node ${unum.node}: isolationLevel must be one of ${ISOLATION_LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(level)}`);
 }
 
-async function ensureInternalTable(pool: PgPool, table: string): Promise<true | string> {
-  try {
-    await withClient(pool, (c) => c.query(`CREATE TABLE IF NOT EXISTS ${table} (op text PRIMARY KEY, result text, created_at timestamptz NOT NULL DEFAULT now())`));
-    return true;
-  } catch (e) {
-    if (MISSING_FEATURE.has(sqlState(e) ?? '')) return describe(e);
-    throw e;
-  }
-}
-
-/**
- * Only a definite answer of the server makes auto fall back: an unreachable
- * server is an error (retried), never a reason to change strategy, since an
- * earlier execution's transaction is found only by the strategy it used.
- */
-async function findStrategy(pool: PgPool, table: string, wanted: PostgresEffectsOptions['strategy']): Promise<PostgresStrategy> {
-  const introspection = wanted === 'internal-table' ? 'not wanted (strategy internal-table)' : await canIntrospect(pool);
-  if (introspection === true) return 'introspection';
-  if (wanted === 'introspection') throw new EffectError(`PostgreSQL effects: introspection is not available: ${introspection}`);
-  const internal = await ensureInternalTable(pool, table);
-  if (internal === true) return 'internal-table';
-  throw new EffectError(
-    `PostgreSQL effects need pg_xact_status (PostgreSQL 13+) or a table of their own, and this server has neither: introspection: ${introspection}; internal table ${table}: ${internal}`,
-  );
-}
-
-function strategyOf(pool: PgPool, table: string, wanted: PostgresEffectsOptions['strategy']): Promise<PostgresStrategy> {
-  let byTable = strategies.get(pool);
-  if (!byTable) strategies.set(pool, (byTable = new Map()));
-  const key = `${wanted ?? 'auto'}:${table}`;
-  let found = byTable.get(key);
-  if (!found) {
-    found = findStrategy(pool, table, wanted);
-    // A transient failure is not remembered: the next call probes again.
-    found.catch(() => byTable.delete(key));
-    byTable.set(key, found);
-  }
-  return found;
-}
-
-/** How long to wait for an earlier execution's transaction, and how much of the handler's time to leave. */
-const POLL_MS = 200;
-const LEAVE_MS = 2000;
-
-async function waitOrGiveUp(ops: Operations, op: Operation, what: string): Promise<void> {
-  if (ops.port.remainingMs() < POLL_MS + LEAVE_MS) {
-    throw new EffectError(`node ${ops.context.node}: effect ${op.id}: ${what} is still in progress; the next execution will look again`);
-  }
-  await sleep(POLL_MS);
-}
-
-async function introspected<T>(ops: Operations, op: Operation, pool: PgPool, fn: (client: PgClient) => Promise<T>): Promise<T> {
-  for (;;) {
-    const recorded = await readEffect(ops.table, op.key);
-    if (recorded?.state === 'committed') return fromJson(recorded.result);
-    let replaces: string | undefined;
-    if (recorded?.xid !== undefined) {
-      const xid = recorded.xid;
-      const r = await withClient(pool, (c) => c.query('SELECT pg_xact_status($1::xid8)::text AS s', [xid]));
-      const status = r.rows[0]?.s;
-      if (status === 'committed') {
-        // The value was logged before the commit, maybe after our read: the next read returns it.
-        await logEffectOutcome(ops.table, op.key, undefined, ops.port.recordTtl());
-        continue;
-      }
-      if (status === 'in progress') {
-        await waitOrGiveUp(ops, op, `transaction ${xid} of another execution`);
-        continue;
-      }
-      // Aborted, or too old for the server to know: it did not commit here, so run it again.
-      replaces = xid;
+/** Runs `once` until it does not fail with a retryable SQLSTATE, within the policy and the handler's time. */
+async function retrying<T>(ops: Operations, policy: Required<RetryPolicy>, once: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once();
+    } catch (e) {
+      const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * Math.random();
+      if (!RETRYABLE.has(sqlState(e) ?? '') || attempt >= policy.maxAttempts || delay + LEAVE_MS > ops.port.remainingMs()) throw e;
+      await sleep(delay);
     }
-    const outcome = await withClient(pool, async (client) => {
-      await client.query('BEGIN');
-      try {
-        const xid = String((await client.query('SELECT pg_current_xact_id()::text AS x')).rows[0]?.x);
-        if (!(await claimEffect(ops.table, op.key, xid, replaces, ops.port.recordTtl()))) {
-          await client.query('ROLLBACK');
-          return undefined;
-        }
-        const json = toJson(await fn(client));
-        assertRecordable(ops, op, json);
-        // A value is logged before the commit: an execution that finds the transaction committed returns it.
-        if (json !== undefined) await logEffectResult(ops.table, op.key, xid, json);
-        await client.query('COMMIT');
-        return { json };
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    });
-    // Another execution claimed it first: look at its record again.
-    if (!outcome) continue;
-    await logEffectOutcome(ops.table, op.key, undefined, ops.port.recordTtl());
-    return fromJson(outcome.json);
-  }
-}
-
-async function withInternalTable<T>(ops: Operations, op: Operation, pool: PgPool, table: string, fn: (client: PgClient) => Promise<T>): Promise<T> {
-  const row = op.idempotencyKey;
-  const forget = (): Promise<unknown> => withClient(pool, (c) => c.query(`DELETE FROM ${table} WHERE op = $1`, [row]));
-  for (;;) {
-    const recorded = await readEffect(ops.table, op.key);
-    if (recorded?.state === 'committed') {
-      // The row may outlive the outcome (a crash between the two); it is not needed any more.
-      await forget();
-      return fromJson(recorded.result);
-    }
-    const outcome = await withClient(pool, async (client) => {
-      await client.query('BEGIN');
-      try {
-        // Waits for a concurrent execution's row; inserts nothing when a committed one is there.
-        const inserted = await client.query(`INSERT INTO ${table} (op) VALUES ($1) ON CONFLICT (op) DO NOTHING RETURNING op`, [row]);
-        if (inserted.rows.length === 0) {
-          await client.query('ROLLBACK');
-          const committed = await client.query(`SELECT result FROM ${table} WHERE op = $1`, [row]);
-          const result = committed.rows[0]?.result;
-          return committed.rows.length === 0 ? undefined : { json: result === null || result === undefined ? undefined : String(result), logged: false };
-        }
-        // Holding the row: an execution that logged the outcome and deleted its row before we inserted ours is seen now.
-        const again = await readEffect(ops.table, op.key);
-        if (again?.state === 'committed') {
-          await client.query('ROLLBACK');
-          return { json: again.result, logged: true };
-        }
-        const json = toJson(await fn(client));
-        assertRecordable(ops, op, json);
-        if (json !== undefined) await client.query(`UPDATE ${table} SET result = $2 WHERE op = $1`, [row, json]);
-        await client.query('COMMIT');
-        return { json, logged: false };
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    });
-    // The row vanished between our insert and our read: its outcome is logged now.
-    if (!outcome) continue;
-    if (!outcome.logged) await logEffectOutcome(ops.table, op.key, outcome.json, ops.port.recordTtl());
-    await forget();
-    return fromJson(outcome.json);
   }
 }
 
@@ -255,14 +118,18 @@ export function postgres(unum: UnumContext, pool: PgPool, options: PostgresEffec
   const ops = operationsOf(unum);
   const table = options.internalTable ?? 'unum_effects';
   if (!IDENTIFIER.test(table)) throw new EffectError(`node ${unum.node}: internalTable ${JSON.stringify(table)} is not a lower-case SQL identifier (optionally schema.table)`);
-  const strategy = options.strategy ?? 'auto';
-  if (!['auto', 'introspection', 'internal-table'].includes(strategy)) throw new EffectError(`node ${unum.node}: unknown PostgreSQL strategy ${JSON.stringify(strategy)}`);
+  const strategy = options.strategy ?? 'internal-table';
+  if (!STRATEGIES.includes(strategy)) throw new EffectError(`node ${unum.node}: unknown PostgreSQL strategy ${JSON.stringify(strategy)} (one of ${STRATEGIES.join(', ')})`);
+  isolationLevel(unum, options.isolationLevel);
+  retryPolicy(unum, options.retry);
   return {
     async transaction<T>(fn: (client: PgClient) => Promise<T>, txOptions: TransactionOptions = {}): Promise<Awaited<T>> {
       if (typeof fn !== 'function') throw new EffectError(`node ${unum.node}: transaction needs a function`);
+      const isolation = isolationLevel(unum, txOptions.isolationLevel ?? options.isolationLevel);
+      const policy = retryPolicy(unum, options.retry, txOptions.retry);
       const op = ops.next('postgres', txOptions.name ?? 'transaction');
-      const found = await strategyOf(pool, table, strategy);
-      return (found === 'introspection' ? introspected(ops, op, pool, fn) : withInternalTable(ops, op, pool, table, fn)) as Promise<Awaited<T>>;
+      const once = (): Promise<T> => (strategy === 'introspection' ? introspected(ops, op, pool, isolation, fn) : withMarker(ops, op, pool, table, isolation, fn));
+      return retrying(ops, policy, once) as Promise<Awaited<T>>;
     },
   };
 }

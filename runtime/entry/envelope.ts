@@ -4,10 +4,13 @@
  * accepts start requests only, every other node envelopes of its own
  * workflow, envelope version and deployment only (docs/architecture.md "The envelope"). A start permission is
  * permission to invoke the entry, so it can start runs and nothing else.
+ * An envelope's MAC is verified before this (envelope-auth.ts `authenticate`),
+ * so a malformed envelope that ends its run here is one the workflow's own
+ * functions sealed.
  */
 import { UnumEventError } from '../contract/errors';
 import { TAIL_RADIX } from '../records/fan-in-shards';
-import { ENVELOPE_BOUNDS, ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from '../contract/ir';
+import { DEPLOYMENT_ID_PATTERN, ENVELOPE_BOUNDS, ENVELOPE_VERSION, type FanOutFrame, type FoldState, type InputRef, type Json, type NodeIR, WORKFLOW_ID_PATTERN } from '../contract/ir';
 import { isCount, isGeneration, isObject, isRunId, parseStart, REDRIVE } from '../contract/start-request';
 import { isCheckpointKey, isInvocationName } from '../contract/table';
 import type { Invocation } from '../ports/execution';
@@ -31,8 +34,9 @@ function check(ok: boolean, field: string, why: string): asserts ok {
 }
 
 /** What an envelope version (`unum.v`) was, for a refusal that says why it cannot be read. */
-function envelopeFormat(v: unknown): string {
+export function envelopeFormat(v: unknown): string {
   if (v === 1 || v === 2 || v === undefined) return `an envelope of format ${v ?? 1}, from an unum-cdk before deployment pinning`;
+  if (v === 3) return 'an envelope of format 3, from an unum-cdk before envelopes were authenticated';
   if (typeof v === 'number' && v > ENVELOPE_VERSION) return `an envelope of format ${v}, from a newer unum-cdk`;
   return `an envelope of unknown format ${JSON.stringify(v)}`;
 }
@@ -134,6 +138,7 @@ function parseHeader(u: Record<string, unknown>, ir: NodeIR): Invocation {
   check(u.parent === undefined || isKey(u.parent), 'unum.parent', KEY);
   check(u.lease === undefined || isCount(u.lease, MAX_EPOCH_SECONDS), 'unum.lease', 'must be a non-negative integer (epoch seconds)');
   check(isGeneration(u.redrive), 'unum.redrive', REDRIVE);
+  check(u.movedFrom === undefined || (u.redrive !== undefined && typeof u.movedFrom === 'string' && DEPLOYMENT_ID_PATTERN.test(u.movedFrom)), 'unum.movedFrom', 'must be a deployment id, beside redrive (a redrive that moved the run sets both)');
   const frames = (u.fanOut as unknown[]).map(parseFrame);
   const input = parseInput((u.inputs as unknown[])[0], ir, frames);
   return {

@@ -5,23 +5,27 @@
  * run's timeout schedule (TIMED_OUT at the deadline). Optionally forwards the
  * destination record to the user's SQS queue (UNUM_FAILURE_QUEUE_URL) or SNS
  * topic (UNUM_FAILURE_TOPIC_ARN). When the recorder itself cannot write (a
- * DynamoDB outage), it throws: after its own retries Lambda sends the record
- * to the workflow's dead-letter queue, where `unum recover` finds it.
+ * DynamoDB outage), or the record names no run of the workflow (Lambda left
+ * the failed event out of it), it throws: after its own retries Lambda sends
+ * the record, with the reason, to the workflow's dead-letter queue, where
+ * `unum recover` finds it. It never writes a record for a run it cannot name.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadModule } from '../aws/load-module';
 import { DynamoDbStore } from '../aws/dynamodb-store';
-import { type FailureRecord, identify } from '../contract/failure-record';
+import { type FailureRecord, identify, payloadDropped } from '../contract/failure-record';
 import { isObject, parseStart } from '../contract/start-request';
 import { appendHistory } from '../records/history';
 import { DEPLOYMENT_ID_PATTERN, ENV, ENVELOPE_VERSION, type Envelope, RECORDER_FILE_NAME, type RecorderSpec, type RunTimeoutEvent, type StartRequest, WORKFLOW_ID_PATTERN, qualifiedName } from '../contract/ir';
 import { boundedError } from '../contract/errors';
 import type { Invoker } from '../ports/invoker';
 import { LambdaInvoker } from '../aws/lambda-invoker';
+import { readEnvelopeKey } from '../aws/envelope-key';
+import { cachedKey, type EnvelopeKeySource, isSealed, sealingInvoker, tableOf } from './envelope-auth';
 import { writeLogLine } from '../ports/log';
 import { invocationName } from '../contract/naming';
-import { ttlIn } from '../records/payload';
+import { finishedRunTtl } from '../records/run-record';
 import { failParked, redriveUntil } from '../records/redrive-park';
 import { failEnclosingState } from './fail-enclosing-state';
 import type { CheckpointStore } from '../ports/store';
@@ -105,7 +109,7 @@ function parkedFunction(arn: string, deployment: string): string {
  * parked: a callback Task's timeout check, a spec without the retention, an
  * envelope of a format no deployment of this version accepts.
  */
-function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked; generation: number } | string {
+function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: RecorderSpec): { name: string; parked: Parked; generation: number; lease: number } | string {
   const req = record.requestPayload;
   if (isObject(req) && 'unumTask' in req) return 'a callback Task timeout check that Lambda gave up on';
   if (!spec.retention) return 'a failure recorded by a failure recorder without the retention settings';
@@ -115,7 +119,8 @@ function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: R
   const event = unum ? (req as unknown as Envelope) : { ...parseStart(req, record.requestContext.requestId), workflowId: run.workflowId };
   const deployment = typeof unum?.deployment === 'string' && DEPLOYMENT_ID_PATTERN.test(unum.deployment) ? unum.deployment : spec.deployment;
   const functionName = parkedFunction(record.requestContext.functionArn, deployment);
-  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until: redriveUntil(failed.lease, spec.retention) }, generation: generationOf(event) };
+  const until = redriveUntil(failed.lease, spec.retention);
+  return { name: failed.name, parked: { functionName, event: JSON.stringify(event), until }, generation: generationOf(event), lease: until + 2 * spec.retention.handoffSeconds };
 }
 
 /**
@@ -126,7 +131,8 @@ function parkedFailure(record: FailureRecord, run: RunRef, node: string, spec: R
 async function failRunParked(store: CheckpointStore, run: RunRef, park: ReturnType<typeof parkedFailure>, end: Extract<RunEnd, { status: 'FAILED' }>, ttl: number): Promise<boolean> {
   const at = new Date().toISOString();
   if (typeof park === 'string') return store.finishRun(run, { ...end, redrive: { never: park } }, at, ttl);
-  const { failed, resentBy } = await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.parked.until), park.generation);
+  // As the runtime's own failure: the record lives while a redrive may resume the run, until the failed event's lease.
+  const { failed, resentBy } = await failParked(store, run, park.name, park.parked, end, at, Math.max(ttl, park.lease), park.generation);
   if (resentBy !== undefined) {
     writeLogLine({ level: 'INFO', message: 'unum stale failure ignored', workflowId: run.workflowId, node: end.error.node, invocation: park.name, generation: park.generation, resentBy });
   }
@@ -179,10 +185,11 @@ function specBesideBundle(): RecorderSpec {
   }
 }
 
-/** What the recorder uses besides the table: its spec (default: the file beside the bundle) and an invoker for state joins. */
+/** What the recorder uses besides the table: its spec (default: the file beside the bundle), an invoker for state joins, the workflow's envelope key (default: its item in the table). */
 export interface RecorderOptions {
   readonly spec?: RecorderSpec;
   readonly invoker?: Invoker;
+  readonly envelopeKey?: EnvelopeKeySource;
 }
 
 /**
@@ -195,8 +202,17 @@ export interface RecorderOptions {
 export function createFailureRecorder(store?: CheckpointStore, workflowName?: string, settings?: RecorderSettings, options: RecorderOptions = {}): (record: FailureRecord) => Promise<void> {
   const spec = options.spec ?? specBesideBundle();
   let invoker = options.invoker;
+  let keyOf: (() => Promise<Uint8Array>) | undefined;
   return async (record) => {
     const workflow = workflowName ?? process.env[ENV.workflow];
+    keyOf ??= cachedKey(options.envelopeKey ?? ((w) => readEnvelopeKey(tableOf(store ??= storeFromEnvironment()), w)), workflow ?? '');
+    // Lambda sends what failed, which may be an envelope no function sealed (one that failed before its MAC was checked): it names no run.
+    if (isObject(record.requestPayload) && 'unum' in record.requestPayload) {
+      if (!isSealed(record.requestPayload, await keyOf())) {
+        writeLogLine({ level: 'WARN', message: 'unum failure of an unauthenticated envelope ignored', functionArn: record.requestContext.functionArn });
+        return;
+      }
+    }
     const { workflowId, node } = identify(record, workflow);
     const state = spec.nodes[node]?.state ?? node;
     const payload = record.responsePayload;
@@ -210,10 +226,11 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
       store ??= storeFromEnvironment();
       const { runRetentionSeconds, history } = settings ?? settingsFromEnvironment();
       // Like the runtime's own final write: the record (possibly created here, when the entry never wrote it) expires.
-      const ttl = ttlIn(runRetentionSeconds);
+      const ttl = finishedRunTtl({ runRetentionSeconds, handoffSeconds: spec.retention?.handoffSeconds ?? 0 });
       const run = { workflow, workflowId };
       invoker ??= new LambdaInvoker();
-      if (await failEnclosingState(store, invoker, spec, run, node, record.requestPayload, { error, cause }, ttl)) {
+      // The state's join gets a notice it verifies as any envelope: sealed.
+      if (await failEnclosingState(store, sealingInvoker(await keyOf(), invoker), spec, run, node, record.requestPayload, { error, cause }, ttl)) {
         writeLogLine({ level: 'INFO', message: 'unum state failure recorded', workflowId, node, state, error, cause });
       } else {
         const end = { status: 'FAILED', error: { node, state, error, cause } } as const;
@@ -223,10 +240,18 @@ export function createFailureRecorder(store?: CheckpointStore, workflowName?: st
       // After the record: a malformed envelope must not keep the run (or the state) from being marked FAILED.
       if (history) await appendFailed(store, record, run, node, { state, error, cause }, ttl);
     } else {
-      writeLogLine({ level: 'WARN', message: 'unum failure without a valid workflow id', node, error, cause });
+      const why = unnamedRun(record);
+      writeLogLine({ level: 'ERROR', message: 'unum failure of no known run', node, error, cause, why });
+      throw new Error(`unum failure recorder: ${why}; the failure of ${record.requestContext.functionArn} (${error}) goes to the workflow's dead-letter queue`);
     }
     await forward(record);
   };
+}
+
+/** Why a failure record names no run of the workflow. */
+function unnamedRun(record: FailureRecord): string {
+  if (payloadDropped(record)) return 'Lambda left the failed event out of its on-failure record (the event and the error exceeded 256 KB), so it names no run';
+  return 'the failed event names no run of this workflow (a malformed start request, or an event of another workflow)';
 }
 
 /**

@@ -13,6 +13,10 @@ import { ENV, IR_FILE_NAME, IR_VERSION, type NodeIR } from '../contract/ir';
 import type { Invoker } from '../ports/invoker';
 import { LambdaInvoker } from '../aws/lambda-invoker';
 import { rejectEvent } from './rejection';
+import { checkEventBounds } from './input-bounds';
+import { withBoundedErrors } from './escaping-error';
+import { authenticate, cachedKey, checkResent, type EnvelopeKeySource, sealingPorts, tableOf } from './envelope-auth';
+import { readEnvelopeKey } from '../aws/envelope-key';
 import type { Scheduler } from '../ports/scheduler';
 import type { CheckpointStore } from '../ports/store';
 import type { Invocation, TaskPort, UserFunction } from '../ports/execution';
@@ -29,6 +33,8 @@ export interface HandlerOptions {
   readonly scheduler?: Scheduler;
   /** A callback Task's part (runtime/callbacks/callback-handler.ts). */
   readonly tasks?: TaskPort;
+  /** The workflow's envelope key; default: its item in the store's DynamoDB table, read once per cold start. */
+  readonly envelopeKey?: EnvelopeKeySource;
 }
 
 export type LambdaHandler = (event: unknown, context: LambdaContext) => Promise<unknown>;
@@ -60,23 +66,35 @@ export function createHandler(userModule: Record<string, unknown>, options: Hand
     }
     return store;
   };
-  return async (event, context) => {
+  const keyOf = cachedKey(options.envelopeKey ?? ((workflow) => readEnvelopeKey(tableOf(storeOf()), workflow)), ir.workflow);
+  let sealed: (ReturnType<typeof sealingPorts> & { key: Uint8Array }) | undefined;
+  // Everything this function sends leaves sealed, and an envelope it receives is verified, with the workflow's key.
+  const portsOf = async (): Promise<ReturnType<typeof sealingPorts> & { key: Uint8Array }> => {
+    const key = await keyOf();
+    invoker ??= new LambdaInvoker();
+    sealed ??= { key, ...sealingPorts(key, { store: storeOf(), invoker, scheduler }) };
+    return sealed;
+  };
+  return withBoundedErrors(async (event, context) => {
+    const { key, ...ports } = await portsOf();
     // A callback Task's function also takes responses to its task tokens (runtime/callbacks/task-completion.ts).
     const { tasks } = options;
     if (ir.callback && tasks && typeof event === 'object' && event !== null && 'unumTask' in event) {
-      invoker ??= new LambdaInvoker();
-      return tasks.respond({ ir, fn, store: storeOf(), invoker, scheduler, tasks }, event, context);
+      return tasks.respond({ ir, fn, ...ports, tasks }, event, context);
     }
     let invocation: Invocation;
     try {
+      // The MAC first: an envelope no function of the workflow sealed is rejected naming no run, so it writes nothing.
+      authenticate(event, ir, key);
       // Before any read or write: a malformed event touches nothing but its own run's record.
+      checkEventBounds(event, ir, context);
       invocation = parseEvent(event, ir, context);
+      await checkResent(ports.store, ir, event, invocation);
     } catch (e) {
       if (e instanceof UnumEventError) return rejectEvent(ir, storeOf, e);
       throw e;
     }
-    invoker ??= new LambdaInvoker();
-    await execute({ ir, fn, store: storeOf(), invoker, scheduler, ...(options.tasks ? { tasks: options.tasks } : {}) }, invocation, context);
+    await execute({ ir, fn, ...ports, ...(tasks ? { tasks } : {}) }, invocation, context);
     return { workflowId: invocation.workflowId };
-  };
+  });
 }

@@ -80,11 +80,13 @@ export interface CheckpointStore {
   /** Write the parked item of `invocation` (unconditional: duplicates write the same; the generation that re-sent it stays). */
   putParked(run: RunRef, invocation: string, parked: Parked, ttl: number): Promise<void>;
   /**
-   * The run's redrive count, then (read after it, both consistent) the
-   * generation that last re-sent `invocation` (`Parked.resentBy`; 0 when none
-   * did): what a failure is checked against (runtime/records/redrive-park.ts `failParked`).
+   * The run's redrive count and deployment, then (read after it, both
+   * consistent) the generation that last re-sent `invocation`
+   * (`Parked.resentBy`; 0 when none did): what a failure is checked against
+   * (runtime/records/redrive-park.ts `failParked`), and a re-sent envelope
+   * (runtime/entry/envelope-auth.ts `checkResent`).
    */
-  getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }>;
+  getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number; readonly deployment?: string }>;
   /** Add `invocation` to a FAILED run's parked set: 'running' when the run is RUNNING (redriven), 'ended' when it has another status or cannot be redriven. */
   parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'>;
   /** Create the run record FAILED (a rejected start request) unless a record exists; true when created. */

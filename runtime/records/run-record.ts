@@ -14,8 +14,27 @@ import { byteLength, type RunEnd } from '../contract/table';
 import type { Committed, Exec, Redo } from '../ports/execution';
 
 const now = (): string => new Date().toISOString();
-/** The run record (and a result it references) lives for the run retention, and no less than the run's lease (it outlives the run's items). */
+/** While the run lasts, its record (and a parked invocation) lives for the run retention, and no less than the run's lease. */
 const runTtl = (x: Exec): number => Math.max(ttlIn(x.rt.ir.settings.runRetentionSeconds), x.lease);
+/**
+ * How long a finished run's record (and a result it references) lives after
+ * its end: the run retention, as promised (docs/architecture.md "The
+ * table"), but never less than the lease's margin, two handoffs, within
+ * which a late duplicate of the run's last events may still read or write
+ * it (the margin counts only when `runRetention` is below it). Not the
+ * lease: the run is over, and the items it kept expire on their own.
+ */
+export const finishedRunTtl = (s: { readonly runRetentionSeconds: number; readonly handoffSeconds: number }): number =>
+  ttlIn(Math.max(s.runRetentionSeconds, 2 * s.handoffSeconds));
+
+/** Once it ended, the run retention from the end. */
+const endTtl = (x: Exec): number => finishedRunTtl(x.rt.ir.settings);
+/**
+ * A FAILED run a redrive may resume: also no less than the lease, which a
+ * resumed run keeps its record by until its next renewal (a redrive comes
+ * before the lease ends less two handoffs, `redriveUntil`).
+ */
+const redrivableTtl = (x: Exec): number => Math.max(endTtl(x), x.lease);
 const finish = (x: Exec, end: RunEnd, ttl: number): Promise<boolean> => x.rt.store.finishRun(x.run, end, now(), ttl);
 
 /**
@@ -40,7 +59,7 @@ export const resultFitsInline = (x: Exec, json: string): boolean => byteLength(j
 
 /** The run's result: inline while small, else a reference kept alive as long as the record. */
 export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
-  const ttl = runTtl(x);
+  const ttl = endTtl(x);
   const inline = resultFitsInline(x, ck.json);
   if (!inline) await x.rt.store.extendTtl(ck.key, ttl);
   await finish(x, inline ? { status: 'SUCCEEDED', result: ck.json } : { status: 'SUCCEEDED', resultRef: ck.key }, ttl);
@@ -56,7 +75,7 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
 export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
   // Lost to a failure elsewhere: parked, the redrive runs this terminal again; redriven meanwhile, it commits now.
   for (;;) {
-    if (await finish(x, { status: 'SUCCEEDED', result: json }, runTtl(x))) {
+    if (await finish(x, { status: 'SUCCEEDED', result: json }, endTtl(x))) {
       x.metrics.transitions = 1;
       return true;
     }
@@ -87,11 +106,11 @@ export async function failRun(x: Exec, error: string, cause: string, state = sta
   const end = { status: 'FAILED', error: { node: x.rt.ir.node, state, error, cause } } as const;
   if (typeof never !== 'string') {
     const redo = never ?? { invocation: x.name, parked: parkedOf(x) };
-    await failParked(x.rt.store, x.run, redo.invocation, redo.parked, end, now(), runTtl(x), redo.generation);
+    await failParked(x.rt.store, x.run, redo.invocation, redo.parked, end, now(), redrivableTtl(x), redo.generation);
     return;
   }
   // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
-  while (!(await finish(x, { ...end, redrive: { never } }, runTtl(x))) && (await parkInFailedRun(x)) === 'running');
+  while (!(await finish(x, { ...end, redrive: { never } }, endTtl(x))) && (await parkInFailedRun(x)) === 'running');
 }
 
 /** Parks this invocation in its FAILED run (runtime/records/redrive-park.ts); 'running' when a redrive made the run RUNNING again. */

@@ -8,7 +8,7 @@ import { StateFailedError, TERMINAL_ERRORS } from '../contract/errors';
 import { runFold } from './fold';
 import { decidedAttemptKey, resolveInput } from './inputs';
 import { failRunOrState, proceed } from './interpreter';
-import type { EnclosingJoin, HandlerSpec } from '../contract/ir';
+import type { EnclosingJoin, HandlerSpec, NodeIR } from '../contract/ir';
 import { passOutput, processInput, processOutput } from '../language/io';
 import { emitMetrics, writeTransitionLog } from '../ports/log';
 import { launcherName, runLauncher } from './launch-tree';
@@ -87,6 +87,14 @@ export interface ExecutionEnd {
   readonly duplicate: boolean;
 }
 
+/** The name of the invocation `invocation` is to this node: its checkpoint's, its parked item's (a launcher's, which commits nothing, has one of its own). */
+export function executionName(ir: NodeIR, invocation: Invocation): string {
+  const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
+  const foldIndex = ir.handler.kind === 'fold' ? (invocation.fold?.index ?? 0) : undefined;
+  const { input } = invocation;
+  return 'launch' in input ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+}
+
 export async function execute(rt: Runtime, received: Invocation, ctx: LambdaContext, completion?: TaskCompletion): Promise<ExecutionEnd> {
   const started = Date.now();
   const { ir } = rt;
@@ -96,7 +104,7 @@ export async function execute(rt: Runtime, received: Invocation, ctx: LambdaCont
   const run = { workflow: ir.workflow, workflowId: invocation.workflowId };
   const input = invocation.input;
   const launcher = 'launch' in input;
-  const name = launcher ? launcherName({ run }, ir.node, invocation, input.launch) : invocationName(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
+  const name = executionName(ir, invocation);
   // A launcher commits nothing, so reuses nothing.
   const replaced = launcher ? undefined : replacedKey(run, ir.node, invocation.iteration, invocation.frames, foldIndex);
   const x: Exec = { rt, invocation, ctx, run, name, key: checkpointKey(name), ...(replaced ? { replaced } : {}), metrics: {}, lease: invocation.lease ?? 0, attempts: 0, attemptErrors: [], userMs: 0 };

@@ -5,6 +5,7 @@
  */
 import { boundedError, StateFailedError, StatesError, TERMINAL_ERRORS } from '../contract/errors';
 import { handlerContext } from './handler-context';
+import { assertNestable } from '../records/payload';
 import type { Json } from '../contract/ir';
 import { applyResultPath } from '../language/io';
 import { errorCause, errorName, findCatch, RESERVE_MS, withRetry } from '../states/retry';
@@ -43,6 +44,7 @@ export async function callUser(x: Exec, inputs: readonly Json[], ctx?: LambdaCon
         timer = setTimeout(() => reject(new StatesError('States.Timeout', `node ${x.rt.ir.node}: handler timed out`)), deadline);
       }),
     ]);
+    assertNestable(x, raw ?? null);
     return JSON.parse(JSON.stringify(raw ?? null)) as Json;
   } finally {
     clearTimeout(timer);

@@ -96,8 +96,8 @@ test('each entry exports exactly these names', () => {
       'UpdateItemOptions: interface', 'UpdateOutcome: interface', 'WriteOutcome: interface', 'effects: function',
     ],
     'unum-cdk/effects/postgres': [
-      'EffectError: class', 'PgClient: interface', 'PgPool: interface', 'PgResult: interface', 'PostgresEffects: interface',
-      'PostgresEffectsOptions: interface', 'PostgresStrategy: type', 'TransactionOptions: interface', 'UnumContext: interface', 'postgres: function',
+      'EffectError: class', 'IsolationLevel: type', 'PgClient: interface', 'PgPool: interface', 'PgResult: interface', 'PostgresEffects: interface',
+      'PostgresEffectsOptions: interface', 'PostgresStrategy: type', 'RetryPolicy: interface', 'TransactionOptions: interface', 'UnumContext: interface', 'postgres: function',
     ],
   });
 });

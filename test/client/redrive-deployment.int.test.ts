@@ -9,8 +9,9 @@ import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { UnumClient, UnumRunNotRedrivableError } from '../../lib/client';
 import { runClientCommand } from '../support/cli';
 import { TableReader } from '../../lib/runs/table-reader';
-import { decodeRunRecord, deploymentListed, deploymentPut, deploymentSuperseded, parkedUpdate, type PutRequest, runFinish, runKey, type RunRef, runStart, type UpdateRequest } from '../../runtime/contract/table';
+import { TABLE_FORMAT, decodeRunRecord, deploymentListed, deploymentPut, deploymentSuperseded, parkedUpdate, type PutRequest, runFinish, runKey, type RunRef, runStart, type UpdateRequest } from '../../runtime/contract/table';
 import { cliEmulators } from './support/cli-emulators';
+import { ENVELOPE_VERSION } from '../../runtime/contract/ir';
 import { createTable, WORKFLOW } from './support/dynamodb';
 
 const [D1, D2] = ['d1111111111111111111a', 'd2222222222222222222b'];
@@ -32,11 +33,11 @@ beforeEach(async () => {
 const put = (request: PutRequest) => emulators.dynamo.client.send(new PutItemCommand({ TableName: table, ...request }));
 const write = (request: UpdateRequest) => emulators.dynamo.client.send(new UpdateItemCommand({ TableName: table, ...request }));
 const run = (workflowId: string): RunRef => ({ workflow: WORKFLOW, workflowId });
-const envelope = (workflowId: string, deployment: string | undefined, v = 3) =>
+const envelope = (workflowId: string, deployment: string | undefined, v: number = ENVELOPE_VERSION) =>
   ({ unum: { v, workflow: WORKFLOW, ...(deployment === undefined ? {} : { deployment }), workflowId, node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } });
 
 /** A run of `deployment` (none: an older unum-cdk's) that FAILED at B, its invocation parked on B's alias of that deployment. */
-async function failedRun(workflowId: string, deployment: string | undefined, v = 3): Promise<void> {
+async function failedRun(workflowId: string, deployment: string | undefined, v: number = ENVELOPE_VERSION): Promise<void> {
   await put(runStart(run(workflowId), new Date().toISOString(), hour(), undefined, deployment));
   const functionName = deployment === undefined ? 'wf-B' : `wf-B:${deployment}`;
   await write(parkedUpdate(run(workflowId), INVOCATION, { functionName, event: JSON.stringify(envelope(workflowId, deployment, v)), until: hour() }, hour()));
@@ -70,7 +71,8 @@ test('latest with the same node graph: the run moves, its envelopes go to the ne
   await failedRun('r', D1);
   expect(await client.redrive('r', { deployment: 'latest' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2, movedFrom: D1 });
   expect(sent()).toEqual([{ functionName: `wf-B:${D2}`, deployment: D2 }]);
-  expect(emulators.lambda.invocations[0].payload).toEqual({ unum: { ...envelope('r', D2).unum, redrive: 1 } });
+  // Its MAC covers the deployment it was sealed on, which it keeps as movedFrom (the client cannot seal).
+  expect(emulators.lambda.invocations[0].payload).toEqual({ unum: { ...envelope('r', D2).unum, movedFrom: D1, redrive: 1 } });
   expect(await record('r')).toMatchObject({ status: 'RUNNING', deployment: D2, redriveCount: 1 });
 });
 
@@ -83,6 +85,18 @@ test('latest with another node graph: refused, naming what changed; nothing chan
   expect(emulators.lambda.invocations).toEqual([]);
   expect(await record('r')).toMatchObject({ status: 'FAILED', deployment: D1 });
   expect((await record('r')).redriveCount).toBeUndefined();
+});
+
+test('latest recorded by a runtime that names invocations otherwise (table format 2, before the workflow tag): refused; nothing changes', async () => {
+  await deployed(GRAPH);
+  // D1's sweeper was of format 2: its record, and its runs' invocation names, are of that format.
+  await emulators.dynamo.client.send(new UpdateItemCommand({ TableName: table, Key: { pk: { S: `dep#${WORKFLOW}#${D1}` } }, UpdateExpression: 'SET fv = :two', ExpressionAttributeValues: { ':two': { N: '2' } } }));
+  await failedRun('r', D1);
+  await expect(client.redrive('r', { deployment: 'latest' })).rejects.toThrow(
+    `run r (FAILED) cannot be redriven: its deployment ${D1} names invocations as table format 2 does, the latest deployment ${D2} as format ${TABLE_FORMAT} does: it would not find the run's checkpoints`,
+  );
+  expect(emulators.lambda.invocations).toEqual([]);
+  expect(await record('r')).toMatchObject({ status: 'FAILED', deployment: D1 });
 });
 
 test('latest on a run of the latest deployment is a plain redrive', async () => {
@@ -106,7 +120,9 @@ test('refused: latest without deployment records, or for a run of an unum-cdk be
   await failedRun('old', undefined);
   await expect(client.redrive('old', { deployment: 'latest' })).rejects.toThrow('it was started by an unum-cdk before deployments: it has no deployment to move from');
   await failedRun('v2', undefined, 2);
-  await expect(client.redrive('v2')).rejects.toThrow('its parked invocations are envelopes of format 2, from an unum-cdk before deployment pinning: the functions run format 3 and would refuse them');
+  await expect(client.redrive('v2')).rejects.toThrow('its parked invocations are envelopes of format 2, from an unum-cdk before deployment pinning: the functions run format 4 and would refuse them');
+  await failedRun('v3', D1, 3);
+  await expect(client.redrive('v3')).rejects.toThrow('its parked invocations are envelopes of format 3, from an unum-cdk before envelopes were authenticated: the functions run format 4 and would refuse them');
   expect(emulators.lambda.invocations).toEqual([]);
 });
 

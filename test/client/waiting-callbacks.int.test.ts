@@ -13,7 +13,6 @@ import * as path from 'path';
 import { UsageError } from '../../lib/cli/argv';
 import { main as costMain } from '../../lib/cli/cost';
 import { main as localMain } from '../../lib/cli/local';
-import { tokensHandedOut } from '../../lib/local/task-tokens';
 import { useCallbackEngine } from '../support/callback-engine';
 import { runClientCommand, runClientCommandOnEngine } from '../support/cli';
 import { DEPLOYMENT_ID_PATTERN } from '../../runtime/contract/ir';
@@ -29,16 +28,6 @@ const callbacks = useCallbackEngine(APP, 'waiting-callbacks', TIME_SCALE);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'unum-waiting-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** The token run `id` handed out, as the engine saw its waiting record written: a source independent of the client. */
-async function handedOut(id: string): Promise<string> {
-  const engine = callbacks.engine();
-  for (let i = 0; i < 1200; i++) {
-    const [token] = tokensHandedOut(engine.traffic.of(id), engine.app.functions);
-    if (token !== undefined) return token;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`run ${id} handed out no task token`);
-}
 
 const unum = (...argv: string[]) => runClientCommandOnEngine(callbacks.engine(), [...argv, '--app', callbacks.outDir, '--workflow', 'Approval']);
 
@@ -48,7 +37,7 @@ test('waitingTasks, inspect and unum status name the waiting Task and its token;
   expect(client.callbackTasks).toEqual(['Ask']);
   const before = Date.now();
   const id = engine.startRun('Approval', { order: 1 });
-  const token = await handedOut(id);
+  const token = await callbacks.handedOut(id);
 
   const waiting = await client.waitingTasks(id);
   expect(waiting).toEqual([{ node: 'Ask', iteration: 0, since: expect.any(String), heartbeats: 0, taskToken: token }]);
@@ -79,7 +68,7 @@ test('waitingTasks, inspect and unum status name the waiting Task and its token;
 
 test('a heartbeat shows in the waiting Task', async () => {
   const id = callbacks.engine().startRun('Heartbeat', { order: 2 });
-  const token = await handedOut(id);
+  const token = await callbacks.handedOut(id);
   const client = callbacks.client('Heartbeat');
   await client.sendTaskHeartbeat(token);
   expect(await client.waitingTasks(id)).toEqual([expect.objectContaining({ node: 'Ask', heartbeats: 1, taskToken: token })]);
@@ -88,7 +77,7 @@ test('a heartbeat shows in the waiting Task', async () => {
 
 test('unum stop: exit 0 when it stops the run, 1 when the run was stopped already', async () => {
   const id = callbacks.engine().startRun('Approval', { order: 3 });
-  await handedOut(id);
+  await callbacks.handedOut(id);
   expect(await unum('stop', id)).toMatchObject({ code: 0, err: '' });
   const again = await unum('stop', id, '--json');
   expect([again.code, again.err]).toEqual([1, `unum: run ${id} had finished already (ABORTED): nothing was stopped\n`]);

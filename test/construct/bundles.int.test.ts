@@ -17,6 +17,7 @@ import { WORKFLOW_METADATA_TYPE, type WorkflowMetadata } from '../../lib/constru
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { createWorkflowTable } from '../../lib/local/create-tables';
 import { keyItem, runKey } from '../../runtime/contract/table';
+import { writeTestEnvelopeKey } from '../support/envelope-key';
 import { ExamplesStack } from '../../examples/app';
 import * as textHandlers from '../../examples/text-pipeline/handlers';
 
@@ -61,6 +62,8 @@ beforeAll(async () => {
   db = await startDynamoDbLocal();
   client = new DynamoDBClient({ endpoint: db.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await createWorkflowTable(client, TABLE);
+  // Each workflow's envelope key, which its deployment resource would create: the functions read it from the table.
+  for (const workflow of workflows.keys()) await writeTestEnvelopeKey(client, TABLE, workflow);
   lambdaApi = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));

@@ -13,6 +13,7 @@ import { UnumWorkflow, UnumWorkflowError, WORKFLOW_METADATA_TYPE, type WorkflowM
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS } from '../../lib/compiler/function-settings';
 import { physicalFunctionName } from '../../lib/construct/function-names';
 import { chain, fanOut, HANDLERS, loop } from './fixtures/workflows';
+import { envelopeKeyKey, RUN_ITEM_KINDS, workflowKeyPatterns } from '../../runtime/contract/table';
 import { aliasArn, anyAliasOf, asyncOf, invokeResources, liveArnOf, roleStatements, STACK_NAME, statementsOf, synthWorkflow } from './helpers';
 
 const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow', node);
@@ -256,7 +257,7 @@ describe('UnumWorkflow settings', () => {
     });
   });
 
-  test('grantStart invokes the entry function\'s live alias only; grantRead reads the table only', () => {
+  test('grantStart invokes the entry function\'s live alias only; grantRead reads the workflow\'s items but its envelope key, by LeadingKeys, and its runs in the index', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
     const role = new iam.Role(stack, 'Client', { assumedBy: new iam.AccountRootPrincipal() });
@@ -265,15 +266,39 @@ describe('UnumWorkflow settings', () => {
     const template = Template.fromStack(stack);
     const entryArn = liveArnOf(workflow.entryFunction);
     const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: Match.stringLikeRegexp('^Client') }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: entryArn },
-          Match.objectLike({ Action: Match.arrayWith(['dynamodb:GetItem']), Resource: Match.arrayWith([tableArn]) }),
-        ]),
+    expect(roleStatements(template, Match.stringLikeRegexp('^Client'))).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: entryArn },
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+        Effect: 'Allow',
+        Resource: tableArn,
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': workflowKeyPatterns('Flow', [...RUN_ITEM_KINDS, 'deployment']) } },
       },
-    });
+      { Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] }, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['Flow'] } } },
+    ]);
+  });
+
+  test('no grant to a client reads the envelope key item: every statement on the table is bounded by LeadingKeys patterns that none of matches it, and none scans', () => {
+    const stack = new Stack(new App(), STACK_NAME);
+    const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
+    // grantTaskResponse has no table access (and needs a callback Task).
+    const grants = ['grantStart', 'grantStop', 'grantRead', 'grantListRuns', 'grantRecover', 'grantRedrive'] as const;
+    for (const grant of grants) workflow[grant](new iam.Role(stack, grant, { assumedBy: new iam.AccountRootPrincipal() }));
+    const template = Template.fromStack(stack);
+    const tableArn = JSON.stringify(stack.resolve((workflow.table as dynamodb.Table).tableArn));
+    // IAM's StringLike: `*` is any characters, `?` one.
+    const matches = (pattern: string, key: string): boolean => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(key);
+    const keyItem = envelopeKeyKey('Flow');
+    for (const grant of grants) {
+      const onTable = roleStatements(template, Match.stringLikeRegexp(`^${grant}`)).filter((st) => JSON.stringify(st.Resource).includes(tableArn.slice(1, -1)));
+      for (const st of onTable) {
+        const actions = ([] as string[]).concat(st.Action as string | string[]);
+        expect({ grant, scans: actions.includes('dynamodb:Scan') }).toEqual({ grant, scans: false });
+        const patterns = (st.Condition as Record<string, Record<string, string[]>> | undefined)?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+        expect({ grant, actions, bounded: Array.isArray(patterns) }).toEqual({ grant, actions, bounded: true });
+        expect({ grant, reaching: (patterns as string[]).filter((p) => matches(p, keyItem)) }).toEqual({ grant, reaching: [] });
+      }
+    }
   });
 
   test('grantRecover: receive and delete dead letters, read run records, invoke the workflow functions; nothing else', () => {
@@ -284,7 +309,7 @@ describe('UnumWorkflow settings', () => {
     const template = Template.fromStack(stack);
     expect(roleStatements(template, Match.stringLikeRegexp('^Operator'))).toEqual([
       { Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], Effect: 'Allow', Resource: stack.resolve(workflow.deadLetterQueue.queueArn) },
-      { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: [stack.resolve((workflow.table as dynamodb.Table).tableArn)] },
+      { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn), Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } } },
       { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map(anyAliasOf) },
     ]);
   });
@@ -311,7 +336,7 @@ describe('UnumWorkflow settings', () => {
     ]);
   });
 
-  test('the table has the sparse runs index, keys only; grantListRuns is a Query on that index and BatchGetItem of this workflow\'s run records; grantRead covers both', () => {
+  test('the table has the sparse runs index, keys only; grantListRuns is a Query of this workflow\'s partition of that index and BatchGetItem of its run records; grantRead covers both', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
     const lister = new iam.Role(stack, 'Lister', { assumedBy: new iam.AccountRootPrincipal() });
@@ -329,12 +354,14 @@ describe('UnumWorkflow settings', () => {
     });
     const tableArn = stack.resolve((workflow.table as dynamodb.Table).tableArn);
     expect(roleStatements(template, Match.stringLikeRegexp('^Lister'))).toEqual([
-      { Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] } },
+      { Action: 'dynamodb:Query', Effect: 'Allow', Resource: { 'Fn::Join': ['', [tableArn, '/index/runs']] }, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['Flow'] } } },
       { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: tableArn, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } } },
     ]);
-    const [read] = roleStatements(template, Match.stringLikeRegexp('^Reader'));
-    expect(read.Action).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']));
-    expect(read.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+    const read = roleStatements(template, Match.stringLikeRegexp('^Reader'));
+    expect(read.map((st) => [st.Action, st.Resource])).toEqual([
+      [['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'], tableArn],
+      ['dynamodb:Query', { 'Fn::Join': ['', [tableArn, '/index/runs']] }],
+    ]);
   });
 
   test('grantListRuns of a table encrypted with a customer key also grants decrypting with it', () => {

@@ -31,8 +31,16 @@ test('every alias and its settings first, then the record, and the entry\'s live
     world.resources.calls.push('record');
     return put(record);
   });
+  const createKey = world.records.createEnvelopeKey.bind(world.records);
+  jest.spyOn(world.records, 'createEnvelopeKey').mockImplementation(async () => {
+    world.resources.calls.push('envelope key');
+    return createKey();
+  });
   expect(await activate(world, D1, [], 0, properties)).toBe(`deployment ${D1} recorded; live is wf-A:1`);
+  expect(world.records.envelopeKey).toBe(true);
   expect(world.resources.calls).toEqual([
+    // Before any alias: no function of the deployment runs without it.
+    'envelope key',
     `ensureAlias wf-A:${D1} 1`,
     `ensureAlias wf-B:${D1} 1`,
     `ensureAlias wf-recorder:${D1} 1`,

@@ -12,6 +12,15 @@ export class FakeRecords implements DeploymentRecords {
   /** The windows `runsStarted` was asked for. */
   readonly windows: { after: string; before: string }[] = [];
 
+  /** Whether the workflow has its envelope key (the real one is random bytes in the table). */
+  envelopeKey = false;
+
+  async createEnvelopeKey(): Promise<boolean> {
+    const created = !this.envelopeKey;
+    this.envelopeKey = true;
+    return created;
+  }
+
   async list(): Promise<DeploymentRecord[]> {
     return [...this.deployments.values()].map((d) => ({ ...d })).sort((a, b) => a.activatedAt.localeCompare(b.activatedAt));
   }

@@ -1,7 +1,7 @@
 /** The deployment records and the sweeper's reads of runs on DynamoDB Local (runtime/deployments/dynamodb-records.ts, runtime/contract/table/deployments.ts). */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { UnumFormatError } from '../../runtime/contract/errors';
-import { type DeploymentRecord, type Item, type PutRequest, type RunRef, type UpdateRequest, decodeDeploymentList, deploymentKey, keyItem, parkedUpdate, runFinish, runStart } from '../../runtime/contract/table';
+import { type DeploymentRecord, type Item, type PutRequest, type RunRef, type UpdateRequest, decodeDeploymentList, decodeEnvelopeKey, deploymentKey, envelopeKeyKey, keyItem, parkedUpdate, runFinish, runStart } from '../../runtime/contract/table';
 import { DynamoDbDeploymentRecords } from '../../runtime/deployments/dynamodb-records';
 import { namedResourcesOf } from '../../runtime/deployments/properties';
 import { sweep } from '../../runtime/deployments/sweep';
@@ -151,4 +151,17 @@ test('the workflow deleted on the table: its current and superseded deployments 
     [D3, iso(500), iso(500), iso(500)],
   ]);
   expect((await raw(deploymentKey('wf', D3)))?.ttl).toEqual({ N: String(ttl) });
+});
+
+test('the envelope key is created once, 32 random bytes that no later deploy replaces; another workflow of the table gets its own', async () => {
+  const { name, records, raw } = await setUp();
+  expect(await records.createEnvelopeKey()).toBe(true);
+  const key = decodeEnvelopeKey(await raw(envelopeKeyKey('wf')));
+  expect(key?.length).toBe(32);
+  expect(await records.createEnvelopeKey()).toBe(false);
+  expect(decodeEnvelopeKey(await raw(envelopeKeyKey('wf')))).toEqual(key);
+  // Its item has no TTL: the envelopes of every kept deployment, and parked ones, are sealed with it.
+  expect((await raw(envelopeKeyKey('wf')))?.ttl).toBeUndefined();
+  expect(await new DynamoDbDeploymentRecords(name, 'other', db.client).createEnvelopeKey()).toBe(true);
+  expect(Buffer.from(decodeEnvelopeKey(await raw(envelopeKeyKey('other'))) ?? []).equals(Buffer.from(key ?? []))).toBe(false);
 });

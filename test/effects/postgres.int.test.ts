@@ -1,134 +1,31 @@
 /**
  * Exactly-once PostgreSQL transactions through the handler context (issue 17,
- * parts 4 and 6) on a real PostgreSQL (test/support/postgres.ts) and DynamoDB
- * Local: Golem's crash points, for both strategies (introspection, and the
- * internal table with introspection switched off), and concurrent duplicate
- * executions. A crash kills the connections the execution holds, as a dying
- * process does, and fails the call; the driver runs the invocation again as
- * Lambda's async retry would.
+ * parts 4 and 6; issue 35) on a real PostgreSQL (test/support/postgres.ts)
+ * and DynamoDB Local: Golem's crash points, for both strategies (the default
+ * marker row in the internal table, and introspection), and concurrent
+ * duplicate executions. A crash kills the connections the execution holds,
+ * as a dying process does, and fails the call; the driver runs the
+ * invocation again as Lambda's async retry would. (Crashes by SIGKILL of a
+ * process: postgres-kill.int.test.ts; of the server: postgres-restart.int.test.ts.)
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Pool, PoolClient } from 'pg';
-import { compileWorkflow } from '../../lib/compiler';
-import { Definition, Task } from '../../lib/definition';
-import { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
-import type { UnumContext } from '../../runtime/effects';
-import { EffectError, type PgPool, postgres, type PostgresStrategy } from '../../runtime/effects/postgres';
+import type { PostgresStrategy } from '../../runtime/effects/postgres';
 import { parseKey, keyOf } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
-import { command, type Crash, CrashError, crashingClient } from '../support/effects';
-import { Driver, fromCompiled } from '../support/harness';
+import { command, type Crash } from '../support/effects';
 import { usePostgres } from '../support/postgres';
+import { runOrder } from './fixtures/pg-crash-child';
+import { applications, appliedTable, type CrashingPool, deliver, runOf, type Setup, setupFor } from './postgres-setup';
 
 jest.setTimeout(90_000);
 const db = useTestDb();
 const pg = usePostgres();
-
-const ENTRY = '/project/pg-effects.ts';
-const definition = Definition.from(new Task('Order', { entry: ENTRY, handler: 'order' }));
-
-/** A pool whose queries crash where `crashes` say: the connections it lent are destroyed, then the query fails. */
-class CrashingPool implements PgPool {
-  private readonly lent = new Set<PoolClient>();
-  constructor(
-    readonly pool: Pool,
-    private readonly crashes: { match: (sql: string) => boolean; point: 'before' | 'after'; left: number }[] = [],
-    /** Runs before every query (to hold one back until another execution got somewhere). */
-    private readonly beforeQuery: (sql: string) => Promise<void> = async () => undefined,
-  ) {}
-
-  /** What a dying process does to its connections. */
-  killConnections(): void {
-    for (const client of this.lent) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-  }
-
-  async connect() {
-    const client = await this.pool.connect();
-    // A connection killed on purpose reports it on the client it belongs to.
-    client.on('error', () => undefined);
-    this.lent.add(client);
-    const query = async (text: string, values?: unknown[]) => {
-      await this.beforeQuery(text);
-      const crash = this.crashes.find((c) => c.left > 0 && c.match(text));
-      if (crash) crash.left--;
-      if (crash?.point === 'before') {
-        this.killConnections();
-        throw new CrashError(`injected crash before ${text}`);
-      }
-      const r = await client.query(text, values);
-      if (crash?.point === 'after') {
-        this.killConnections();
-        throw new CrashError(`injected crash after ${text}`);
-      }
-      return r;
-    };
-    return {
-      query,
-      release: (destroy?: boolean | Error) => {
-        this.lent.delete(client);
-        client.release(destroy);
-      },
-    };
-  }
-}
-
-let tables = 0;
-
-/** A fresh `applied` table: one row per application of an order's transaction. */
-async function appliedTable(pool: Pool): Promise<string> {
-  const name = `applied_${++tables}`;
-  await pool.query(`CREATE TABLE ${name} (id serial PRIMARY KEY, order_id text NOT NULL)`);
-  return name;
-}
-
-async function applications(pool: Pool, table: string, orderId: string): Promise<number> {
-  const r = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE order_id = $1`, [orderId]);
-  return r.rows[0].n as number;
-}
-
-interface Setup {
-  readonly driver: Driver;
-  readonly workflowTable: string;
-  readonly pool: CrashingPool;
-  readonly applied: string;
-  /** What each execution's transaction returned. */
-  readonly returned: number[];
-}
-
-async function setup(
-  strategy: PostgresStrategy,
-  options: {
-    pgCrashes?: { match: (sql: string) => boolean; point: 'before' | 'after' }[];
-    dbCrashes?: (pool: CrashingPool) => Crash[];
-    failFirst?: boolean;
-    beforeQuery?: (sql: string) => Promise<void>;
-    wrapClient?: (client: DynamoDBClient) => DynamoDBClient;
-  } = {},
-): Promise<Setup> {
-  const base = pg.pool();
-  const applied = await appliedTable(base);
-  const pool = new CrashingPool(base, (options.pgCrashes ?? []).map((c) => ({ ...c, left: 1 })), options.beforeQuery);
-  const workflow = await db.table();
-  const { client } = crashingClient(options.wrapClient?.(db.client) ?? db.client, options.dbCrashes?.(pool) ?? []);
-  const returned: number[] = [];
-  let calls = 0;
-  const order = async (input: { id: string }, _lambda: unknown, unum: UnumContext) => {
-    const id = await postgres(unum, pool, { strategy, internalTable: `unum_effects_${tables}` }).transaction(async (sql) => {
-      const r = await sql.query(`INSERT INTO ${applied} (order_id) VALUES ($1) RETURNING id`, [input.id]);
-      if (options.failFirst && calls++ === 0) throw new Error('the first attempt fails after its statement');
-      return r.rows[0].id as number;
-    });
-    returned.push(id);
-    return { id };
-  };
-  const driver = new Driver(new DynamoDbStore(workflow.name, client), fromCompiled(compileWorkflow('pgfx', definition), { order }));
-  return { driver, workflowTable: workflow.name, pool, applied, returned };
-}
+const setup = setupFor(db, pg);
 
 async function result(s: Setup, workflowId: string): Promise<unknown> {
-  const record = await db.run(s.workflowTable, workflowId);
-  expect(record?.status?.S).toBe('SUCCEEDED');
-  return JSON.parse(record?.result?.S ?? 'null');
+  const run = await runOf(db, s, workflowId);
+  expect(run.status).toBe('SUCCEEDED');
+  return run.result;
 }
 
 /** The DynamoDB write that logs the transaction's identity (introspection) or its outcome. */
@@ -139,14 +36,11 @@ describe.each<PostgresStrategy>(['introspection', 'internal-table'])('PostgreSQL
   let n = 0;
   const run = async (s: Setup, options: { duplicates?: number } = {}): Promise<{ orderId: string; workflowId: string }> => {
     const orderId = `${strategy}-${++n}`;
-    const event = { workflowId: `pg-${orderId}`, input: { id: orderId } };
-    await Promise.all(Array.from({ length: options.duplicates ?? 1 }, () => s.driver.deliver('fn-Order', event)));
-    await s.driver.drain();
-    return { orderId, workflowId: event.workflowId };
+    return { orderId, workflowId: await deliver(s, orderId, options) };
   };
 
   test('crash before the transaction begins: the retry commits it', async () => {
-    const s = await setup(strategy, { pgCrashes: [{ match: (q) => q === 'BEGIN', point: 'before' }] });
+    const s = await setup(strategy, { pgCrashes: [{ match: (q) => q.startsWith('BEGIN'), point: 'before' }] });
     const { orderId, workflowId } = await run(s);
     expect(await applications(s.pool.pool, s.applied, orderId)).toBe(1);
     expect(await result(s, workflowId)).toEqual({ id: s.returned[0] });
@@ -175,7 +69,12 @@ describe.each<PostgresStrategy>(['introspection', 'internal-table'])('PostgreSQL
   });
 
   test('crash after a rollback: nothing committed, the retry commits it once', async () => {
-    const s = await setup(strategy, { failFirst: true });
+    const s = await setup(strategy, {
+      body: async (_sql, id, call) => {
+        if (call === 0) throw new Error('the first attempt fails after its statement');
+        return id;
+      },
+    });
     const { orderId, workflowId } = await run(s);
     expect(s.driver.executions).toBe(2);
     expect(await applications(s.pool.pool, s.applied, orderId)).toBe(1);
@@ -191,9 +90,9 @@ describe.each<PostgresStrategy>(['introspection', 'internal-table'])('PostgreSQL
     expect(await result(s, workflowId)).toEqual({ id: s.returned[0] });
   });
 
-  test('concurrent duplicate executions commit it once and all return its value', async () => {
+  test.each([2, 4])('%i concurrent duplicate executions commit it once and all return its value', async (duplicates) => {
     const s = await setup(strategy);
-    const { orderId, workflowId } = await run(s, { duplicates: 4 });
+    const { orderId, workflowId } = await run(s, { duplicates });
     expect(await applications(s.pool.pool, s.applied, orderId)).toBe(1);
     const { id } = (await result(s, workflowId)) as { id: number };
     expect(s.returned.length).toBeGreaterThan(0);
@@ -238,48 +137,42 @@ test('introspection: a duplicate that read the claim before the value was logged
 test('the internal table keeps no row once the outcome is logged', async () => {
   const s = await setup('internal-table');
   await s.driver.run({ workflowId: 'pg-rows', input: { id: 'rows' } });
-  const rows = await s.pool.pool.query(`SELECT count(*)::int AS n FROM unum_effects_${tables}`);
+  const rows = await s.pool.pool.query(`SELECT count(*)::int AS n FROM ${s.markers}`);
   expect(rows.rows[0].n).toBe(0);
 });
 
-test('auto chooses introspection on PostgreSQL 15: the identity is logged in the workflow table, no internal table is created', async () => {
-  const base = pg.pool();
-  const applied = await appliedTable(base);
-  const workflow = await db.table();
-  const order = async (input: { id: string }, _lambda: unknown, unum: UnumContext) =>
-    postgres(unum, base, { internalTable: 'unum_effects_auto' }).transaction(async (sql) => sql.query(`INSERT INTO ${applied} (order_id) VALUES ($1)`, [input.id]).then(() => 'ok'));
-  const driver = new Driver(new DynamoDbStore(workflow.name, db.client), fromCompiled(compileWorkflow('pgfx', definition), { order }));
-  await driver.run({ workflowId: 'pg-auto', input: { id: 'auto' } });
-  const effects = (await db.scan(workflow.name)).filter((item) => parseKey(keyOf(item) ?? '')?.kind === 'effect');
+test('the default strategy is the internal table: its row commits with the transaction, no transaction id is logged', async () => {
+  const s = await setup('default', { pgCrashes: [{ match: (q) => q === 'COMMIT', point: 'after' }] });
+  await s.driver.run({ workflowId: 'pg-default', input: { id: 'default' } });
+  expect(s.driver.executions).toBe(2);
+  expect(await applications(s.pool.pool, s.applied, 'default')).toBe(1);
+  const effects = (await db.scan(s.workflowTable)).filter((item) => parseKey(keyOf(item) ?? '')?.kind === 'effect');
   expect(effects).toHaveLength(1);
-  expect(effects[0].xid?.S).toMatch(/^\d+$/);
+  expect(effects[0].xid).toBeUndefined();
   expect(effects[0].st?.S).toBe('committed');
-  const table = await base.query(`SELECT to_regclass('unum_effects_auto') AS t`);
-  expect(table.rows[0].t).toBeNull();
+  const rows = await s.pool.pool.query(`SELECT count(*)::int AS n FROM ${s.markers}`);
+  expect(rows.rows[0].n).toBe(0);
 });
 
-test('a server with neither introspection nor a table of its own is an EffectError saying why', async () => {
-  const refusing: PgPool = {
-    async connect() {
-      return {
-        async query(text: string) {
-          const e = Object.assign(new Error(text.includes('CREATE') ? 'permission denied for schema public' : 'function pg_xact_status(xid8) does not exist'), {
-            code: text.includes('CREATE') ? '42501' : '42883',
-          });
-          throw e;
-        },
-        release: () => undefined,
-      };
-    },
-  };
-  const workflow = await db.table();
-  const order = (_input: unknown, _lambda: unknown, unum: UnumContext) => postgres(unum, refusing).transaction(async () => 1);
-  const driver = new Driver(new DynamoDbStore(workflow.name, db.client), fromCompiled(compileWorkflow('pgfx', definition), { order }));
-  await driver.run({ workflowId: 'pg-none', input: {} }, { retryAttempts: 0 });
-  const record = await db.run(workflow.name, 'pg-none');
-  expect(record?.status?.S).toBe('FAILED');
-  expect(record?.error?.M?.error?.S).toBe(new EffectError('x').name);
-  expect(record?.error?.M?.cause?.S).toMatch(
-    /need pg_xact_status \(PostgreSQL 13\+\) or a table of their own.*introspection: function pg_xact_status\(xid8\) does not exist; internal table unum_effects: permission denied/,
-  );
+test('introspection logs the transaction id with the server incarnation it was given by', async () => {
+  const s = await setup('introspection');
+  await s.driver.run({ workflowId: 'pg-claim', input: { id: 'claim' } });
+  const effects = (await db.scan(s.workflowTable)).filter((item) => parseKey(keyOf(item) ?? '')?.kind === 'effect');
+  expect(effects).toHaveLength(1);
+  expect(effects[0].xid?.S).toMatch(/^\d+@\d+:\d+:(\d+|-)$/);
+  expect(effects[0].st?.S).toBe('committed');
+});
+
+test('a marker table made in advance serves a role that may not create tables (PostgreSQL 15: no CREATE on public)', async () => {
+  const admin = pg.pool(1);
+  const markers = `unum_effects_made_${process.pid}`;
+  const applied = await appliedTable(admin);
+  await admin.query(`CREATE ROLE app_${process.pid} LOGIN`);
+  await admin.query(`CREATE TABLE ${markers} (op text PRIMARY KEY, result text, done boolean NOT NULL DEFAULT false, expires_at timestamptz, created_at timestamptz NOT NULL DEFAULT now())`);
+  await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${markers}, ${applied} TO app_${process.pid}; GRANT USAGE ON SEQUENCE ${applied}_id_seq TO app_${process.pid}`);
+  const { name: table } = await db.table();
+  const config = { pgUrl: pg.url.replace('postgres@', `app_${process.pid}@`), dynamoEndpoint: db.endpoint, table, invocation: 'made', orderId: 'made', applied, markers, strategy: 'internal-table' as const };
+  const value = await runOrder(config);
+  expect(await runOrder(config)).toBe(value);
+  expect(await applications(admin, applied, 'made')).toBe(1);
 });

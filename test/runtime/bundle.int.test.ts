@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { startTestDb, type TestDb } from '../support/dynamodb';
 import { defineWorkflow, seq, succeed } from '../support/harness';
+import { TEST_ENVELOPE_KEY, writeTestEnvelopeKey } from '../support/envelope-key';
+import { macVerifies } from '../../runtime/contract/envelope-mac';
 
 let db: TestDb;
 let server: Server;
@@ -57,6 +59,8 @@ test('a bundled function loads its IR beside the bundle, checkpoints and invokes
     logLevel: 'silent',
   });
   writeFileSync(join(dir, 'out', 'unum-ir.json'), JSON.stringify(nodes.A.ir));
+  // The envelope key, which a deployment resource creates: the function reads it from its table.
+  await writeTestEnvelopeKey(db.client, name, 'bundled');
   const address = server.address() as { port: number };
   // A child process with the SDK on NODE_PATH, as the Lambda Node.js runtime provides it.
   const script = `require(${JSON.stringify(join(dir, 'out', 'index.js'))}).handler({ workflowId: 'b1', input: { n: 1 } }, { awsRequestId: 'r1', getRemainingTimeInMillis: () => 30000 }).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); })`;
@@ -73,6 +77,9 @@ test('a bundled function loads its IR beside the bundle, checkpoints and invokes
   expect(invokes).toHaveLength(1);
   expect(invokes[0].path).toBe('/2015-03-31/functions/fn-B/invocations');
   expect(invokes[0].type).toBe('Event');
-  expect(JSON.parse(invokes[0].body).unum).toMatchObject({ node: 'B', inputs: [{ value: { n: 2 } }] });
+  const sent = JSON.parse(invokes[0].body) as { unum: Record<string, unknown>; mac: string };
+  expect(sent.unum).toMatchObject({ node: 'B', inputs: [{ value: { n: 2 } }] });
+  // Sealed with the key read from the table, and verified after Lambda's JSON round trip.
+  expect(macVerifies(TEST_ENVELOPE_KEY, sent.unum, sent.mac)).toBe(true);
   expect((await db.run(name, 'b1'))?.status?.S).toBe('RUNNING');
 });

@@ -10,6 +10,7 @@ import type { TaskResponseAnswer } from '../../runtime/contract/ir';
 import { decodeRunRecord } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { defineWorkflow, Driver, lambdaContext, seq, succeed } from '../support/harness';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 jest.setTimeout(120_000);
 const db = useTestDb();
@@ -46,7 +47,7 @@ async function driver(catchFlaky: boolean) {
   const defined = nodes(catchFlaky);
   const d = new Driver(store, defined);
   const ask = defined.Ask;
-  d.handlers.set('fn-Ask', createCallbackHandler(ask.module, { ir: ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
+  d.handlers.set('fn-Ask', createCallbackHandler(ask.module, { envelopeKey: testEnvelopeKey, ir: ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
   const record = async (id: string) => decodeRunRecord((await db.run(name, id))!);
   return { d, record };
 }

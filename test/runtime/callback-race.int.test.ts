@@ -10,6 +10,7 @@ import { decodeRunRecord } from '../../runtime/contract/table';
 import { decodeTaskToken, encodeTaskToken } from '../../runtime/contract/task-token';
 import { useTestDb } from '../support/dynamodb';
 import { defineWorkflow, Driver, lambdaContext, seq, succeed } from '../support/harness';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 jest.setTimeout(120_000);
 const db = useTestDb();
@@ -35,7 +36,7 @@ const nodes = defineWorkflow('cb', {
 async function waitingRun(store: Awaited<ReturnType<typeof db.table>>['store'], workflowId: string): Promise<{ d: Driver; token: string; timeout: unknown }> {
   const d = new Driver(store, nodes);
   const ask = nodes.Ask;
-  d.handlers.set('fn-Ask', createCallbackHandler(ask.module, { ir: ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
+  d.handlers.set('fn-Ask', createCallbackHandler(ask.module, { envelopeKey: testEnvelopeKey, ir: ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
   await d.run({ input: { order: workflowId }, workflowId }, { hold: (x) => 'unumTask' in x.event });
   const timeout = d.held.find((x) => JSON.stringify(x.event).includes('States.Timeout'));
   return { d, token: tokens.get(workflowId) as string, timeout: timeout?.event };

@@ -14,6 +14,7 @@ import { decodeHistoryEntry, decodeParked, decodeRunRecord, keyOf, parseKey } fr
 import { decodeTaskToken } from '../../runtime/contract/task-token';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, driverFunction, fromCompiled, lambdaContext, RECORDER_FUNCTION } from '../support/harness';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 jest.setTimeout(60_000);
 const db = useTestDb();
@@ -45,7 +46,7 @@ test('a run records its deployment, and every envelope, invoke, schedule and tok
   const nodes = fromCompiled(compileWorkflow('pinned', Definition.from(definition), { runTimeoutSeconds: 3600, history: true }), handlers, DEPLOYMENT);
   const d = new Driver(store, nodes);
   const ask = driverFunction('Ask', DEPLOYMENT);
-  d.handlers.set(ask, createCallbackHandler(nodes.Ask.module, { ir: nodes.Ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
+  d.handlers.set(ask, createCallbackHandler(nodes.Ask.module, { envelopeKey: testEnvelopeKey, ir: nodes.Ask.ir, store, invoker: d.invoker, scheduler: d.scheduler }));
   // The schedules' invokes wait: the run's timeout and the callback's are not due.
   await d.run({ workflowId: 'p1', input: { n: 1 } }, { hold: (x) => 'unumTask' in x.event || 'unumRunTimeout' in x.event });
 
@@ -60,7 +61,7 @@ test('a run records its deployment, and every envelope, invoke, schedule and tok
 
   const envelopes = d.invoker.sent.filter((x) => 'unum' in x.event).map((x) => (x.event as Envelope).unum);
   expect(envelopes.map((u) => u.node)).toEqual(expect.arrayContaining(['W', 'Ask', 'B']));
-  for (const u of envelopes) expect(u).toMatchObject({ v: 3, deployment: DEPLOYMENT });
+  for (const u of envelopes) expect(u).toMatchObject({ v: 4, deployment: DEPLOYMENT });
   for (const x of d.invoker.sent) expect(x.functionName).toMatch(new RegExp(`^fn-[\\w.-]+:${DEPLOYMENT}$`));
   expect(d.scheduler.schedules.map((s) => s.functionName).sort()).toEqual([driverFunction('Ask', DEPLOYMENT), driverFunction('W', DEPLOYMENT), qualifiedName(RECORDER_FUNCTION, DEPLOYMENT)].sort());
 
@@ -83,5 +84,5 @@ test('a failure Lambda gave up on is parked on the failed function\'s alias of t
   const parked = (await db.scan(name)).flatMap((item) => (parseKey(keyOf(item) ?? '')?.kind === 'park' ? [decodeParked(item)!] : []));
   expect(parked).toHaveLength(1);
   expect(parked[0].functionName).toMatch(new RegExp(`:function:fn-Broken:${DEPLOYMENT}$`));
-  expect(JSON.parse(parked[0].event)).toMatchObject({ unum: { v: 3, deployment: DEPLOYMENT, node: 'Broken' } });
+  expect(JSON.parse(parked[0].event)).toMatchObject({ unum: { v: 4, deployment: DEPLOYMENT, node: 'Broken' }, mac: expect.any(String) });
 });

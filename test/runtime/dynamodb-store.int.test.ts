@@ -1,6 +1,7 @@
 /** DynamoDbStore against DynamoDB Local: conditional writes, batches past their limits, run record conditions. */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDbStore } from '../../runtime/aws/dynamodb-store';
+import { TABLE_FORMAT } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 
 const db = useTestDb({ quiet: false });
@@ -25,7 +26,7 @@ test('a losing put returns the stored checkpoint from ALL_OLD, with no extra rea
   expect(await store.getCheckpoint('ckpt#c')).toEqual({ json: '"caught"', catchIndex: 1, ttl: 100 });
   const raw = await db.client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'ckpt#a' } } }));
   // The table format (`fv`) beside the key, value and TTL.
-  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, fv: { N: '2' }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
+  expect(raw.Item).toEqual({ pk: { S: 'ckpt#a' }, fv: { N: String(TABLE_FORMAT) }, v: { S: '{"x":1}' }, ttl: { N: '100' } });
 });
 
 test('a value over 700 bytes is stored deflated when that is smaller, and read back byte for byte', async () => {

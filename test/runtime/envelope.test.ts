@@ -7,10 +7,11 @@ import { createHandler } from '../../runtime/entry/handler';
 import { parseEvent } from '../../runtime/entry/envelope';
 import { parseStart } from '../../runtime/contract/start-request';
 import { UnumEventError } from '../../runtime/contract/errors';
-import { ENVELOPE_VERSION, type NodeIR } from '../../runtime/contract/ir';
+import { ENVELOPE_VERSION, type Envelope, type NodeIR } from '../../runtime/contract/ir';
 import { MAX_VALUE_BYTES } from '../../runtime/contract/table';
 import { defineWorkflow, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
 
 const DEPLOYMENT = `d${'0'.repeat(19)}1`;
 const nodes = defineWorkflow('env', {
@@ -118,8 +119,8 @@ test('a redrive generation (the redrive that re-sent the event) parses on an env
 });
 
 test('the handler checks the IR version and the user export at creation', () => {
-  expect(() => createHandler({}, { ir: { ...A, version: 1 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 1 of node A/);
-  expect(() => createHandler({ other: () => 1 }, { ir: A, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/node A needs the function export "handler"/);
+  expect(() => createHandler({}, { envelopeKey: testEnvelopeKey, ir: { ...A, version: 1 } as unknown as NodeIR, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/IR version 1 of node A/);
+  expect(() => createHandler({ other: () => 1 }, { envelopeKey: testEnvelopeKey, ir: A, store: new MemoryStore(), invoker: new QueueInvoker() })).toThrow(/node A needs the function export "handler"/);
 });
 
 describe('an envelope of another version or deployment is refused, naming both, before anything is read or written', () => {
@@ -127,9 +128,10 @@ describe('an envelope of another version or deployment is refused, naming both, 
   const OTHER = `d${'f'.repeat(20)}`;
 
   test.each([
-    ['of format 2 (before deployment pinning)', { v: 2, deployment: undefined }, /^an envelope of format 2, from an unum-cdk before deployment pinning; node B runs format 3 on deployment d0{19}1$/],
-    ['of format 1 (no version)', { v: undefined, deployment: undefined }, /^an envelope of format 1, from an unum-cdk before deployment pinning; node B runs format 3/],
-    ['of a newer format', { v: 4 }, /^an envelope of format 4, from a newer unum-cdk; node B runs format 3 on deployment d0{19}1$/],
+    ['of format 2 (before deployment pinning)', { v: 2, deployment: undefined }, /^an envelope of format 2, from an unum-cdk before deployment pinning; node B runs format 4 on deployment d0{19}1$/],
+    ['of format 1 (no version)', { v: undefined, deployment: undefined }, /^an envelope of format 1, from an unum-cdk before deployment pinning; node B runs format 4/],
+    ['of format 3 (before envelopes were authenticated)', { v: 3 }, /^an envelope of format 3, from an unum-cdk before envelopes were authenticated; node B runs format 4 on deployment d0{19}1$/],
+    ['of a newer format', { v: 5 }, /^an envelope of format 5, from a newer unum-cdk; node B runs format 4 on deployment d0{19}1$/],
   ])('an envelope %s: the version check, its run named (it cannot go on)', (_, change, reason) => {
     const e = rejection(() => parseEvent({ unum: { ...unum, ...change } }, B, ctx));
     expect(e.message).toMatch(reason);
@@ -154,7 +156,7 @@ describe('an envelope of another version or deployment is refused, naming both, 
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
     await store.startRun({ workflow: 'env', workflowId: 'w1' }, new Date().toISOString(), Math.floor(Date.now() / 1000) + 3600);
-    const answer = await createHandler(nodes.B.module, { ir: B, store, invoker })({ unum: { ...unum, deployment: OTHER } }, ctx);
+    const answer = await createHandler(nodes.B.module, { envelopeKey: testEnvelopeKey, ir: B, store, invoker })(sealed({ unum: { ...unum, deployment: OTHER } } as Envelope), ctx);
     expect(answer).toEqual({ workflowId: 'w1', rejected: { error: 'Unum.DeploymentMismatch', cause: expect.stringContaining(`deployment ${OTHER} to node B`) as unknown } });
     expect(store.runOf('w1')).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Unum.DeploymentMismatch' } });
     expect(invoker.sent).toEqual([]);

@@ -11,6 +11,8 @@ import { boundedError, ERROR_BOUNDS, truncated } from '../../runtime/contract/er
 import { decodeHistoryEntry, decodeRunRecord, type Item, keyOf, parseKey, ttlOf } from '../../runtime/contract/table';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, defineWorkflow, succeed } from '../support/harness';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
+import type { Envelope } from '../../runtime/contract/ir';
 
 const db = useTestDb();
 const HUGE = 'x'.repeat(450 * 1024);
@@ -21,7 +23,8 @@ function failureRecord(workflowId: string, node: string, errorMessage: string): 
   return {
     version: '1.0',
     requestContext: { requestId: 'req-1', functionArn: `arn:aws:lambda:us-east-1:1:function:fn-${node}:$LATEST`, condition: 'RetriesExhausted', approximateInvokeCount: 3 },
-    requestPayload: { unum: { v: 1, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: 1 }] } },
+    // Sent by a function of the workflow (an envelope of format 1, from before envelopes named their workflow): sealed.
+    requestPayload: sealed({ unum: { v: 1, workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: 1 }] } } as unknown as Envelope),
     responsePayload: { errorType: 'Error', errorMessage },
   };
 }
@@ -63,7 +66,7 @@ describe('the failure recorder', () => {
   test('records FAILED, with a bounded history entry, for a 450 KB error message', async () => {
     const { name, store } = await db.table();
     await store.startRun({ workflow: 'W', workflowId: 'big' }, new Date().toISOString(), 1);
-    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(failureRecord('big', 'B', HUGE));
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true }, { envelopeKey: testEnvelopeKey })(failureRecord('big', 'B', HUGE));
     const item = (await db.run(name, 'big')) as Item;
     const run = decodeRunRecord(item);
     expect(run).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
@@ -76,14 +79,14 @@ describe('the failure recorder', () => {
     const { name, store } = await db.table();
     const record = failureRecord('odd', 'B', '');
     const odd = { ...record, responsePayload: { errorType: 42, errorMessage: { nested: true } } } as unknown as FailureRecord;
-    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(odd);
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true }, { envelopeKey: testEnvelopeKey })(odd);
     expect(decodeRunRecord((await db.run(name, 'odd')) as Item)).toMatchObject({ status: 'FAILED', error: { node: 'B', error: '42', cause: JSON.stringify({ errorType: 42, errorMessage: { nested: true } }) } });
   });
 
   test('every record it writes has a TTL, also a run record the entry never wrote', async () => {
     const { name, store } = await db.table();
     const before = Math.floor(Date.now() / 1000);
-    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true })(failureRecord('never-started', 'Entry', 'boom'));
+    await createFailureRecorder(store, 'W', { runRetentionSeconds: RETENTION, history: true }, { envelopeKey: testEnvelopeKey })(failureRecord('never-started', 'Entry', 'boom'));
     const items = await db.scan(name);
     expect(items.map((i) => parseKey(keyOf(i) ?? '')?.kind).sort()).toEqual(['history', 'history', 'run']);
     for (const item of items) expect(ttlOf(item)).toBeGreaterThanOrEqual(before + RETENTION);

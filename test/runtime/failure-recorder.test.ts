@@ -1,7 +1,13 @@
-import { createFailureRecorder } from '../../runtime/entry/failure-recorder';
+import { createFailureRecorder as createRecorder } from '../../runtime/entry/failure-recorder';
 import { type FailureRecord, identify } from '../../runtime/contract/failure-record';
 import { encodeTaskToken } from '../../runtime/contract/task-token';
 import { MemoryStore } from '../support/memory-store';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
+import type { Envelope } from '../../runtime/contract/ir';
+
+/** The recorder with the test's envelope key (the real one reads it from the table). */
+const createFailureRecorder = (...[store, workflow, settings, options]: Parameters<typeof createRecorder>): ReturnType<typeof createRecorder> =>
+  createRecorder(store, workflow, settings, { envelopeKey: testEnvelopeKey, ...options });
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -22,7 +28,8 @@ const record = (requestPayload: unknown, responsePayload: FailureRecord['respons
   version: '1.0',
   timestamp: '2026-11-21T00:00:00Z',
   requestContext: { requestId: 'req-42', functionArn: 'arn:aws:lambda:us-east-1:1:function:stack-wf-B:$LATEST', condition: 'RetriesExhausted', approximateInvokeCount: 3 },
-  requestPayload,
+  // What failed was sent by a function of the workflow: an envelope is sealed.
+  requestPayload: typeof requestPayload === 'object' && requestPayload !== null && 'unum' in requestPayload ? sealed(requestPayload as Envelope) : requestPayload,
   responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
   responsePayload,
 });
@@ -139,9 +146,10 @@ describe('a failure the recorder records is parked for a redrive (docs/architect
 
   test('an envelope as it was, its window from its lease; a spec without retention marks the run not redrivable', async () => {
     const store = new MemoryStore();
-    const envelope = { unum: { v: 3, workflow: 'W', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
+    const envelope = { unum: { v: 4, workflow: 'W', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
     await createFailureRecorder(store, 'W', SETTINGS, { spec })(record(envelope));
-    expect([...store.parked.values()].map((p) => [JSON.parse(p.event), p.until])).toEqual([[envelope, 100000 - 7200]]);
+    // As it was received, its MAC included: a redrive re-sends it as its sender sealed it.
+    expect([...store.parked.values()].map((p) => [JSON.parse(p.event), p.until])).toEqual([[sealed(envelope as Envelope), 100000 - 7200]]);
     const old = new MemoryStore();
     await createFailureRecorder(old, 'W', SETTINGS, { spec: { deployment: '', nodes: {}, functionNames: {} } })(record(envelope));
     expect(old.parked.size).toBe(0);
@@ -152,7 +160,7 @@ describe('a failure the recorder records is parked for a redrive (docs/architect
     const pinned = { ...spec, deployment: DEPLOYMENT };
     const older = `d${'b'.repeat(20)}`;
     const store = new MemoryStore();
-    const envelope = { unum: { v: 3, workflow: 'W', deployment: older, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
+    const envelope = { unum: { v: 4, workflow: 'W', deployment: older, workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }], lease: 100000 } };
     await createFailureRecorder(store, 'W', SETTINGS, { spec: pinned })(record(envelope));
     process.env.UNUM_ENTRY_NODE = 'Entry';
     await createFailureRecorder(store, 'W', SETTINGS, { spec: pinned })(record({ n: 1 }));

@@ -15,6 +15,7 @@ import type { CheckpointStore } from '../../runtime/ports/store';
 import { defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { MapWatch } from '../support/map-watch';
 import { MemoryStore } from '../support/memory-store';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -103,7 +104,7 @@ async function runWithFaults(seed: number, deterministic: boolean, history = fal
     random,
     0.02,
   );
-  const handlers = new Map<string, LambdaHandler>(Object.entries(nodes).map(([n, v]) => [`fn-${n}`, createHandler(v.module, { ir: v.ir as NodeIR, store, invoker })]));
+  const handlers = new Map<string, LambdaHandler>(Object.entries(nodes).map(([n, v]) => [`fn-${n}`, createHandler(v.module, { envelopeKey: testEnvelopeKey, ir: v.ir as NodeIR, store, invoker })]));
   queue.push({ fn: 'fn-A', event: { workflowId: `run-${seed}`, input: 6 } });
   let deliveries = 0;
   // Lambda's async retries: the same event (same request id) until it succeeds.

@@ -15,6 +15,7 @@ import { checkpointKey, keyOf } from '../../runtime/contract/table';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, fromCompiled, lambdaContext, QueueInvoker } from '../support/harness';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
 
 const db = useTestDb();
 
@@ -94,13 +95,15 @@ const frame = (u: Header): Record<string, unknown> => (u.fanOut as Record<string
 const input = (u: Header): Record<string, Record<string, unknown>> => (u.inputs as Record<string, Record<string, unknown>>[])[0];
 const tooBig = ENVELOPE_BOUNDS.fanOutSize + 1;
 
-/** [field, base envelope, forgery, what the rejection names, whether it names a run of this workflow]. */
+/** [field, base envelope, forgery, what the rejection names, whether it names a run of this workflow]; each sealed after the forgery. */
 const forgeries: [string, Base, (u: Header) => void, RegExp, boolean][] = [
-  ['a newer version', 'Count', (u) => (u.v = ENVELOPE_VERSION + 1), /^an envelope of format 4, from a newer unum-cdk; node Count runs format 3/, true],
-  ['version 2 (before deployment pinning)', 'Count', (u) => ((u.v = 2), delete u.deployment), /^an envelope of format 2, from an unum-cdk before deployment pinning; node Count runs format 3/, true],
-  ['no version', 'Count', (u) => delete u.v, /^an envelope of format 1, from an unum-cdk before deployment pinning/, true],
+  // Another version carries no MAC this node verifies: refused before the MAC, naming no run.
+  ['a newer version', 'Count', (u) => (u.v = ENVELOPE_VERSION + 1), /^an envelope of format 5, from a newer unum-cdk: .*; node Count runs format 4/, false],
+  ['version 3 (before envelopes were authenticated)', 'Count', (u) => (u.v = 3), /^an envelope of format 3, from an unum-cdk before envelopes were authenticated: .*; node Count runs format 4/, false],
+  ['version 2 (before deployment pinning)', 'Count', (u) => ((u.v = 2), delete u.deployment), /^an envelope of format 2, from an unum-cdk before deployment pinning: .*; node Count runs format 4/, false],
+  ['no version', 'Count', (u) => delete u.v, /^an envelope of format 1, from an unum-cdk before deployment pinning/, false],
   ['another workflow', 'Count', (u) => (u.workflow = 'Other'), /unum\.workflow must be this function's workflow "Forge" \(got "Other"\)/, false],
-  ['no workflow (before version 2)', 'Count', (u) => (delete u.workflow, (u.v = 1)), /^an envelope of format 1, from an unum-cdk before deployment pinning/, true],
+  ['no workflow (before version 2)', 'Count', (u) => (delete u.workflow, (u.v = 1)), /^an envelope of format 1, from an unum-cdk before deployment pinning/, false],
   ['a run id with #', 'Count', (u) => (u.workflowId = 'a#b'), /unum\.workflowId must match/, false],
   ['a run id of 129 characters', 'Count', (u) => (u.workflowId = 'x'.repeat(129)), /unum\.workflowId must match/, false],
   ['another node', 'Count', (u) => (u.node = 'Split'), /unum\.node must be this function's node "Count" \(got "Split"\)/, true],
@@ -160,7 +163,8 @@ describe.each(forgeries)('an envelope with %s', (_, base, forge, reason, ours) =
     const e = JSON.parse(JSON.stringify(bases[base])) as { unum: Header };
     e.unum.workflowId = workflowId;
     forge(e.unum);
-    return e as unknown as Envelope;
+    // Sealed again, as only a function of the workflow could: what a node refuses here is a malformed envelope it authenticated.
+    return sealed(e as unknown as Envelope);
   };
   const target = base.startsWith('Sum') ? 'Sum' : base === 'Launch' ? 'Tenfold' : base;
 
@@ -168,7 +172,7 @@ describe.each(forgeries)('an envelope with %s', (_, base, forge, reason, ours) =
     const { name, store } = await db.table();
     const c = counting(store);
     const invoker = new QueueInvoker();
-    const handler = createHandler(handlers, { ir: fromCompiled(FORGE, handlers)[target].ir, store: c.store, invoker });
+    const handler = createHandler(handlers, { envelopeKey: testEnvelopeKey, ir: fromCompiled(FORGE, handlers)[target].ir, store: c.store, invoker });
     const event = forged('forged');
     await expect(handler(event, lambdaContext(`fn-${target}`))).resolves.toEqual({
       ...(ours ? { workflowId: 'forged' } : {}),
@@ -193,7 +197,7 @@ describe.each(forgeries)('an envelope with %s', (_, base, forge, reason, ours) =
     const entry = fromCompiled(FORGE, handlers)[FORGE.entry].ir;
     const event = forged('victim') as unknown as { unum: Header };
     event.unum.node = entry.node;
-    const out = await createHandler(handlers, { ir: entry, store: c.store, invoker })(event, lambdaContext(`fn-${entry.node}`));
+    const out = await createHandler(handlers, { envelopeKey: testEnvelopeKey, ir: entry, store: c.store, invoker })(event, lambdaContext(`fn-${entry.node}`));
     expect(out).toEqual({ rejected: { error: 'UnumEventError', cause: 'malformed start request: the entry function accepts start requests only, not envelopes' } });
     expect([c.calls, invoker.sent, await db.scan(name)]).toEqual([{}, [], []]);
     expectRejectionReported(entry.node, /accepts start requests only/);
@@ -277,8 +281,8 @@ test('a loop at its iteration bound ends the run FAILED, naming the bound, inste
   const invoker = new QueueInvoker();
   const count = fromCompiled(FORGE, handlers).Count.ir;
   await store.startRun({ workflow: 'Forge', workflowId: 'bound' }, 'now', Math.floor(Date.now() / 1000) + 3600);
-  const event: Envelope = { unum: { v: ENVELOPE_VERSION, workflow: 'Forge', deployment: '', workflowId: 'bound', node: 'Count', iteration: ENVELOPE_BOUNDS.iteration, fanOut: [], inputs: [{ value: 7 }] } };
-  await createHandler(handlers, { ir: count, store, invoker })(event, lambdaContext('fn-Count'));
+  const event: Envelope = sealed({ unum: { v: ENVELOPE_VERSION, workflow: 'Forge', deployment: '', workflowId: 'bound', node: 'Count', iteration: ENVELOPE_BOUNDS.iteration, fanOut: [], inputs: [{ value: 7 }] } });
+  await createHandler(handlers, { envelopeKey: testEnvelopeKey, ir: count, store, invoker })(event, lambdaContext('fn-Count'));
   expect(invoker.sent).toEqual([]);
   expect((await db.run(name, 'bound'))?.error?.M).toEqual({
     node: { S: 'Count' },

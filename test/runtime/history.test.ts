@@ -12,6 +12,7 @@ import { checkpointKey, decodeHistoryEntry, type HistoryEntry, type HistoryItem 
 import { counting } from '../support/counting-store';
 import { Driver, defineWorkflow, lambdaCause, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -271,7 +272,7 @@ test('an append error is an error of the execution: nothing is invoked before th
   const c = counting(memory);
   c.failBefore.putHistoryEntry = 1;
   const invoker = new QueueInvoker();
-  const handler = createHandler(nodes.A.module, { ir: nodes.A.ir, store: c.store, invoker });
+  const handler = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store: c.store, invoker });
   await expect(handler(start(1), lambdaContext('fn-A'))).rejects.toThrow(/injected failure before putHistoryEntry/);
   expect(memory.checkpoints.get(checkpointKey(invocationName({ workflow: 'strict', workflowId: 'w' }, 'A', 0, [])))).toBeDefined();
   expect(invoker.sent).toHaveLength(0);

@@ -9,6 +9,7 @@ import { invocationName } from '../../runtime/contract/naming';
 import { checkpointKey } from '../../runtime/contract/table';
 import { Driver, defineWorkflow, lambdaContext, QueueInvoker, seq, succeed } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
+import { testEnvelopeKey } from '../support/envelope-key';
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -21,10 +22,10 @@ test('scalar invoke: successor envelope with the inline value (no parent: nothin
   const nodes = defineWorkflow('s', { A: { fn: (x: number) => x + 1, instructions: [seq('B')] }, B: { instructions: [succeed] } });
   const store = new MemoryStore();
   const invoker = new QueueInvoker();
-  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
+  await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
   // A new run's lease is the checkpoint retention (3600 s) from its start.
   const lease = expect.any(Number) as unknown as number;
-  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 3, workflow: 's', deployment: '', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], lease } } }]);
+  expect(invoker.sent).toEqual([{ functionName: 'fn-B', event: { unum: { v: 4, workflow: 's', deployment: '', workflowId: 'w', node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 2 }], lease }, mac: expect.stringMatching(/^[\w-]{43}$/) } }]);
   expect(invoker.sent[0].event.unum.lease! - Date.now() / 1000).toBeGreaterThan(3590);
   expect(store.runOf('w')).toMatchObject({ status: 'RUNNING' });
 });
@@ -44,7 +45,7 @@ test('parallel: nothing is created before the branches are invoked (an arrival c
     shardsAtInvoke.push(store.shards.size);
     return orig(fn, ev);
   };
-  await createHandler({}, { ir: nodes.O.ir, store, invoker })(start('v'), lambdaContext('fn-O'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.O.ir, store, invoker })(start('v'), lambdaContext('fn-O'));
   expect(shardsAtInvoke).toEqual([0, 0]);
   expect(store.writes).toBe(2);
   const origin = checkpointKey(invocationName({ workflow: 'p', workflowId: 'w' }, 'O', 0, []));
@@ -76,7 +77,7 @@ test('map launches concurrently, at most invokeConcurrency invokes in flight', a
       this.sent++;
     },
   };
-  await createHandler({}, { ir: nodes.O.ir, store: new MemoryStore(), invoker })(start(Array.from({ length: 40 }, (_, i) => i)), lambdaContext('fn-O'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.O.ir, store: new MemoryStore(), invoker })(start(Array.from({ length: 40 }, (_, i) => i)), lambdaContext('fn-O'));
   expect(invoker.sent).toBe(40);
   expect(peak).toBe(4);
 });
@@ -88,7 +89,7 @@ test('a bounded map: the origin launches only the first maxConcurrency items, na
     J: { join: { tails: ['M'] }, instructions: [succeed] },
   });
   const invoker = new QueueInvoker();
-  await createHandler({}, { ir: nodes.O.ir, store: new MemoryStore(), invoker })(start([10, 11, 12, 13, 14]), lambdaContext('fn-O'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.O.ir, store: new MemoryStore(), invoker })(start([10, 11, 12, 13, 14]), lambdaContext('fn-O'));
   expect(invoker.sent.map((s) => [s.event.unum.inputs[0], s.event.unum.fanOut[0]])).toEqual(
     [0, 1, 2].map((index) => [{ value: 10 + index }, { index, size: 5, kind: 'map', iteration: 0, origin: expect.stringMatching(/^ckpt#/), originNode: 'O' }]),
   );
@@ -101,7 +102,7 @@ test('a map over a non-array fails the run (States.Runtime) without throwing', a
     J: { join: { tails: ['M'] }, instructions: [] },
   });
   const store = new MemoryStore();
-  await createHandler({}, { ir: nodes.O.ir, store, invoker: new QueueInvoker() })(start({ items: 5 }), lambdaContext('fn-O'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.O.ir, store, invoker: new QueueInvoker() })(start({ items: 5 }), lambdaContext('fn-O'));
   expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { node: 'O', error: 'States.Runtime' } });
 });
 
@@ -119,7 +120,7 @@ test('a duplicate execution runs user code again but sends the committed value, 
   });
   const store = new MemoryStore();
   const invoker = new QueueInvoker();
-  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+  const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker });
   await h(start(null), lambdaContext('fn-A', 'r'));
   await h(start(null), lambdaContext('fn-A', 'r'));
   // The duplicate's read of the run record goes beside its commit, so its handler runs before the put finds the checkpoint.
@@ -140,7 +141,7 @@ test('a choice inside a choice, incrIteration, then succeed', async () => {
   });
   const store = new MemoryStore();
   const invoker = new QueueInvoker();
-  const h = createHandler({}, { ir: nodes.A.ir, store, invoker });
+  const h = createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker });
   await h(start({ s: 'abc' }, 'w1'), lambdaContext('fn-A'));
   await h(start({ s: 'xyz' }, 'w2'), lambdaContext('fn-A'));
   await h(start({}, 'w3'), lambdaContext('fn-A'));
@@ -152,7 +153,7 @@ test('a choice inside a choice, incrIteration, then succeed', async () => {
 test('the run record gets one final status; a later fail cannot overwrite success', async () => {
   const nodes = defineWorkflow('once', { A: { instructions: [succeed, { op: 'fail', state: 'Failed', error: 'Late' }] } });
   const store = new MemoryStore();
-  await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A'));
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: '1' });
 });
 
@@ -163,7 +164,7 @@ test('States.Timeout is raised before the function itself times out, and can be 
   });
   const store = new MemoryStore();
   const invoker = new QueueInvoker();
-  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A', 'r', 300));
+  await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A', 'r', 300));
   expect(invoker.sent[0].event.unum.inputs[0]).toEqual({ value: { Error: 'States.Timeout', Cause: 'node A: handler timed out' } });
 });
 
@@ -182,7 +183,7 @@ describe('the handler deadline is the node timeoutSeconds (Step Functions Timeou
       B: { instructions: [] },
     }, { timeoutSeconds: 5 });
     const invoker = new QueueInvoker();
-    const run = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A', 'r', (5 + FUNCTION_TIMEOUT_MARGIN_SECONDS) * 1000));
+    const run = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A', 'r', (5 + FUNCTION_TIMEOUT_MARGIN_SECONDS) * 1000));
     await jest.advanceTimersByTimeAsync(ms + 1);
     await run;
     return invoker.sent[0].event.unum.inputs[0];
@@ -207,7 +208,7 @@ describe('a Choice on a missing path fails the run with States.Runtime, as in St
     });
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
-    await createHandler({}, { ir: nodes.A.ir, store, invoker })(start(input), lambdaContext('fn-A'));
+    await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker })(start(input), lambdaContext('fn-A'));
     return { store, sent: invoker.sent.map((s) => s.functionName) };
   };
 
@@ -230,7 +231,7 @@ describe('a Choice on a missing path fails the run with States.Runtime, as in St
 test('a Pass node with result null outputs null, not its input', async () => {
   const nodes = defineWorkflow('n', { A: { handler: { kind: 'pass', result: null }, instructions: [succeed] } });
   const store = new MemoryStore();
-  await createHandler({}, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result: 'null' });
 });
 
@@ -246,7 +247,7 @@ test('retries stop when the remaining time cannot cover the next delay', async (
       instructions: [],
     },
   });
-  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
+  const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
   await expect(h(start(1), lambdaContext('fn-A', 'r', 5000))).rejects.toThrow('x');
   expect(calls).toBe(1);
 });
@@ -270,7 +271,7 @@ test('retry intervals grow by the backoff rate and respect maxDelaySeconds', asy
     },
   });
   const store = new MemoryStore();
-  await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A', 'r', 600000));
+  await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start(1), lambdaContext('fn-A', 'r', 600000));
   // Each attempt also races the handler against its deadline, timeoutSeconds (30 s).
   expect(delays.filter((d) => d !== 30_000)).toEqual([1000, 3000, 5000, 5000]);
   expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED' });
@@ -280,7 +281,7 @@ test('log lines and EMF metrics', async () => {
   const lines: string[] = [];
   (process.stdout.write as unknown as jest.Mock).mockImplementation((l: string) => lines.push(l.trimEnd()));
   const nodes = defineWorkflow('obs', { A: { fn: (x: number) => x, instructions: [succeed] } });
-  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
+  const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store: new MemoryStore(), invoker: new QueueInvoker() });
   await h(start(1), lambdaContext('fn-A', 'r'));
   await h(start(1), lambdaContext('fn-A', 'r'));
   const docs = lines.map((l) => JSON.parse(l));
@@ -348,7 +349,7 @@ describe('pass instruction (a folded Pass state)', () => {
     });
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
-    const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+    const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker });
     await h(start({ n: 2 }, 'w1'), lambdaContext('fn-A'));
     await h(start({ n: 1 }, 'w2'), lambdaContext('fn-A'));
     const key = checkpointKey(invocationName({ workflow: 'p', workflowId: 'w1' }, 'A', 0, []));
@@ -365,7 +366,7 @@ describe('pass instruction (a folded Pass state)', () => {
     });
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
-    const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+    const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker });
     await h(start({ a: 1 }), lambdaContext('fn-A', 'r'));
     await h(start({ a: 1 }), lambdaContext('fn-A', 'r'));
     expect(invoker.sent.map((s) => s.event.unum.inputs)).toEqual([[{ value: { a: 2, r: { fixed: 1 } } }], [{ value: { a: 2, r: { fixed: 1 } } }]]);
@@ -378,7 +379,7 @@ describe('pass instruction (a folded Pass state)', () => {
     }, { inlineLimitBytes: 100 });
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
-    await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(7), lambdaContext('fn-A'));
+    await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker })(start(7), lambdaContext('fn-A'));
     const key = checkpointKey(invocationName({ workflow: 'big', workflowId: 'w' }, 'A', 0, []));
     expect(invoker.sent[0].event.unum.inputs).toEqual([{ ref: key }]);
     const stored = store.checkpoints.get(key);
@@ -398,7 +399,7 @@ describe('pass instruction (a folded Pass state)', () => {
       H: { instructions: [] },
     });
     const invoker = new QueueInvoker();
-    await createHandler(nodes.A.module, { ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A'));
+    await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store: new MemoryStore(), invoker })(start(1), lambdaContext('fn-A'));
     expect(invoker.sent.map((s) => s.functionName)).toEqual(['fn-H']);
     const { Error: error, Cause: cause } = (invoker.sent[0].event.unum.inputs[0] as { value: { Error: string; Cause: string } }).value;
     expect(error).toBe('Error');
@@ -414,7 +415,7 @@ describe('pass instruction (a folded Pass state)', () => {
     for (const [instruction, result] of [[pass({ result: null }), 'null'], [pass({}), '{"keep":"me"}']] as const) {
       const nodes = defineWorkflow('n', { A: { fn: (x: unknown) => x, instructions: [instruction, succeed] } });
       const store = new MemoryStore();
-      await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
+      await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker: new QueueInvoker() })(start({ keep: 'me' }), lambdaContext('fn-A'));
       expect(store.runOf('w')).toMatchObject({ status: 'SUCCEEDED', result });
     }
   });
@@ -426,7 +427,7 @@ describe('pass instruction (a folded Pass state)', () => {
     });
     const store = new MemoryStore();
     const invoker = new QueueInvoker();
-    await createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
+    await createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker })(start(1), lambdaContext('fn-A'));
     expect(invoker.sent).toEqual([]);
     expect(store.runOf('w')).toMatchObject({ status: 'FAILED', error: { error: 'States.Runtime' } });
   });

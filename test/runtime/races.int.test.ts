@@ -3,17 +3,18 @@
  * a crash between checkpoint and invoke, and late duplicates after the run finished.
  */
 import { createHandler } from '../../runtime/entry/handler';
-import type { Envelope } from '../../runtime/contract/ir';
+import { ENVELOPE_VERSION, type Envelope } from '../../runtime/contract/ir';
 import type { CheckpointStore, ReadSet } from '../../runtime/ports/store';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
 import { overriding } from '../support/store-overrides';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
 
 const db = useTestDb();
 
-const envelopeFor = (workflow: string, node: string, input: unknown, workflowId = 'w1'): Envelope => ({
-  unum: { v: 3, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+const envelopeFor = (workflow: string, node: string, input: unknown, workflowId = 'w1'): Envelope => sealed({
+  unum: { v: ENVELOPE_VERSION, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
 /**
@@ -46,7 +47,7 @@ test('50 concurrent executions of one invocation commit one checkpoint and send 
     D: { instructions: [succeed] },
   });
   const invoker = new QueueInvoker();
-  const h = createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker });
+  const h = createHandler(nodes.B.module, { envelopeKey: testEnvelopeKey, ir: nodes.B.ir, store: c.store, invoker });
   const event = envelopeFor('race', 'B', 1);
   await Promise.all(Array.from({ length: 50 }, () => h(event, lambdaContext('fn-B'))));
   expect(c.commits).toHaveLength(1);
@@ -72,7 +73,7 @@ test('a retry after a crash between checkpoint and invoke re-invokes with the co
     B: { instructions: [succeed] },
   });
   const invoker = new QueueInvoker();
-  const h = createHandler(nodes.A.module, { ir: nodes.A.ir, store, invoker });
+  const h = createHandler(nodes.A.module, { envelopeKey: testEnvelopeKey, ir: nodes.A.ir, store, invoker });
   invoker.failNext = 1;
   const ctx = lambdaContext('fn-A', 'req-1');
   await expect(h({ workflowId: 'c1', input: null }, ctx)).rejects.toThrow(/injected crash/);
@@ -211,7 +212,7 @@ test('a duplicate origin whose stale read missed its checkpoint, after the join 
     },
   });
   const invoker = new QueueInvoker();
-  await createHandler({}, { ir: nodes.O.ir, store: stale, invoker })({ workflowId: 'st', input: [1, 2, 3] }, lambdaContext('fn-O'));
+  await createHandler({}, { envelopeKey: testEnvelopeKey, ir: nodes.O.ir, store: stale, invoker })({ workflowId: 'st', input: [1, 2, 3] }, lambdaContext('fn-O'));
   expect(first).toBe(false);
   expect(invoker.sent).toEqual([]);
   expect((await db.scan(name)).filter((i) => i.pk.S?.startsWith('fanin#'))).toEqual(shards);

@@ -5,16 +5,17 @@
  * read reads it, its own checkpoint and the run record before its handler.
  */
 import { createHandler } from '../../runtime/entry/handler';
-import type { Envelope, Json } from '../../runtime/contract/ir';
+import { ENVELOPE_VERSION, type Envelope, type Json } from '../../runtime/contract/ir';
 import type { CheckpointStore, ReadOptions } from '../../runtime/ports/store';
 import { invocationName } from '../../runtime/contract/naming';
 import { checkpointKey } from '../../runtime/contract/table';
 import { QueueInvoker, defineWorkflow, lambdaContext, seq } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 import { overriding } from '../support/store-overrides';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
 
-const envelope = (input: { value: Json } | { ref: string }): Envelope => ({
-  unum: { v: 3, workflow: 'beside', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [input] },
+const envelope = (input: { value: Json } | { ref: string }): Envelope => sealed({
+  unum: { v: ENVELOPE_VERSION, workflow: 'beside', deployment: '', workflowId: 'w1', node: 'B', iteration: 0, fanOut: [], inputs: [input] },
 });
 
 interface HeldRead {
@@ -67,7 +68,7 @@ test('a chain step reads only the run record, sends its put while that read is i
   const { store, firstRead } = holdingReads(memory, events);
   const invoker = new QueueInvoker();
   const { B } = nodes(events);
-  const running = createHandler(B.module, { ir: B.ir, store, invoker })(envelope({ value: 4 }), lambdaContext('fn-B'));
+  const running = createHandler(B.module, { envelopeKey: testEnvelopeKey, ir: B.ir, store, invoker })(envelope({ value: 4 }), lambdaContext('fn-B'));
   const read = await readOf(running, firstRead);
   expect(read.checkpoints).toEqual([]);
   expect(read.options).toMatchObject({ consistent: false, run: { workflow: 'beside', workflowId: 'w1' } });
@@ -89,7 +90,7 @@ test('a step with an input by reference reads it, its own checkpoint and the run
   const { store, firstRead } = holdingReads(memory, events);
   const invoker = new QueueInvoker();
   const { B } = nodes(events);
-  const running = createHandler(B.module, { ir: B.ir, store, invoker })(envelope({ ref }), lambdaContext('fn-B'));
+  const running = createHandler(B.module, { envelopeKey: testEnvelopeKey, ir: B.ir, store, invoker })(envelope({ ref }), lambdaContext('fn-B'));
   const read = await readOf(running, firstRead);
   expect(read.checkpoints).toHaveLength(2);
   expect(read.checkpoints[1]).toBe(ref);

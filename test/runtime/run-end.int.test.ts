@@ -5,16 +5,17 @@
  * nothing, and a result over the inline limit still goes by reference.
  */
 import { createHandler } from '../../runtime/entry/handler';
-import type { Envelope } from '../../runtime/contract/ir';
+import { ENVELOPE_VERSION, type Envelope } from '../../runtime/contract/ir';
 import { endsRun } from '../../runtime/step/run-end';
 import { counting } from '../support/counting-store';
 import { useTestDb } from '../support/dynamodb';
 import { Driver, QueueInvoker, defineWorkflow, lambdaContext, seq, succeed } from '../support/harness';
+import { sealed, testEnvelopeKey } from '../support/envelope-key';
 
 const db = useTestDb();
 
-const envelopeFor = (workflow: string, node: string, input: unknown, workflowId: string): Envelope => ({
-  unum: { v: 3, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
+const envelopeFor = (workflow: string, node: string, input: unknown, workflowId: string): Envelope => sealed({
+  unum: { v: ENVELOPE_VERSION, workflow, deployment: '', workflowId, node, iteration: 0, fanOut: [], inputs: [{ value: input as never }] },
 });
 
 const checkpoints = async (table: string): Promise<number> => (await db.scan(table)).filter((i) => i.pk.S?.startsWith('ckpt#')).length;
@@ -53,7 +54,7 @@ test('a late duplicate of the terminal: its final write finds the run ended and 
   const toB = d.invoker.sent.find((s) => s.functionName === 'fn-B')!;
   const c = counting(store);
   const invoker = new QueueInvoker();
-  await createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker })(toB.event, lambdaContext('fn-B'));
+  await createHandler(nodes.B.module, { envelopeKey: testEnvelopeKey, ir: nodes.B.ir, store: c.store, invoker })(toB.event, lambdaContext('fn-B'));
   // Its value would end the run, so it reads nothing and tries the run's final write, which is conditional on RUNNING.
   expect(calls).toBe(2);
   expect(c.calls.finishRun).toBe(1);
@@ -72,7 +73,7 @@ test('concurrent executions of the terminal: one commit decides the result, the 
   await d.deliver('fn-A', { workflowId: 'e3', input: 0 });
   const event = envelopeFor('race-end', 'B', 0, 'e3');
   const c = counting(store);
-  const h = createHandler(nodes.B.module, { ir: nodes.B.ir, store: c.store, invoker: new QueueInvoker() });
+  const h = createHandler(nodes.B.module, { envelopeKey: testEnvelopeKey, ir: nodes.B.ir, store: c.store, invoker: new QueueInvoker() });
   // The first execution starts now; the rest race it (each reads the run RUNNING or ended).
   await Promise.all(Array.from({ length: 20 }, () => h(event, lambdaContext('fn-B'))));
   const record = await db.run(name, 'e3');

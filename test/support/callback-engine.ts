@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { UnumClient } from '../../lib/client';
 import { LocalEngine } from '../../lib/local/engine';
+import { tokensHandedOut } from '../../lib/local/task-tokens';
 import { engineDynamoDb } from './test-dynamodb';
 
 export interface CallbackEngine {
@@ -20,6 +21,8 @@ export interface CallbackEngine {
   readonly tokens: string;
   /** A client of `workflow` on the engine. */
   readonly client: (workflow: string) => UnumClient;
+  /** The token run `id` handed out, as the engine saw its waiting record written: a source independent of the client. */
+  readonly handedOut: (id: string) => Promise<string>;
 }
 
 export function useCallbackEngine(appDir: string, name: string, timeScale: number): CallbackEngine {
@@ -38,5 +41,13 @@ export function useCallbackEngine(appDir: string, name: string, timeScale: numbe
     if (!engine) throw new Error('the engine is not started yet: use it inside tests');
     return engine;
   };
-  return { engine: started, outDir, tokens, client: (workflow) => UnumClient.fromCloudAssembly(outDir, workflow, { localEngine: started().environment }) };
+  const handedOut = async (id: string): Promise<string> => {
+    for (let i = 0; i < 1200; i++) {
+      const [token] = tokensHandedOut(started().traffic.of(id), started().app.functions);
+      if (token !== undefined) return token;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`run ${id} handed out no task token`);
+  };
+  return { engine: started, outDir, tokens, handedOut, client: (workflow) => UnumClient.fromCloudAssembly(outDir, workflow, { localEngine: started().environment }) };
 }

@@ -15,6 +15,7 @@ import type { CompiledWorkflow } from '../../lib/compiler';
 import { recorderSpec } from '../../lib/construct/recorder-spec';
 import type { CheckpointStore } from '../../runtime/ports/store';
 import type { LambdaContext } from '../../runtime/contract/handler-api';
+import { testEnvelopeKey } from './envelope-key';
 
 export const SETTINGS: NodeSettings = {
   inlineLimitBytes: 32768,
@@ -169,12 +170,12 @@ export class Driver {
     const first = Object.values(nodes)[0]?.ir;
     const deployment = first?.deployment || undefined;
     for (const [node, n] of Object.entries(nodes)) {
-      this.handlers.set(driverFunction(node, deployment), createHandler(n.module, { ir: n.ir, store, invoker: this.invoker, scheduler: this.scheduler }));
+      this.handlers.set(driverFunction(node, deployment), createHandler(n.module, { ir: n.ir, store, invoker: this.invoker, scheduler: this.scheduler, envelopeKey: testEnvelopeKey }));
     }
     // What the construct puts in the recorder's environment, from the workflow's settings.
     const settings = first?.settings ?? SETTINGS;
     const names = new Map(Object.keys(nodes).map((n) => [n, `fn-${n}`]));
-    const options = { spec: recorderSpec(nodes, names, deployment), invoker: this.invoker };
+    const options = { spec: recorderSpec(nodes, names, deployment), invoker: this.invoker, envelopeKey: testEnvelopeKey };
     this.recorder = createFailureRecorder(store, first?.workflow, { runRetentionSeconds: settings.runRetentionSeconds, history: settings.history === true }, options);
     // The recorder's function also takes the run-timeout schedules (ENV.runTimeoutFunction names it).
     const timeOut = createRunTimeoutHandler(store, first?.workflow);

@@ -175,9 +175,10 @@ export class MemoryStore implements CheckpointStore {
   }
 
   /** No redrive here (the client redrives on DynamoDB): only what a test marked on a parked item. */
-  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number }> {
+  async getResent(run: RunRef, invocation: string): Promise<{ readonly redrives: number; readonly resentBy: number; readonly deployment?: string }> {
     this.count('getResent');
-    return { redrives: 0, resentBy: this.parked.get(parkKey(run, invocation))?.resentBy ?? 0 };
+    const deployment = this.runs.get(runKey(run))?.deployment;
+    return { redrives: 0, resentBy: this.parked.get(parkKey(run, invocation))?.resentBy ?? 0, ...(deployment === undefined ? {} : { deployment }) };
   }
 
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {

@@ -23,6 +23,14 @@ export interface TestPostgres {
   readonly url: string;
   /** A new pool on the test database (ended with the server). */
   pool(max?: number): Pool;
+  /** A server crash: an immediate stop (no shutdown checkpoint, open transactions lost) and a start, which recovers from the WAL. */
+  crashRestart(): Promise<void>;
+  /**
+   * SIGKILL of one backend: the postmaster resets every session and recovers
+   * from the WAL without restarting itself (a crash-restart). Resolves once
+   * the server takes connections again.
+   */
+  killBackend(pid: number): Promise<void>;
 }
 
 export interface StartedPostgres extends TestPostgres {
@@ -70,10 +78,42 @@ export async function startPostgres(): Promise<StartedPostgres> {
     const port = await freePort();
     asOwner('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
     // Every warm sandbox of a function holds its pool's connections: room for the local engine's 64.
-    asOwner('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+    const start = (): void =>
+      asOwner('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+    start();
+    const accepting = async (): Promise<void> => {
+      for (let tries = 0; ; tries++) {
+        const probe = new Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 1 });
+        try {
+          await probe.query('SELECT 1');
+          return;
+        } catch (e) {
+          if (tries > 300) throw e;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        } finally {
+          await probe.end().catch(() => undefined);
+        }
+      }
+    };
     return {
       port,
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      async crashRestart() {
+        asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        start();
+        await accepting();
+      },
+      async killBackend(pid) {
+        process.kill(pid, 'SIGKILL');
+        // The postmaster needs a moment to notice and begin its reset: until then the old server still answers.
+        for (let tries = 0; tries < 100; tries++) {
+          const log = fs.readFileSync(path.join(dir, 'log'), 'utf8');
+          const killed = log.indexOf(`(PID ${pid}) was terminated by signal 9`);
+          if (killed >= 0 && log.slice(killed).includes('ready to accept connections')) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await accepting();
+      },
       pool(max = 10) {
         const pool = new Pool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max });
         // A connection killed on purpose (a simulated crash) is reported on the pool; it is expected.
@@ -82,7 +122,9 @@ export async function startPostgres(): Promise<StartedPostgres> {
         return pool;
       },
       async stop() {
-        await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+        // A pool waits for the connections it lent; one a failed test never gave back must not keep the server up.
+        const lent = (pool: Pool): Promise<unknown> => Promise.race([pool.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+        await Promise.all(pools.map(lent));
         try {
           asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
         } finally {
@@ -117,5 +159,7 @@ export function usePostgres(): TestPostgres {
       return started().url;
     },
     pool: (max) => started().pool(max),
+    crashRestart: () => started().crashRestart(),
+    killBackend: (pid) => started().killBackend(pid),
   };
 }

@@ -3,11 +3,12 @@ import type { EnclosingJoin } from './node';
 import type { Json } from './json';
 
 /**
- * Envelope format version: 2 added `workflow`, 3 `deployment`. A function
- * refuses an envelope of another version, and one of another deployment
- * (runtime/entry/envelope.ts), before anything is read or written.
+ * Envelope format version: 2 added `workflow`, 3 `deployment`, 4 the MAC
+ * (`Envelope.mac`) and `movedFrom`. A function refuses an envelope of another
+ * version, one of another deployment and one without a valid MAC
+ * (runtime/entry/envelope.ts, envelope-auth.ts), before anything is read or written.
  */
-export const ENVELOPE_VERSION = 3 as const;
+export const ENVELOPE_VERSION = 4 as const;
 
 /**
  * Bounds every envelope field is checked against before anything is read or
@@ -128,14 +129,29 @@ export interface EnvelopeHeader {
   /**
    * The redrive that re-sent this event (the run's redrive count then,
    * docs/architecture.md "Redrive"); absent = none, generation 0. Only the
-   * re-sent invocation carries it, not its successors.
+   * re-sent invocation carries it, not its successors. Not covered by the
+   * MAC: the receiver checks it against the parked invocation's mark
+   * (runtime/entry/envelope-auth.ts).
    */
   readonly redrive?: number;
+  /**
+   * Set by a redrive that moved the run to another deployment (with
+   * `redrive`): the deployment the envelope was sealed on, which its MAC
+   * covers in place of `deployment`. The receiver checks that the run record
+   * names its own deployment.
+   */
+  readonly movedFrom?: string;
 }
 
 /** What a non-start invocation receives. */
 export interface Envelope {
   readonly unum: EnvelopeHeader;
+  /**
+   * HMAC-SHA256 of the header under the workflow's envelope key, base64url
+   * (runtime/contract/envelope-mac.ts). Absent only while a function builds
+   * the envelope: every envelope it sends, schedules or parks is sealed.
+   */
+  readonly mac?: string;
 }
 
 /**

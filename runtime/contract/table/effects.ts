@@ -26,11 +26,11 @@ export function effectCommit(key: string, result: string | undefined, ttl: numbe
   return put(item, ABSENT);
 }
 
-/** A PostgreSQL transaction's identity, logged before its statements: a new record, or over one whose transaction `replaces` aborted. */
+/** A PostgreSQL transaction's identity, logged before its statements: a new record, or over one whose transaction `replaces` aborted (whose value goes with it). */
 export function effectClaim(key: string, xid: string, replaces: string | undefined, ttl: number): UpdateRequest {
   const values: Item = { ':p': PENDING, ':x': S(xid), ':t': N(ttl) };
   if (replaces !== undefined) values[':old'] = S(replaces);
-  return update(key, 'SET #st = :p, #xid = :x, #ttl = :t', values, replaces === undefined ? ABSENT : '#st = :p AND #xid = :old');
+  return update(key, 'SET #st = :p, #xid = :x, #ttl = :t REMOVE #res', values, replaces === undefined ? ABSENT : '#st = :p AND #xid = :old');
 }
 
 /** The value of claimed transaction `xid`, logged before it commits: a later execution that finds it committed returns it. */

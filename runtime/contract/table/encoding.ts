@@ -41,11 +41,15 @@ export const ttlOf = (item: Item): number | undefined => num(item, TTL);
 
 /**
  * The table format the runtime writes: 2 added the run's deployment (and
- * this attribute). An item without `fv` is format 1, written before: format 2
- * only adds attributes, so it reads as before. An item of a newer format
- * (a newer unum-cdk sharing the table) is refused, never misread.
+ * this attribute); 3 begins invocation names with the workflow's tag
+ * (keys.ts `workflowTag`), so the keys built from them name their workflow,
+ * and items are as in format 2. An item without `fv` is format 1, written
+ * before: format 2 only adds attributes, so it reads as before. An item of a
+ * newer format (a newer unum-cdk sharing the table) is refused, never
+ * misread. A run keeps the format it started with: its deployment's runtime
+ * names all of its invocations.
  */
-export const TABLE_FORMAT = 2;
+export const TABLE_FORMAT = 3;
 /** The format attribute every item the runtime creates carries. */
 export const FORMAT = 'fv';
 

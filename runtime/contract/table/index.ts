@@ -12,8 +12,8 @@
  */
 export { MAX_VALUE_BYTES, TABLE, TABLE_FORMAT, byteLength, formatOf, keyItem, keyOf, ttlExtension, ttlOf } from './encoding';
 export type { Item, PutRequest, UpdateRequest } from './encoding';
-export { checkpointKey, effectKey, historyKey, isCheckpointKey, isInvocationName, parkKey, parseKey, runKey, shardKey, stateFailureKey, taskWaitKey } from './keys';
-export type { RunRef, TableKey } from './keys';
+export { RUN_ITEM_KINDS, WORKFLOW_TAG_LENGTH, checkpointKey, effectKey, historyKey, isCheckpointKey, isInvocationName, parkKey, parseKey, runKey, shardKey, stateFailureKey, taskWaitKey, workflowKeyPatterns, workflowTag } from './keys';
+export type { ItemKind, RunRef, TableKey } from './keys';
 export { REDRIVE_STATE, RETRY_STATE, TASK_FAILED, TASK_RETRY, checkpointPut, decodeCheckpoint } from './checkpoint';
 export type { Checkpoint } from './checkpoint';
 export { SHARD_WIDTH, decodeShard, decodeStateFailure, isShardArrival, maskShardJoins, shardArrival, shardRenewal, stateFailurePut, stateRetries } from './fan-in';
@@ -24,13 +24,14 @@ export { RUN_STATUSES, decodeRedriveState, decodeRunRecord, runDeadline, runEnde
 export type { FailureRedrive, RedriveState, RunEnd, RunError, RunInterruption, RunRecord, RunRecordStatus, WrittenRunError } from './run-record';
 export { decodeParked, parkResent, parkedUpdate, resentEvent } from './parked';
 export type { Parked } from './parked';
-export { RUN_SUMMARY_ATTRIBUTES, isRunsPageKey, runsPageKey, runsQuery } from './runs-index';
+export { RUN_SUMMARY_ATTRIBUTES, isRunsPageKey, runsIndexKeyPatterns, runsPageKey, runsQuery } from './runs-index';
 export type { RunsFilter, RunsQuery } from './runs-index';
 export { HISTORY_RETRIED_KEPT, decodeHistoryCount, decodeHistoryEntry, historyCount, historyEntryPut, historyItem, retriedErrors } from './history';
 export type { ExecutionFacts, HistoryEntry, HistoryItem, HistoryOutcome, Transition } from './history';
 export { decodeEffect, effectClaim, effectCommit, effectOutcome, effectResult, holdsOperation, loggedUpdate } from './effects';
 export type { EffectRecord, ItemUpdate } from './effects';
 export { SUMMARY_ATTRIBUTES } from './scans';
-export { deploymentKey } from './keys';
+export { deploymentKey, envelopeKeyKey } from './keys';
+export { ENVELOPE_KEY_BYTES, decodeEnvelopeKey, envelopeKeyPut } from './envelope-key';
 export { decodeDeploymentList, decodeDeploymentRecord, deploymentListed, deploymentPut, deploymentReactivation, deploymentRemoved, deploymentRemoving, deploymentSuperseded, deploymentsUnlisted } from './deployments';
 export type { DeploymentFunction, DeploymentRecord } from './deployments';

@@ -51,5 +51,6 @@ export function decodeParked(item: Item | undefined): Parked | undefined {
  */
 export function resentEvent(event: string, generation: number): string {
   const e = JSON.parse(event) as Envelope | StartRequest;
-  return JSON.stringify('unum' in e ? { unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
+  // An envelope keeps its MAC, which does not cover the generation (runtime/contract/envelope-mac.ts).
+  return JSON.stringify('unum' in e ? { ...e, unum: { ...e.unum, redrive: generation } } : { ...e, redrive: generation });
 }

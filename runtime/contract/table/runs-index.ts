@@ -44,6 +44,13 @@ export function runsQuery(workflow: string, filter: RunsFilter): RunsQuery {
   };
 }
 
+/**
+ * The `dynamodb:LeadingKeys` patterns of a Query of `workflow`'s runs: on an
+ * index the condition reads the index's partition key (`runs`, the
+ * workflow's name: `runIndexAttributes`), and a name holds no IAM wildcard.
+ */
+export const runsIndexKeyPatterns = (workflow: string): string[] => [workflow];
+
 /** What a run listing reads of each run record: its key, status, times, error, deployment and format (not its result). */
 export const RUN_SUMMARY_ATTRIBUTES: readonly string[] = [PK, 'status', 'startedAt', 'finishedAt', 'error', RUN_DEPLOYMENT, FORMAT];
 
