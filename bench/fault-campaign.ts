@@ -1,14 +1,15 @@
 /**
- * Figures 9, 10 and 12, the fault campaigns: external figures (bench/figures.ts).
+ * Figures 9, 10, 12 and 13, the fault campaigns: external figures (bench/figures.ts).
  * They are produced by `npm run test:faults -- --seeds N --record`
  * (test/faults/campaign.ts; figure 10 with `--extended`, the workflow set
  * with the shapes of issue 14, and `--service-faults`; figure 12 with
- * `--redeploy`, the redeploy app's shapes deployed during the runs), which hands its
+ * `--redeploy`, the redeploy app's shapes deployed during the runs; figure 13 with
+ * `--effects`, the Orders shape under PostgreSQL's own failures), which hands its
  * summary to `faultCampaignResult` and records the result into
  * .unum/bench/results.json (bench/results.ts); `npm run bench` keeps it.
  */
 import type { CampaignSummary } from '../lib/testing/campaign';
-import { EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS, REDEPLOY_FAULT_CAMPAIGN, REDEPLOY_FAULT_CAMPAIGN_SEEDS } from './figures';
+import { EFFECTS_FAULT_CAMPAIGN, EFFECTS_FAULT_CAMPAIGN_SEEDS, EXTENDED_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN_SEEDS, FAULT_CAMPAIGN, FAULT_CAMPAIGN_SEEDS, REDEPLOY_FAULT_CAMPAIGN, REDEPLOY_FAULT_CAMPAIGN_SEEDS } from './figures';
 import { fmt, fmtInt } from './stats';
 import type { FigureResult } from './types';
 
@@ -19,6 +20,8 @@ export interface CampaignModeOptions {
   readonly serviceFaults?: boolean;
   /** The redeploy app's workflows, its shapes deployed during the runs (`--redeploy`), recorded as figure 12. */
   readonly redeploy?: boolean;
+  /** The Orders shape under PostgreSQL's own failures too (`--effects`, issue 35), recorded as figure 13. */
+  readonly effects?: boolean;
 }
 
 export interface CampaignCommandOptions extends CampaignModeOptions {
@@ -30,7 +33,7 @@ export interface CampaignCommandOptions extends CampaignModeOptions {
 }
 
 /** The flags that select the workflow set and the fault mode (replaying a seed needs them too). */
-export const campaignModeFlags = (o: CampaignModeOptions): string => `${o.redeploy ? ' --redeploy' : ''}${o.extended ? ' --extended' : ''}${o.serviceFaults ? ' --service-faults' : ''}`;
+export const campaignModeFlags = (o: CampaignModeOptions): string => `${o.redeploy ? ' --redeploy' : ''}${o.effects ? ' --effects' : ''}${o.extended ? ' --extended' : ''}${o.serviceFaults ? ' --service-faults' : ''}`;
 
 /** The command line that reproduces (and records) a campaign. */
 export function faultCampaignCommand(o: CampaignCommandOptions): string {
@@ -96,6 +99,13 @@ const SERVICE_FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
 /** What the redeploy fault does (lib/testing/redeploy-plan.ts). */
 const REDEPLOY_KIND: readonly [string, string] = ['redeploy', 'a shape of the app drawn from the seed (possibly the live one, or an earlier one: a revert) is deployed when the run\'s k-th execution begins or some milliseconds after its first, held half done (new versions and aliases, `live` not moved) for up to 300 ms; every run in flight meets it'];
 
+/** What each PostgreSQL fault does (test/faults/pg-faults.ts, drawn per seed beside the random plan's). */
+const PG_FAULT_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ['pgRestart', 'the PostgreSQL server is stopped immediately and started again (it recovers from its WAL) just before PlaceOrder\'s COMMIT, or just after it with the COMMIT\'s answer lost; Lambda retries the execution'],
+  ['pgBackendKill', 'the backend of PlaceOrder\'s transaction is killed (SIGKILL), so the server resets every session, just before its COMMIT or just after it with the answer lost; Lambda retries the execution'],
+  ['pgStatusLoss', '(introspection) PlaceOrder\'s transaction meets a claim whose transaction status the server no longer has: the run must fail with the undeterminable EffectError, having applied it at most once'],
+];
+
 /** The invariants lib/testing/checker.ts (and lib/testing/fault-run.ts for 5) checks after every schedule. */
 const INVARIANTS = [
   '1. exactly one result or one FAILED record: the run record is created once and finished by exactly one successful write',
@@ -104,7 +114,7 @@ const INVARIANTS = [
   '4. no coordination state is left but TTL-bound records: every item the run wrote and that remains has a TTL',
   '5. a late duplicate delivered after the run finished changes nothing: the run record is the same before and after',
   '6. never more than N item processors of a Map with maxConcurrency N run at once',
-  '7. every effect applied exactly once: the Orders example\'s counters in its DynamoDB ledger (charges, charged cents, reservations, reserved units) and rows in its PostgreSQL tables equal what the committed PlaceOrder implies',
+  '7. every effect applied exactly once: the Orders example\'s counters in its DynamoDB ledger (charges, charged cents, reservations, reserved units) and rows in its PostgreSQL tables equal what the committed PlaceOrder implies (under `introspection`, a run FAILED with the undeterminable EffectError has each at 0 or one application)',
   '8. a run stays on the deployment it started on: its record names the deployment `live` named at its start, and every execution of the run ran on that deployment\'s alias (never `$LATEST` or another deployment\'s); with deploys during the runs, invariant 3 expects the result of the run\'s own deployment',
 ];
 
@@ -113,9 +123,9 @@ const LISTED_FAILURES = 200;
 
 export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
   const s = r.summary;
-  const spec = r.redeploy ? REDEPLOY_FAULT_CAMPAIGN : r.extended ? EXTENDED_FAULT_CAMPAIGN : FAULT_CAMPAIGN;
-  const targetSeeds = r.redeploy ? REDEPLOY_FAULT_CAMPAIGN_SEEDS : r.extended ? EXTENDED_FAULT_CAMPAIGN_SEEDS : FAULT_CAMPAIGN_SEEDS;
-  const kinds = [...FAULT_KINDS, ...(r.serviceFaults ? SERVICE_FAULT_KINDS : []), ...(r.redeploy ? [REDEPLOY_KIND] : [])];
+  const spec = r.effects ? EFFECTS_FAULT_CAMPAIGN : r.redeploy ? REDEPLOY_FAULT_CAMPAIGN : r.extended ? EXTENDED_FAULT_CAMPAIGN : FAULT_CAMPAIGN;
+  const targetSeeds = r.effects ? EFFECTS_FAULT_CAMPAIGN_SEEDS : r.redeploy ? REDEPLOY_FAULT_CAMPAIGN_SEEDS : r.extended ? EXTENDED_FAULT_CAMPAIGN_SEEDS : FAULT_CAMPAIGN_SEEDS;
+  const kinds = [...FAULT_KINDS, ...(r.serviceFaults ? SERVICE_FAULT_KINDS : []), ...(r.redeploy ? [REDEPLOY_KIND] : []), ...(r.effects ? PG_FAULT_KINDS : [])];
   const last = (r.from ?? 1) + r.seeds - 1;
   const violations = s.failures.length;
   const injected = kinds.reduce((a, [k]) => a + (s.injected[k] ?? 0), 0);
@@ -134,10 +144,10 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
     notes.unshift(`Failing seeds (replay one with \`${replay}\`): ${listed}${more}.`);
   }
   const random = r.serviceFaults ? 'ServiceFaultPlan(paramsForSeed(s), serviceParamsForSeed(s))' : 'RandomPlan(paramsForSeed(s))';
-  const plan = r.redeploy ? `RedeployPlan(${random}, redeploysForSeed(s))` : random;
+  const plan = (r.redeploy ? `RedeployPlan(${random}, redeploysForSeed(s))` : random) + (r.effects ? ' and pgFaultForSeed(s)' : '');
   const rates = (r.serviceFaults
     ? 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering, and of DynamoDB throttling, 500s before and after a write, outages and Lambda 429s'
-    : 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering') + (r.redeploy ? ', and the shapes and points of its deploys' : '');
+    : 'crashes, timeouts, duplicates, late duplicates, re-runs and event reordering') + (r.redeploy ? ', and the shapes and points of its deploys' : '') + (r.effects ? ', and its PostgreSQL fault (kind and point)' : '');
   return {
     id: spec.id,
     number: spec.number,
@@ -177,6 +187,7 @@ export function faultCampaignResult(r: FaultCampaignRun): FigureResult {
       `Command: \`${command}\`${r.commit ? ` at commit ${r.commit}` : ''}, on ${r.machine}.`,
       `Seed s runs workflow s mod ${r.workflows.length} (${r.workflows.join(', ')}) on the local engine (Lambda emulator, DynamoDB Local) under ${plan}: the seed sets the rates of ${rates}, and each decision hashes the seed with the execution and call identities, so \`${replay}\` replays a seed exactly${r.redeploy ? ' (with its own deploys; the other seeds\' deploys it met in the campaign are not replayed)' : ''}.`,
       ...(r.redeploy && r.redeploys ? [`The redeploy app (test/faults/redeploy-app) in ${r.redeploys.shapes.length} shapes (${r.redeploys.shapes.join(', ')}), synthesized with \`-c unumShape=N\`: between them a Parallel gains a branch, nodes are renamed or removed, a handler's result changes, a Wait is added, a callback Task is removed, and a shape reverts to an earlier one. Each shape is deployed in turn first, and a fault-free run of each workflow on it gives that deployment's expected result (${fmtInt(r.redeploys.deploymentsDefined)} deployments); the seeds then deploy shapes while every schedule's run is in flight.`] : []),
+      ...(r.effects ? ['The Orders shape (Price, PlaceOrder, Confirm) on PostgreSQL 15 with PlaceOrder\'s transaction under the default strategy (PgOrders: the marker row; a server fault must leave a SUCCEEDED run that applied each effect once) and under `introspection` (PgIntrospectedOrders: it may instead fail with the undeterminable EffectError, never applying twice). A server fault fires only while the faulted execution holds the only connection lent out and never on the last attempt Lambda allows (test/faults/pg-faults.ts).'] : []),
       ...(r.extended ? ['The extended set is figure 9\'s with the shapes of issue 14\'s trial: a Map inside a Parallel branch (MapInParallel), a loop around a Parallel (ParallelLoop), a Fold after a nested Map (FoldAfterNestedMap), a catch inside a Map\'s items (CatchInMap), Maps of 0 and 1 item (EdgeMaps), a Parallel of 1 branch (Parallel1), a workflow ending in a Map (EndsInMap).'] : []),
       `${r.concurrencyUsed} schedules in flight on one engine, each under its own workflowId.`,
       `Load average (1 / 5 / 15 min) at the start: ${r.load.start}; at the end: ${r.load.end}.`,

@@ -72,6 +72,16 @@ export const REDEPLOY_FAULT_CAMPAIGN: ExternalFigureSpec = {
   external: { command: `npm run test:faults -- --seeds ${REDEPLOY_FAULT_CAMPAIGN_SEEDS} --redeploy --record`, why: 'it takes about an hour' },
 };
 
+/** Seeds of the effects campaign behind figure 13 (its target, issue 35). */
+export const EFFECTS_FAULT_CAMPAIGN_SEEDS = 10_000;
+
+export const EFFECTS_FAULT_CAMPAIGN: ExternalFigureSpec = {
+  id: 'effects-fault-campaign',
+  number: 13,
+  title: 'Effects fault campaign: the Orders shape under PostgreSQL server faults',
+  external: { command: `npm run test:faults -- --seeds ${EFFECTS_FAULT_CAMPAIGN_SEEDS} --effects --record`, why: 'it takes about an hour' },
+};
+
 export const FIGURES: readonly FigureSpec[] = [
   { id: 'transition-cost', number: 1, title: 'Storage operations and capacity units per chain transition', load: () => load('./transition-cost') },
   { id: 'fan-in', number: 2, title: 'Fan-in cost per branch: shard tree vs the one-item set', load: () => load('./fan-in') },
@@ -85,6 +95,7 @@ export const FIGURES: readonly FigureSpec[] = [
   EXTENDED_FAULT_CAMPAIGN,
   { id: 'effects-cost', number: 11, title: 'Exactly-once writes: the added cost over a plain write', load: () => load('./effects-cost') },
   REDEPLOY_FAULT_CAMPAIGN,
+  EFFECTS_FAULT_CAMPAIGN,
 ];
 
 export const isExternal = (spec: FigureSpec): spec is ExternalFigureSpec => spec.external !== undefined;

@@ -22,6 +22,16 @@ export interface Target {
   readonly effects?: EffectCheck;
   /** Done to each run while it runs (e.g. a stop request racing its end). @default nothing */
   readonly during?: RunIntervention;
+  /** Arms the faults the target's own machinery injects into the run of a seed (e.g. a database server's crash), before the run starts. @default none */
+  readonly arm?: (seed: number, workflowId: string) => ArmedFaults;
+}
+
+/** Faults a target injects into one run itself, beside the fault plan's. */
+export interface ArmedFaults {
+  /** What it injected so far, by kind. */
+  counts(): Readonly<Record<string, number>>;
+  /** The run is checked: its faults are no longer needed. */
+  disarm(): void;
 }
 
 export interface Failure {
@@ -121,6 +131,8 @@ export interface RandomOptions {
   readonly concurrency?: number;
   /** Also inject the services' failures (`ServiceFaultPlan`). @default false */
   readonly serviceFaults?: boolean;
+  /** Kinds the targets inject themselves (`Target.arm`), counted from 0 beside the plans'. @default none */
+  readonly targetFaultKinds?: readonly string[];
   /** Called after each seed (progress output). */
   readonly onSeed?: (seed: number, target: Target, run: CheckedRun) => void;
 }
@@ -134,13 +146,16 @@ export async function randomSchedules(engine: LocalEngine, targets: readonly Tar
   for (const t of targets) {
     references.set(t.workflow, expectationFor(t, await referenceRun(engine, t.workflow, t.input), engine));
   }
-  const kinds = options.serviceFaults ? [...RANDOM_FAULT_KINDS, ...SERVICE_FAULT_KINDS] : RANDOM_FAULT_KINDS;
+  const kinds = [...RANDOM_FAULT_KINDS, ...(options.serviceFaults ? SERVICE_FAULT_KINDS : []), ...(options.targetFaultKinds ?? [])];
   const injected: Record<string, number> = Object.fromEntries(kinds.map((k) => [k, 0]));
   const runs = await withConcurrency(seeds, options.concurrency ?? 6, async (seed) => {
     const target = targetOfSeed(targets, seed);
     const plan = planForSeed(seed, options.serviceFaults);
-    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId: `seed-${seed}-${Date.now()}`, ...(target.effects ? { effects: target.effects } : {}), ...(target.during ? { during: target.during } : {}) });
-    for (const [k, v] of Object.entries(plan.counts())) injected[k] = (injected[k] ?? 0) + v;
+    const workflowId = `seed-${seed}-${Date.now()}`;
+    const armed = target.arm?.(seed, workflowId);
+    const run = await checkedRun(engine, target.workflow, target.input, plan, references.get(target.workflow) as Expectation, { workflowId, ...(target.effects ? { effects: target.effects } : {}), ...(target.during ? { during: target.during } : {}) });
+    armed?.disarm();
+    for (const [k, v] of Object.entries({ ...plan.counts(), ...armed?.counts() })) injected[k] = (injected[k] ?? 0) + v;
     options.onSeed?.(seed, target, run);
     return { what: `seed ${seed} (${target.workflow})`, run };
   });

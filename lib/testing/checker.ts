@@ -84,6 +84,14 @@ export interface EffectCheck {
   readonly perInvocation: Readonly<Record<string, number>>;
   /** Each counter for the run as the stores hold it now (a counter never written is 0). */
   applied(workflowId: string): Promise<Readonly<Record<string, number>>>;
+  /**
+   * The cause of the one failure the node may end the run with when its
+   * effects cannot know whether they were applied (a PostgreSQL transaction
+   * whose status is lost, under the `introspection` strategy): a run FAILED
+   * at the node with an EffectError whose cause matches has each counter at 0
+   * or at its one amount. @default no such failure: the committed path rules
+   */
+  readonly undeterminable?: RegExp;
 }
 
 /** What invariant 7 compares, for one run. */
@@ -94,9 +102,17 @@ export interface EffectsApplied {
   readonly applied: Readonly<Record<string, number>>;
 }
 
-/** Invariant 7: every counter equals its amount times the node's committed invocations. */
-export function effectViolations(effects: EffectsApplied, committed: Committed): string[] {
+/** Invariant 7: every counter equals its amount times the node's committed invocations; after an undeterminable failure, 0 or its amount. */
+export function effectViolations(effects: EffectsApplied, committed: Committed, record?: RunStatusWithResult): string[] {
   const { check, functionName, applied } = effects;
+  const failure = record?.status === 'FAILED' ? record.error : undefined;
+  if (check.undeterminable && failure?.error === 'EffectError') {
+    if (!check.undeterminable.test(failure.cause ?? '')) return [`invariant 7: ${check.node} failed with an EffectError that is not the undeterminable one: ${JSON.stringify(failure.cause ?? null)}`];
+    return Object.entries(check.perInvocation).flatMap(([counter, amount]) => {
+      const got = applied[counter] ?? 0;
+      return got === 0 || got === amount ? [] : [`invariant 7: effect counter ${counter} of ${check.node} is ${got} after an undeterminable failure, which allows 0 or one application (${amount})`];
+    });
+  }
   const invocations = [...committed.keys()].filter((identity) => identity.startsWith(`${functionName}@`)).length;
   return Object.entries(check.perInvocation).flatMap(([counter, amount]) => {
     const expected = amount * invocations;
@@ -184,7 +200,7 @@ function scheduleInput(text: string): string {
   }
 }
 
-/** An invoke's payload as compared: JSON with sorted keys (key order is no difference), without the envelope's lease. */
+/** An invoke's payload as compared: JSON with sorted keys (key order is no difference), without the envelope's lease and its MAC. */
 function inputOf(text: string): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
@@ -192,8 +208,10 @@ function inputOf(text: string): string {
     return v;
   };
   try {
-    const event = JSON.parse(text) as { unum?: { lease?: unknown } } | null;
+    const event = JSON.parse(text) as { unum?: { lease?: unknown }; mac?: unknown } | null;
     if (event?.unum) delete event.unum.lease;
+    // The envelope's MAC covers its lease, which differs between executions: the input is the header without both.
+    if (event?.unum) delete event.mac;
     return JSON.stringify(sort(event));
   } catch {
     return text;
@@ -308,7 +326,7 @@ export function checkRun(input: CheckInput): string[] {
   out.push(...expectationViolations(record, expectation, calls));
   out.push(...deletionViolations(calls), ...leftoverViolations([...input.items, ...input.untimed]));
   if (input.maps && input.timeline) out.push(...mapConcurrencyViolations(input.maps, input.timeline, calls));
-  if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls)));
+  if (input.effects) out.push(...effectViolations(input.effects, committedValues(calls), record));
   if (input.pinning) out.push(...pinningViolations(record, input.timeline ?? [], input.pinning));
   return out;
 }

@@ -21,7 +21,7 @@ export { checkedRun, profile, referenceRun } from './fault-run';
 export type { CheckedRun, CheckedRunOptions, InterventionResult, Profile, RunIntervention } from './fault-run';
 export type { Committed, EffectCheck, Expectation } from './checker';
 export { enumerateCrashPoints, randomSchedules } from './campaign';
-export type { CampaignSummary, EnumerationOptions, EnumerationSummary, Failure, RandomOptions, Target } from './campaign';
+export type { ArmedFaults, CampaignSummary, EnumerationOptions, EnumerationSummary, Failure, RandomOptions, Target } from './campaign';
 export type { CallFault, CallInfo, EventFault, ExecutionInfo, FaultPlan, ServiceFault } from '../local/fault-plan';
 export type { LocalFaultCheck, LocalFaultSchedule } from '../local/run-workflow';
 export { UnumLocalError } from '../local/errors';

@@ -83,7 +83,7 @@ test('each entry exports exactly these names', () => {
       'TimelineEntry: interface', 'UnumError: class', 'UnumLocalError: class', 'startLocalEngine: function',
     ],
     'unum-cdk/testing': [
-      'CallFault: type', 'CallInfo: interface', 'CampaignSummary: interface', 'CheckedRun: interface', 'CheckedRunOptions: interface', 'Committed: type', 'CrashPoint: interface',
+      'ArmedFaults: interface', 'CallFault: type', 'CallInfo: interface', 'CampaignSummary: interface', 'CheckedRun: interface', 'CheckedRunOptions: interface', 'Committed: type', 'CrashPoint: interface',
       'CrashPointPlan: class', 'EffectCheck: interface', 'EnumerationOptions: interface', 'EnumerationSummary: interface', 'EventFault: interface', 'ExecutionInfo: interface',
       'Expectation: type', 'Failure: interface', 'FaultPlan: interface', 'InterventionResult: interface', 'LocalFaultCheck: interface', 'LocalFaultSchedule: interface',
       'Profile: interface', 'RandomFaultParams: interface', 'RandomFaults: class', 'RandomFaultsOptions: interface', 'RandomOptions: interface', 'RandomPlan: class',

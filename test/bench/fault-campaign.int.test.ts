@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { faultCampaignCommand, faultCampaignResult, type FaultCampaignRun } from '../../bench/fault-campaign';
-import { EXTENDED_FAULT_CAMPAIGN, FAULT_CAMPAIGN, FIGURES, isExternal, REDEPLOY_FAULT_CAMPAIGN, selectFigures } from '../../bench/figures';
+import { EFFECTS_FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN, FAULT_CAMPAIGN, FIGURES, isExternal, REDEPLOY_FAULT_CAMPAIGN, selectFigures } from '../../bench/figures';
 import { renderReport } from '../../bench/report';
 import { parseReport } from '../../bench/report-parse';
 import { benchCommand, benchState, keptResults, lastResults, mergeResults, readMeta, readResults, recordResults, renderSaved, saveState } from '../../bench/results';
@@ -49,15 +49,16 @@ function campaign(over: Partial<FaultCampaignRun> = {}): FaultCampaignRun {
 
 describe('the fault-campaign figure', () => {
   it('is figure 9, external, with the command that produces it; the extended campaign is figure 10', () => {
-    expect(FIGURES.map((f) => f.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(FIGURES.map((f) => f.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const [spec] = selectFigures('9');
     expect(spec).toBe(FAULT_CAMPAIGN);
     expect(isExternal(spec)).toBe(true);
     expect(spec.load).toBeUndefined();
     expect(FAULT_CAMPAIGN.external.command).toBe('npm run test:faults -- --seeds 10000 --record');
     expect(EXTENDED_FAULT_CAMPAIGN.external.command).toBe('npm run test:faults -- --seeds 2000 --extended --service-faults --record');
-    expect(FIGURES.filter(isExternal)).toEqual([FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN, REDEPLOY_FAULT_CAMPAIGN]);
+    expect(FIGURES.filter(isExternal)).toEqual([FAULT_CAMPAIGN, EXTENDED_FAULT_CAMPAIGN, REDEPLOY_FAULT_CAMPAIGN, EFFECTS_FAULT_CAMPAIGN]);
     expect(faultCampaignCommand({ seeds: 2_000, redeploy: true })).toBe(REDEPLOY_FAULT_CAMPAIGN.external.command);
+    expect(faultCampaignCommand({ seeds: 10_000, effects: true })).toBe(EFFECTS_FAULT_CAMPAIGN.external.command);
   });
 
   it('gives the exact command, with --from, --concurrency and the mode flags only when given', () => {

@@ -17,13 +17,18 @@
  *                      seed also deploying shapes of the app while the runs are in flight (issue 34):
  *                      every run must finish on its deployment with that deployment's result
  *                      (test/faults/redeploy-campaign.ts); with --seed, replays the seed with its own deploys
+ *   --effects          random schedules over the Orders shape under PostgreSQL's own failures too (issue 35,
+ *                      test/faults/pg-faults.ts): a server crash-restart or a killed backend just before or
+ *                      after PlaceOrder's COMMIT, a lost transaction status; the default strategy (PgOrders) and
+ *                      `introspection` (PgIntrospectedOrders), which may fail with the undeterminable EffectError
  *   --concurrency C    schedules in flight (default 8)
  *   --record           with --seeds: once the campaign completes, record it as figure 9 of
- *                      BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12 (.unum/bench/results.json,
+ *                      BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12, with --effects as figure 13 (.unum/bench/results.json,
  *                      else the figures read back from BENCHMARKS.md) and re-render the report
  *                      (`npm run test:faults -- --seeds 10000 --record` for figure 9's target,
  *                      `npm run test:faults -- --seeds 2000 --extended --service-faults --record` for figure 10's,
- *                      `npm run test:faults -- --seeds 2000 --redeploy --record` for figure 12's)
+ *                      `npm run test:faults -- --seeds 2000 --redeploy --record` for figure 12's,
+ *                      `npm run test:faults -- --seeds 10000 --effects --record` for figure 13's)
  *
  * Exit code 1 when any schedule violates an invariant.
  */
@@ -42,23 +47,28 @@ import { planForSeed, ServiceFaultPlan } from '../../lib/testing/schedule';
 import { synthesize } from '../../lib/local/synth';
 import { startOrdersDatabase } from '../support/orders-database';
 import { redeployCampaign } from './redeploy-campaign';
+import { PG_FAULT_KINDS, PgFaultControl, pgFaultTargets } from './pg-faults';
+import type { Order } from '../../examples/orders/handlers';
 import { exampleTargets, FAULT_APP_DIR, FAULT_TARGETS, RUN_CONTROL_TARGETS, SHAPE_TARGETS } from './app/targets';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-const USAGE = 'usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--extended] [--service-faults] [--redeploy] [--concurrency C]\n'
+const USAGE = 'usage: npm run test:faults -- [--seeds N [--from S] [--record]] [--seed S] [--crash-points] [--extended] [--service-faults] [--redeploy] [--effects] [--concurrency C]\n'
+  + '  --effects   the Orders shape under PostgreSQL\'s failures too (server restart, killed backend, lost status; with --seeds or --seed)\n'
   + '  --redeploy  the redeploy app\'s workflows, its shapes deployed while the runs are in flight (with --seeds or --seed)\n'
-  + '  --record    with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12 (.unum/bench), and re-render it\n'
+  + '  --record    with --seeds alone: record the campaign as figure 9 of BENCHMARKS.md, with --extended as figure 10, with --redeploy as figure 12, with --effects as figure 13 (.unum/bench), and re-render it\n'
   + '              (--service-faults is recorded with --extended only)\n';
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record', 'extended', 'service-faults', 'redeploy'] });
+  const args = parseArgs(argv, { values: ['seeds', 'from', 'seed', 'concurrency'], flags: ['crash-points', 'help', 'record', 'extended', 'service-faults', 'redeploy', 'effects'] });
   const record = args.flags.has('record');
-  const mode: CampaignModeOptions = { extended: args.flags.has('extended'), serviceFaults: args.flags.has('service-faults'), redeploy: args.flags.has('redeploy') };
+  const mode: CampaignModeOptions = { extended: args.flags.has('extended'), serviceFaults: args.flags.has('service-faults'), redeploy: args.flags.has('redeploy'), effects: args.flags.has('effects') };
   // --record records the random schedules alone, so that the recorded command reproduces exactly what was measured.
   const recordMisused = record && (!args.values.has('seeds') || args.values.has('seed') || args.flags.has('crash-points') || (mode.serviceFaults && !mode.extended) || (mode.redeploy && mode.extended));
   const redeployMisused = mode.redeploy && (args.flags.has('crash-points') || mode.extended);
-  if (args.flags.has('help') || recordMisused || redeployMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
+  // The effects campaign's targets have no crash-point enumeration, and its figure (13) stands for them alone.
+  const effectsMisused = mode.effects && (args.flags.has('crash-points') || mode.extended || mode.redeploy);
+  if (args.flags.has('help') || recordMisused || redeployMisused || effectsMisused || (!args.values.has('seeds') && !args.values.has('seed') && !args.flags.has('crash-points'))) {
     process.stdout.write(USAGE);
     return args.flags.has('help') ? 0 : 2;
   }
@@ -111,9 +121,10 @@ export async function main(argv: string[]): Promise<number> {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     throw e;
   });
-  const running: { engine?: LocalEngine } = {};
+  const running: { engine?: LocalEngine; pgFaults?: PgFaultControl } = {};
   const cleanUp = async (): Promise<void> => {
     await running.engine?.stop();
+    await running.pgFaults?.close();
     await database.stop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   };
@@ -124,10 +135,14 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
-  const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000, functionEnvironment: database.environment });
+  // The handlers ask the PostgreSQL faults' channel for theirs: it is in their environment, so it starts first.
+  const pgFaults = mode.effects ? await PgFaultControl.start(database.server, () => running.engine as LocalEngine) : undefined;
+  running.pgFaults = pgFaults;
+  const engine = await LocalEngine.fromCloudAssembly([...dirs], { timeScale: 0.0005, ttlIntervalMs: 60_000, functionEnvironment: { ...database.environment, ...pgFaults?.environment } });
   running.engine = engine;
   const faultTargets = [...FAULT_TARGETS, ...(mode.extended ? SHAPE_TARGETS : []), ...RUN_CONTROL_TARGETS];
-  const targets = [...(await exampleTargets(ROOT, engine, database)), ...faultTargets];
+  const order = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'orders', 'input.json'), 'utf8')) as Order;
+  const targets = pgFaults ? await pgFaultTargets(engine, database.pool, pgFaults, order) : [...(await exampleTargets(ROOT, engine, database)), ...faultTargets];
   const replayHint = `npm run test:faults --${campaignModeFlags(mode)} --seed`;
   let failed = 0;
   try {
@@ -140,6 +155,7 @@ export async function main(argv: string[]): Promise<number> {
       const s = await randomSchedules(engine, targets, seeds, {
         concurrency,
         ...(mode.serviceFaults ? { serviceFaults: true } : {}),
+        ...(mode.effects ? { targetFaultKinds: PG_FAULT_KINDS } : {}),
         onSeed: (seed, target, run) => {
           done++;
           if (run.violations.length > 0) process.stdout.write(`FAIL seed ${seed} (${target.workflow}): ${run.violations.join('; ')}\n  replay: ${replayHint} ${seed}\n`);
@@ -187,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-/** Figure 9, 10 or 12 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
+/** Figure 9, 10, 12 or 13 of BENCHMARKS.md from a completed campaign: into .unum/bench/results.json, then the report re-rendered. */
 function recordCampaign(outFile: string, run: FaultCampaignRun): void {
   const result = faultCampaignResult(run);
   // Without an earlier bench run or report there is no header yet: this machine and the campaign's command.
@@ -206,9 +222,12 @@ async function replay(engine: LocalEngine, targets: readonly Target[], seed: num
   const expectation = expectationFor(target, await referenceRun(engine, target.workflow, target.input), engine);
   const plan = planForSeed(seed, serviceFaults);
   process.stdout.write(`seed ${seed}: ${target.workflow}, ${JSON.stringify(plan instanceof ServiceFaultPlan ? { ...plan.params, service: plan.service } : plan.params)}\n`);
-  const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { keep: true, ...(target.effects ? { effects: target.effects } : {}) });
+  const workflowId = `seed-${seed}-replay`;
+  const armed = target.arm?.(seed, workflowId);
+  const run = await checkedRun(engine, target.workflow, target.input, plan, expectation, { workflowId, keep: true, ...(target.effects ? { effects: target.effects } : {}) });
+  armed?.disarm();
   process.stdout.write(`${renderTimeline(engine.emulator.timeline.of(run.workflowId))}\n`);
-  process.stdout.write(`injected ${JSON.stringify(plan.counts())}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
+  process.stdout.write(`injected ${JSON.stringify({ ...plan.counts(), ...armed?.counts() })}; ${run.violations.length === 0 ? 'invariants hold' : `VIOLATIONS:\n  ${run.violations.join('\n  ')}`}\n`);
   for (const n of run.notes) process.stdout.write(`note: ${n}\n`);
   return run.violations.length > 0 ? 1 : 0;
 }

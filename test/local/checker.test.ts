@@ -20,10 +20,10 @@ const rec = (identity: string, operation: string, label: string, request: unknow
 const good: CallRecord[] = [
   rec('A@start', 'PutItem', 'PutItem(run)', { Item: { pk: { S: 'run#W#w' } } }, 200),
   rec('A@start', 'PutItem', 'PutItem(ckpt)', { Item: { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.5}' } } }, 200),
-  rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.5 } }], lease: 100 } }, undefined, 'crash-after'),
+  rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { node: 'B', inputs: [{ value: { n: 0.5 } }], lease: 100 }, mac: 'mac-of-lease-100' }, undefined, 'crash-after'),
   rec('A@start', 'PutItem', 'PutItem(ckpt)', { Item: { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.9}' } } }, 400, 'none', 2),
   // The retry holds a later lease: no input of B.
-  rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { inputs: [{ value: { n: 0.5 } }], node: 'B', lease: 105 } }, 202, 'none', 2),
+  rec('A@start', 'Invoke', 'Invoke(B@0[])', { unum: { inputs: [{ value: { n: 0.5 } }], node: 'B', lease: 105 }, mac: 'mac-of-lease-105' }, 202, 'none', 2),
   rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #s = :v0, finishedAt = :v1' }, 200),
   rec('B@0[]', 'UpdateItem', 'UpdateItem(run)', { Key: { pk: { S: 'run#W#w' } }, UpdateExpression: 'SET #s = :v0, finishedAt = :v1' }, 400, 'none', 2),
   // A park for a redrive and a lease renewal write the record without finishing the run.
@@ -33,7 +33,7 @@ const good: CallRecord[] = [
 const record = { workflowId: 'w', status: 'SUCCEEDED' as const, result: { n: 0.5 } };
 const items: Array<Record<string, AttributeValue>> = [{ pk: { S: 'run#W#w' }, ttl: { N: '1' } }, { pk: { S: 'ckpt#a' }, v: { S: '{"n":0.5}' }, ttl: { N: '1' } }];
 
-test('a correct run: one creation, one finish, identical successor inputs (key order and lease ignored), first writer wins', () => {
+test('a correct run: one creation, one finish, identical successor inputs (key order, lease and MAC ignored), first writer wins', () => {
   expect(runRecordWrites(good)).toEqual({ created: 1, finished: 1 });
   expect(successorInputViolations(good)).toEqual([]);
   expect(committedValues(good).get('A@start')).toEqual({ n: 0.5 });

@@ -63,6 +63,19 @@ async function parallelWithFailingBranch(workflow: string) {
   return { h, ...(await setUp(workflow, task('Start', 'a').next(p).next(task('Join', 'join')), h.module)) };
 }
 
+/**
+ * Runs the Parallel until Fast has sent Fast2 (held in flight), then lets Bad
+ * fail the run: Bad is held until then, since a Fast that ran after the run
+ * FAILED would park itself instead of sending Fast2.
+ */
+async function failWithFast2InFlight(d: Driver, options: { deliveries?: number } = {}): Promise<void> {
+  await d.run({ workflowId: 'r', input: 5 }, { ...options, hold: (x) => x.functionName === 'fn-Fast2' || x.functionName === 'fn-Bad' });
+  const bad = d.held.filter((x) => x.functionName === 'fn-Bad');
+  d.held.splice(0, d.held.length, ...d.held.filter((x) => x.functionName !== 'fn-Bad'));
+  d.invoker.queue.push(...bad);
+  await d.drain({ ...options, hold: (x) => x.functionName === 'fn-Fast2' });
+}
+
 const chain = () => task('A', 'a').next(task('B', 'b')).next(task('C', 'c'));
 const chainFns = { a: (x: number) => x + 1, b: (x: number) => x * 10, c: (x: number) => ({ out: x }) };
 
@@ -120,7 +133,7 @@ test('a failed entry (its start request parked) runs again', async () => {
 test('a branch in flight when another failed the run parks too: the redrive completes both, the join gets each once', async () => {
   const { h, d, deps, run, record } = await parallelWithFailingBranch('redrive-parallel');
   // Fast2 is in flight (held) while Bad fails the run.
-  await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
+  await failWithFast2InFlight(d);
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
   expect(d.held).toHaveLength(1);
   await d.deliver(d.held[0].functionName, d.held[0].event);
@@ -167,7 +180,7 @@ test('a redrive interrupted before its invokes (RUNNING, its set left) is finish
 
 test('under duplicate delivery of every event (the failing one, the in-flight branch, the resumed ones) the redriven run ends with the one right result; a late duplicate changes nothing', async () => {
   const { h, d, deps, run, record } = await parallelWithFailingBranch('redrive-duplicates');
-  await d.run({ workflowId: 'r', input: 5 }, { deliveries: 2, hold: (x) => x.functionName === 'fn-Fast2' });
+  await failWithFast2InFlight(d, { deliveries: 2 });
   expect((await record()).status).toBe('FAILED');
   for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
   // Fast2 and Bad at least; a duplicate of Fast that found the run FAILED before invoking Fast2 parks too.
@@ -477,7 +490,7 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
 
   test('an invocation parked while the redrive reads is marked too: the redrive\'s update needs the set it read, and reads again', async () => {
     const { d, deps, run, record } = await parallelWithFailingBranch('redrive-park-meanwhile');
-    await d.run({ workflowId: 'r', input: 5 }, { hold: (x) => x.functionName === 'fn-Fast2' });
+    await failWithFast2InFlight(d);
     const [held] = d.held;
     // Fast2 finds the run FAILED and parks after the redrive read the parked set, before its update.
     let meanwhile: (() => Promise<void>) | undefined = () => d.deliver(held.functionName, held.event);

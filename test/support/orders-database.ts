@@ -5,13 +5,15 @@
  */
 import type { Pool } from 'pg';
 import { ORDERS_DATABASE_ENV, ORDERS_SCHEMA } from '../../examples/orders/database';
-import { startPostgres } from './postgres';
+import { startPostgres, type TestPostgres } from './postgres';
 
 export interface OrdersDatabase {
   /** The functions' environment: the database's connection string. */
   readonly environment: Readonly<Record<string, string>>;
   /** A pool on the database, to read what the runs wrote. */
   readonly pool: Pool;
+  /** The server itself, for the campaign's PostgreSQL faults (crash-restart, a backend killed). */
+  readonly server: TestPostgres;
   stop(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export async function startOrdersDatabase(what: string): Promise<OrdersDatabase>
   try {
     const pool = server.pool(4);
     await pool.query(ORDERS_SCHEMA);
-    return { environment: { [ORDERS_DATABASE_ENV]: server.url }, pool, stop: () => server.stop() };
+    return { environment: { [ORDERS_DATABASE_ENV]: server.url }, pool, server, stop: () => server.stop() };
   } catch (e) {
     await server.stop();
     throw e;

@@ -7,6 +7,7 @@ import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { UnumWorkflow } from '../../../lib/construct';
 import * as w from './workflows';
+import { PG_FAULT_WORKFLOWS, pgFaultOrders } from './pg-fault-workflows';
 
 const app = new App();
 // One stack holds at most 500 resources, and a workflow is about four per function (function, role,
@@ -37,4 +38,10 @@ new UnumWorkflow(runControl, 'CallbackRace', { definition: w.callbackRace(), rem
 new UnumWorkflow(runControl, 'CallbackRetry', { definition: w.callbackRetry(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'RedriveAfterFailure', { definition: w.redriveAfterFailure(), removalPolicy: RemovalPolicy.DESTROY });
 new UnumWorkflow(runControl, 'RedriveStateFailure', { definition: w.redriveStateFailure(), removalPolicy: RemovalPolicy.DESTROY });
+// Issue 35's PostgreSQL server faults: the Orders shape on a pool that meets them, in a stack of its own.
+const pgFaults = new Stack(app, 'UnumPgFaults');
+const pgLedger = new dynamodb.Table(pgFaults, 'Ledger', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING }, removalPolicy: RemovalPolicy.DESTROY });
+for (const [name, handler] of Object.entries(PG_FAULT_WORKFLOWS)) {
+  new UnumWorkflow(pgFaults, name, { definition: pgFaultOrders(pgLedger, handler), removalPolicy: RemovalPolicy.DESTROY });
+}
 app.synth();

@@ -24,8 +24,18 @@ async function counter(client: DynamoDBClient, table: string, pk: string, attrib
 }
 
 async function rows(pool: Pool, table: 'orders' | 'order_lines', orderId: string): Promise<number> {
-  const r = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE order_id = $1`, [orderId]);
-  return Number(r.rows[0]?.n ?? 0);
+  // A server crash (the campaign's PostgreSQL faults) breaks the pool's idle connections: a read is simply made again.
+  for (let tries = 1; ; tries++) {
+    try {
+      const r = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE order_id = $1`, [orderId]);
+      return Number(r.rows[0]?.n ?? 0);
+    } catch (e) {
+      const code = String((e as { code?: unknown }).code ?? '');
+      const brokenConnection = code === '' || code.startsWith('E') || /^(08|57P)/.test(code);
+      if (tries >= 5 || !brokenConnection) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 200 * tries));
+    }
+  }
 }
 
 /** What the stores of a run of `workflow` (the Orders example's shape, or a variant of it) hold, against what one PlaceOrder of `order` implies. */
