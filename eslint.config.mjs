@@ -30,7 +30,7 @@ const TABLE_SYNTAX = [
 ].map((selector) => ({ selector, message: TABLE_LAYOUT }));
 
 /** The folders of runtime/, lowest first (docs/architecture.md "Layers"). */
-const RUNTIME_FOLDERS = ['contract', 'language', 'ports', 'aws', 'records', 'states', 'step', 'effects', 'entry', 'callbacks', 'deployments'];
+const RUNTIME_FOLDERS = ['contract', 'language', 'ports', 'aws', 'records', 'states', 'step', 'effects', 'entry', 'callbacks', 'deployments', 'control'];
 const CDK_ONLY_IN_CONSTRUCT = { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'only lib/construct imports aws-cdk-lib and constructs' };
 const RUNTIME_DOOR = {
   regex: '^(\\.\\./)+runtime/(?!(contract|language)(/|$))',

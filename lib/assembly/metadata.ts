@@ -44,4 +44,11 @@ export interface WorkflowMetadata {
   readonly deadLetterQueueLogicalId?: string;
   /** The function that completes task tokens (`grantTaskResponse`); absent when the workflow has no callback Task. */
   readonly taskResponse?: { readonly functionName: string; readonly logicalId: string };
+  /**
+   * The function that stops and redrives runs (its aliases `stop` and
+   * `redrive`): written by every synth, absent in assemblies synthesized
+   * before it existed (same metadata version: nothing else changed), which
+   * readers tolerate.
+   */
+  readonly runControl?: { readonly functionName: string; readonly logicalId: string };
 }

@@ -17,6 +17,8 @@ export interface AssemblyWorkflow {
   readonly deadLetterQueue?: { readonly logicalId: string };
   /** The function that completes task tokens (deterministic name); absent when the workflow has no callback Task. */
   readonly taskResponseFunction?: string;
+  /** The function that stops and redrives runs (deterministic name); absent in assemblies synthesized before it existed. */
+  readonly runControlFunction?: string;
 }
 
 /** Every unum workflow of the assembly in `dir`, nested stage assemblies included, from its `unum:workflow` metadata. */
@@ -31,6 +33,7 @@ export function workflowsInAssembly(dir: string): AssemblyWorkflow[] {
       table: typeof metadata.tableName === 'string' ? metadata.tableName : { logicalId: metadata.tableLogicalId ?? '?' },
       ...(metadata.deadLetterQueueLogicalId ? { deadLetterQueue: { logicalId: metadata.deadLetterQueueLogicalId } } : {}),
       ...(metadata.taskResponse ? { taskResponseFunction: metadata.taskResponse.functionName } : {}),
+      ...(metadata.runControl ? { runControlFunction: metadata.runControl.functionName } : {}),
     })));
 }
 

@@ -4,7 +4,7 @@
  * are in lib/cli/help.ts. `status` of a RUNNING run also names the callback Tasks it waits on and the
  * command that answers one.
  *
- * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R]`, or `--outputs file.json`
+ * Which workflow: `--entry-function F --table T --workflow W [--task-response-function R] [--run-control-function C]`, or `--outputs file.json`
  * (from `cdk deploy --outputs-file`), or the synthesized app in `--app`
  * (default `cdk.out`); `--stack` / `--workflow` pick one when there are several.
  */
@@ -30,7 +30,7 @@ export interface CliIo {
 const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, readStdin: () => fs.readFileSync(0, 'utf8') };
 
 /** The options that choose the workflow (see the module comment): every command takes them. */
-export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app', 'task-response-function'] as const;
+export const WORKFLOW_OPTIONS = ['entry-function', 'table', 'outputs', 'stack', 'workflow', 'app', 'task-response-function', 'run-control-function'] as const;
 
 /** Each command's own options, besides the workflow options, `--json` and `--help` / `-h`. */
 const COMMANDS = new Map<string, { values: readonly string[]; flags: readonly string[] }>([
@@ -65,7 +65,8 @@ export function clientFor(options: ReadonlyMap<string, string>): UnumClient {
   if (entryFunction || table) {
     if (!entryFunction || !table || !workflow) throw new UnumClientError('--entry-function, --table and --workflow go together');
     const taskResponseFunction = options.get('task-response-function');
-    return UnumClient.forWorkflow({ entryFunction, table, workflow, ...(taskResponseFunction ? { taskResponseFunction } : {}) });
+    const runControlFunction = options.get('run-control-function');
+    return UnumClient.forWorkflow({ entryFunction, table, workflow, ...(taskResponseFunction ? { taskResponseFunction } : {}), ...(runControlFunction ? { runControlFunction } : {}) });
   }
   const stack = options.get('stack');
   const outputsFile = options.get('outputs');

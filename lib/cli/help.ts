@@ -11,7 +11,7 @@ const WORKFLOW_OPTIONS_HELP = `workflow options (which workflow, where):
                                          AWS_ENDPOINT_URL_DYNAMODB is set (as unum local start prints),
                                          else its literal table names
   --outputs FILE [--stack S] [--workflow W]   a deployed stack (cdk deploy --outputs-file FILE)
-  --entry-function F --table T --workflow W [--task-response-function R]   explicit`;
+  --entry-function F --table T --workflow W [--task-response-function R] [--run-control-function C]   explicit`;
 
 interface CommandHelp {
   /** One line for the overview. */

@@ -8,14 +8,14 @@ import { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError } from './
 import { InspectReport, inspectRun } from './inspect';
 import { parseRunRecord, readRun } from '../runs/run-status';
 import { recoverDeadLetters, type RecoverOptions, type RecoveryReport } from './recover';
-import { redriveRun, type RedriveResult } from './redrive';
 import { TableReader } from '../runs/table-reader';
 import { listRuns } from './runs';
-import { deploymentGraphs, type DeploymentSummary, listDeployments } from './deployments';
-import { stopRun } from './stop';
+import { type DeploymentSummary, listDeployments } from './deployments';
+import { requestRedrive, requestStop } from './run-control';
+import type { RedriveResult } from '../../runtime/contract/run-control';
 import type { InspectOptions, ListRunsOptions, RedriveOptions, RunList, RunOutcome, RunStatus, StartAndWaitOptions, StartOptions, StopOptions, StopResult, WaitOptions, WorkflowLocation } from './types';
 import { respondToTask } from './tasks';
-import { splitFunctionRef } from './function-ref';
+import { splitFunctionRef } from '../../runtime/contract/function-ref';
 import { pollUntilFinished } from '../runs/poll';
 import { callbackTasksOf, findAssemblyWorkflow, localClients, localEngineOf, localLocation, locationFromOutputs } from './stack';
 import { optionalSdkClient, optionalString, requireRecord, requireString, requireWorkflowId, requireWorkflowName } from './validate';
@@ -119,6 +119,7 @@ export class UnumClient {
       table: found.table,
       workflow: found.workflow,
       ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),
+      ...(found.runControlFunction ? { runControlFunction: found.runControlFunction } : {}),
       ...known,
       ...clients,
     }));
@@ -131,6 +132,8 @@ export class UnumClient {
   readonly deadLetterQueue?: string;
   /** The workflow's task-response function, when it has callback Tasks. */
   readonly taskResponseFunction?: string;
+  /** The workflow's run-control function (`stop`, `redrive`), when known. */
+  readonly runControlFunction?: string;
   /** Node names of the workflow's callback Tasks, when known (`WorkflowLocation.callbackTasks`). */
   readonly callbackTasks: readonly string[];
   private readonly lambda: LambdaClient;
@@ -144,6 +147,7 @@ export class UnumClient {
     this.workflow = props.workflow;
     this.deadLetterQueue = props.deadLetterQueue;
     this.taskResponseFunction = props.taskResponseFunction;
+    this.runControlFunction = props.runControlFunction;
     this.callbackTasks = [...(props.callbackTasks ?? [])];
     this.lambda = props.lambda ?? new LambdaClient({});
     this.dynamodb = props.dynamodb ?? new DynamoDBClient({});
@@ -220,7 +224,11 @@ export class UnumClient {
    * stopped it. Needs `grantStop`.
    */
   async stop(workflowId: string, options: StopOptions = {}): Promise<StopResult> {
-    return stopRun(this.dynamodb, this.table, this.run('stop', workflowId), options);
+    const run = this.run('stop', workflowId);
+    const stopped = await requestStop(this.lambda, this.runControlFunction, this.workflow, { workflowId, ...stopFields(options) });
+    const status = await this.status(run.workflowId);
+    if (status.status === 'NOT_FOUND') throw new UnumClientError(`run ${workflowId} of ${this.workflow} not found: not started yet, or its record expired; nothing was stopped`);
+    return { ...status, stopped };
   }
 
   /** Starts a run, waits for it and returns its result; throws `UnumRunFailedError` if it failed. */
@@ -311,14 +319,7 @@ export class UnumClient {
   async redrive(workflowId: string, options: RedriveOptions = {}): Promise<RedriveResult> {
     const deployment: unknown = options?.deployment;
     if (deployment !== undefined && deployment !== 'latest') throw new UnumClientError(`redrive: options.deployment must be 'latest' or absent (the run's own deployment), got ${JSON.stringify(deployment)}`);
-    const invoke = async (functionName: string, event: string): Promise<void> => {
-      try {
-        await this.lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(event) }));
-      } catch (err) {
-        throw new UnumClientError(`redriving run ${workflowId}: invoking ${functionName} failed (call redrive again to finish): ${err instanceof Error ? err.message : String(err)}`);
-      }
-    };
-    return redriveRun({ table: this.table, dynamodb: this.dynamodb, invoke, deployments: deploymentGraphs(this.table, this.workflow) }, this.run('redrive', workflowId), options);
+    return requestRedrive(this.lambda, this.runControlFunction, this.workflow, { workflowId: this.run('redrive', workflowId).workflowId, ...(deployment === undefined ? {} : { deployment: 'latest' as const }) });
   }
 
   /** The run `workflowId` names, checked: a JavaScript caller may pass anything. */
@@ -350,6 +351,14 @@ export class UnumClient {
   }
 }
 
+/** A stop's error and cause, checked: a JavaScript caller may pass anything. */
+function stopFields(options: StopOptions): { error?: string; cause?: string } {
+  for (const field of ['error', 'cause'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'string') throw new UnumClientError(`stop: options.${field} must be a string, got ${JSON.stringify(options[field])}`);
+  }
+  return { ...(options.error === undefined ? {} : { error: options.error }), ...(options.cause === undefined ? {} : { cause: options.cause }) };
+}
+
 /** The props, checked field by field: JavaScript callers get a message naming the field, not a run that never appears. */
 function checkedProps(where: string, props: UnumClientProps): UnumClientProps {
   if (typeof props !== 'object' || props === null) throw new UnumClientError(`${where}: props must be an object with entryFunction, table and workflow`);
@@ -358,9 +367,10 @@ function checkedProps(where: string, props: UnumClientProps): UnumClientProps {
   requireWorkflowName(where, 'workflow', props.workflow);
   optionalString(where, 'deadLetterQueue', props.deadLetterQueue, 'URL of the dead-letter queue, stack output <prefix>DeadLetterQueueUrl');
   optionalString(where, 'taskResponseFunction', props.taskResponseFunction, 'the task-response function, stack output <prefix>TaskResponseFunctionName');
-  for (const field of ['entryFunction', 'taskResponseFunction'] as const) {
+  optionalString(where, 'runControlFunction', props.runControlFunction, 'the run-control function, stack output <prefix>RunControlFunctionName');
+  for (const field of ['entryFunction', 'taskResponseFunction', 'runControlFunction'] as const) {
     const qualifier = props[field] === undefined ? undefined : splitFunctionRef(props[field]).qualifier;
-    // The client names the alias itself: runs start on the entry's live alias, task responses go to the token's deployment.
+    // The client names the alias itself: runs start on the entry's live alias, task responses go to the token's deployment, stop and redrive to their action's alias.
     if (qualifier !== undefined) throw new UnumClientError(`${where}: ${field} '${props[field]}' has a qualifier (${qualifier}): give the function without one`);
   }
   const tasks: unknown = props.callbackTasks;

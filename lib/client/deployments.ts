@@ -6,9 +6,8 @@
  * deployment (the one the entry's `live` alias names) is the newest one not
  * superseded: a deploy records the new one before it supersedes the old.
  */
-import { decodeDeploymentList, decodeDeploymentRecord, type DeploymentRecord, deploymentKey, formatOf } from '../../runtime/contract/table';
+import { currentOf, decodeDeploymentList, decodeDeploymentRecord, type DeploymentRecord, deploymentKey, formatOf, newestFirst } from '../../runtime/contract/table';
 import type { TableReader } from '../runs/table-reader';
-import type { DeploymentGraph, DeploymentGraphs } from './redrive';
 
 /** One deployment of a workflow in a listing (`UnumClient.listDeployments`, `unum deployments`). */
 export interface DeploymentSummary {
@@ -40,12 +39,8 @@ export async function readDeployments(table: TableReader, workflow: string): Pro
     const item = items.get(deploymentKey(workflow, id));
     return item ? [{ ...decodeDeploymentRecord(item), format: formatOf(item) }] : [];
   });
-  return records.sort((a, b) => b.activatedAt.localeCompare(a.activatedAt) || b.deployment.localeCompare(a.deployment));
+  return newestFirst(records);
 }
-
-/** The current deployment among `records` (newest first): the newest that no later one superseded. */
-export const currentOf = <T extends DeploymentRecord>(records: readonly T[]): T | undefined =>
-  records.find((r) => r.supersededAt === undefined && r.removedAt === undefined);
 
 /** The listing of `workflow`'s deployments, newest first. */
 export async function listDeployments(table: TableReader, workflow: string): Promise<DeploymentSummary[]> {
@@ -60,18 +55,4 @@ export async function listDeployments(table: TableReader, workflow: string): Pro
     live: r === current,
     retainedFunctions: r.removedAt === undefined ? r.functions.length : 0,
   }));
-}
-
-/** What a redrive onto the latest deployment reads of `workflow`'s deployment records. */
-export function deploymentGraphs(table: TableReader, workflow: string): DeploymentGraphs {
-  return {
-    latest: async () => {
-      const current = currentOf(await readDeployments(table, workflow));
-      return current && { deployment: current.deployment, graph: current.graph, format: current.format };
-    },
-    graphOf: async (deployment: string): Promise<DeploymentGraph | undefined> => {
-      const item = await table.get(deploymentKey(workflow, deployment));
-      return item && { graph: decodeDeploymentRecord(item).graph, format: formatOf(item) };
-    },
-  };
 }

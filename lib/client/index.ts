@@ -14,8 +14,8 @@ export { UnumClientError, UnumRunFailedError, UnumRunNotFinishedError, UnumTaskA
 export type { FanInProgress, InspectFailure, InspectReport, TableSummary } from './inspect';
 export type { HistoryEntry, HistoryOutcome } from './history';
 export type { DeadLetterOutcome, RecoveredDeadLetter, RecoverOptions, RecoveryReport } from './recover';
-export { UnumRunNotRedrivableError } from './redrive';
-export type { RedriveResult } from './redrive';
+export { UnumRunNotRedrivableError } from './run-control';
+export type { RedriveResult, RunControlStatus } from '../../runtime/contract/run-control';
 export type { DeploymentSummary } from './deployments';
 export { WORKFLOW_ID_PATTERN } from '../../runtime/contract/ir';
 export type { Json } from '../../runtime/contract/ir';

@@ -23,7 +23,7 @@ import { DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClie
 import { type FailureRecord, identify } from '../../runtime/contract/failure-record';
 import { LIVE_ALIAS, qualifiedName, type StartRequest } from '../../runtime/contract/ir';
 import { decodeTaskToken } from '../../runtime/contract/task-token';
-import { splitFunctionRef } from './function-ref';
+import { splitFunctionRef } from '../../runtime/contract/function-ref';
 import type { RunStatus } from './types';
 
 /** What recovery did with one dead letter. */

@@ -49,6 +49,7 @@ export function localLocation(found: AssemblyWorkflow, engine: Environment): Wor
     workflow: found.workflow,
     ...(sqs && found.deadLetterQueue ? { deadLetterQueue: assembly.localQueueUrl(sqs, assembly.localName(found.stack, found.deadLetterQueue.logicalId)) } : {}),
     ...(found.taskResponseFunction ? { taskResponseFunction: found.taskResponseFunction } : {}),
+    ...(found.runControlFunction ? { runControlFunction: found.runControlFunction } : {}),
   };
 }
 
@@ -70,7 +71,7 @@ export function localClients(engine: Environment, given: { lambda?: LambdaClient
 export type { AssemblyWorkflow };
 
 /** Suffixes of the CfnOutputs every UnumWorkflow adds (`<prefix>EntryFunctionName`, ...). */
-const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl', taskResponse: 'TaskResponseFunctionName' } as const;
+const OUTPUT = { entryFunction: 'EntryFunctionName', table: 'TableName', workflow: 'WorkflowName', deadLetterQueue: 'DeadLetterQueueUrl', taskResponse: 'TaskResponseFunctionName', runControl: 'RunControlFunctionName' } as const;
 
 /** The outputs prefix of a workflow: its construct path below the stack, non-alphanumerics removed. */
 function outputPrefix(constructPathBelowStack: string): string {
@@ -101,12 +102,14 @@ export function locationFromOutputs(outputs: Readonly<Record<string, string>>, w
   });
   const deadLetterQueue = outputs[`${prefix}${OUTPUT.deadLetterQueue}`];
   const taskResponseFunction = outputs[`${prefix}${OUTPUT.taskResponse}`];
+  const runControlFunction = outputs[`${prefix}${OUTPUT.runControl}`];
   return {
     entryFunction: outputs[`${prefix}${OUTPUT.entryFunction}`],
     table,
     workflow: name,
     ...(deadLetterQueue === undefined ? {} : { deadLetterQueue }),
     ...(taskResponseFunction === undefined ? {} : { taskResponseFunction }),
+    ...(runControlFunction === undefined ? {} : { runControlFunction }),
   };
 }
 

@@ -27,6 +27,13 @@ export interface WorkflowLocation {
    */
   readonly taskResponseFunction?: string;
   /**
+   * Name or ARN of the workflow's run-control function (stack output
+   * `RunControlFunctionName`), for `stop` and `redrive`: they invoke its
+   * `stop` or `redrive` alias, which makes the writes.
+   * @default none: `stop` and `redrive` fail saying it is needed
+   */
+  readonly runControlFunction?: string;
+  /**
    * Node names of the workflow's callback Tasks (`WAIT_FOR_TASK_TOKEN`), for
    * `waitingTasks` and `inspect` to say which of them a run waits on.
    * `fromCloudAssembly` reads them from the synthesized app.

@@ -19,6 +19,7 @@ const CALLBACK_HANDLER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'callba
 const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'failure-recorder');
 const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'task-response');
 const SWEEPER = path.join(PACKAGE_ROOT, 'runtime', 'deployments', 'handler');
+const RUN_CONTROL = path.join(PACKAGE_ROOT, 'runtime', 'control', 'handler');
 
 /**
  * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
@@ -92,6 +93,11 @@ export function bundleNode(entry: string | undefined, options: ResolvedBundling,
 /** The bundle of the workflow's task-response function (`grantTaskResponse`). */
 export function bundleTaskResponder(options: ResolvedBundling): Bundle {
   return cached('task-response', options, () => build({ entryPoint: TASK_RESPONDER }, options));
+}
+
+/** The bundle of the workflow's run-control function (`grantStop`, `grantRedrive`). */
+export function bundleRunControl(options: ResolvedBundling): Bundle {
+  return cached('run-control', options, () => build({ entryPoint: RUN_CONTROL }, options));
 }
 
 /** The bundle of the construct's failure recorder (the on-failure destination). */

@@ -4,7 +4,8 @@ import { Construct } from 'constructs';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { deploymentKey, parkKey, RUN_ITEM_KINDS, runKey, runsIndexKeyPatterns, TABLE, workflowKeyPatterns } from '../../runtime/contract/table';
+import type { RunControlAction } from '../../runtime/contract/run-control';
+import { RUN_ITEM_KINDS, runKey, runsIndexKeyPatterns, TABLE, workflowKeyPatterns } from '../../runtime/contract/table';
 import { leadingKeys } from './permissions';
 
 /**
@@ -18,27 +19,24 @@ export interface GrantTargets {
   /** `table` without its indexes (see workflow-table.ts `tableItems`). */
   readonly items: dynamodb.ITable;
   readonly deadLetterQueue: sqs.IQueue;
-  /** The nodes' functions: a redrive or a recovery invokes them on the deployment of the run. */
+  /** The nodes' functions: a recovery invokes them on the deployment of the run. */
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
+  /** The run-control function: a stop or a redrive is an invoke of its alias of that action. */
+  readonly runControl: lambda.IFunction;
 }
 
-/** `dynamodb:LeadingKeys` condition of this workflow's run records (and, with `parked`, its parked invocations). */
-function runRecords(workflow: string, parked = false): Record<string, Record<string, unknown>> {
-  const anyRun = { workflow, workflowId: '*' };
-  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey(anyRun), ...(parked ? [parkKey(anyRun, '*')] : [])] } };
+/** `dynamodb:LeadingKeys` condition of this workflow's run records. */
+function runRecords(workflow: string): Record<string, Record<string, unknown>> {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [runKey({ workflow, workflowId: '*' })] } };
 }
 
 /**
- * Why invoking any alias of the nodes' functions is safe for a redrive or a
- * recovery: a node other than the entry refuses an envelope its workflow's
- * functions did not seal (docs/deploying-and-operating.md "Who can do what:
- * the trust model"), and no grant to a client reads the key they seal with.
+ * Why invoking any alias of the nodes' functions is safe for a recovery: a
+ * node other than the entry refuses an envelope its workflow's functions did
+ * not seal (docs/deploying-and-operating.md "Who can do what: the trust
+ * model"), and no grant to a client reads the key they seal with.
  */
-const RESEND_ONLY = 'a node refuses every envelope without the MAC of the workflow\'s functions, whose key no client grant reads: the grantee can re-send what a function sealed (a parked or dead-lettered event), start runs at the entry, and answer a task token it holds, never make an envelope of its own';
-
-function invokeAll(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  return grantInvokeOfAliases(grantee, Object.values(t.functions), RESEND_ONLY);
-}
+const RESEND_ONLY = 'a node refuses every envelope without the MAC of the workflow\'s functions, whose key no client grant reads: the grantee can re-send what a function sealed (a dead-lettered event), start runs at the entry, and answer a task token it holds, never make an envelope of its own';
 
 /** Exactly this function ARN (`grantStart`: the entry's `live` alias). */
 export function grantInvokeOf(grantee: iam.IGrantable, functionArn: string): iam.Grant {
@@ -47,8 +45,9 @@ export function grantInvokeOf(grantee: iam.IGrantable, functionArn: string): iam
 
 /**
  * Any alias of these functions (`<arn>:*`), never the unqualified function
- * (`$LATEST`): a client continuing a run (redrive, recover, a task response)
- * invokes the alias of the run's own deployment, which may be an older one.
+ * (`$LATEST`): whatever continues a run (a recovery, a task response, the
+ * run-control function's redrive) invokes the alias of the run's own
+ * deployment, which may be an older one.
  * `why`: what keeps that safe, for cdk-nag's acknowledgement.
  */
 export function grantInvokeOfAliases(grantee: iam.IGrantable, functions: readonly lambda.IFunction[], why: string): iam.Grant {
@@ -64,15 +63,21 @@ export function grantInvokeOfAliases(grantee: iam.IGrantable, functions: readonl
   return iam.Grant.addToPrincipal({ grantee, actions: ['lambda:InvokeFunction'], resourceArns: functions.map((fn) => `${fn.functionArn}:*`) });
 }
 
+/**
+ * One action of the run-control function (its alias of that name, exactly),
+ * and reading the workflow's run records (what the action left): no write
+ * of a run record of the grantee's choosing, which the function alone makes.
+ */
+function grantRunControl(grantee: iam.IGrantable, t: GrantTargets, action: RunControlAction): iam.Grant {
+  const invoke = grantInvokeOf(grantee, `${t.runControl.functionArn}:${action}`);
+  const records = iam.Grant.addToPrincipal({ grantee, actions: ['dynamodb:GetItem'], resourceArns: [t.table.tableArn], conditions: runRecords(t.workflowName) });
+  const key = t.table.encryptionKey?.grantDecrypt(grantee);
+  const grant = invoke.combine(records);
+  return key ? grant.combine(key) : grant;
+}
+
 export function grantStop(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  const records = iam.Grant.addToPrincipal({
-    grantee,
-    actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-    resourceArns: [t.table.tableArn],
-    conditions: runRecords(t.workflowName),
-  });
-  const key = t.table.encryptionKey?.grantEncryptDecrypt(grantee);
-  return key ? records.combine(key) : records;
+  return grantRunControl(grantee, t, 'stop');
 }
 
 export function grantListRuns(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
@@ -97,7 +102,7 @@ export function grantRecover(grantee: iam.IGrantable, t: GrantTargets): iam.Gran
   // Whether a dead letter's run finished: its record, nothing else (never the envelope key).
   const records = iam.Grant.addToPrincipal({ grantee, actions: ['dynamodb:GetItem'], resourceArns: [t.table.tableArn], conditions: runRecords(t.workflowName) });
   const key = t.table.encryptionKey?.grantDecrypt(grantee);
-  const grant = letters.combine(records).combine(invokeAll(grantee, t));
+  const grant = letters.combine(records).combine(grantInvokeOfAliases(grantee, Object.values(t.functions), RESEND_ONLY));
   return key ? grant.combine(key) : grant;
 }
 
@@ -125,21 +130,5 @@ export function grantRead(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
 }
 
 export function grantRedrive(grantee: iam.IGrantable, t: GrantTargets): iam.Grant {
-  const records = iam.Grant.addToPrincipal({
-    grantee,
-    actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
-    resourceArns: [t.table.tableArn],
-    conditions: runRecords(t.workflowName, true),
-  });
-  // `deployment: 'latest'` compares the run's deployment with the newest: it reads their records, nothing else of them.
-  const deployments = iam.Grant.addToPrincipal({
-    grantee,
-    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
-    resourceArns: [t.table.tableArn],
-    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [deploymentKey(t.workflowName), deploymentKey(t.workflowName, '*')] } },
-  });
-  const invoke = invokeAll(grantee, t);
-  const key = t.table.encryptionKey?.grantEncryptDecrypt(grantee);
-  const grant = records.combine(deployments).combine(invoke);
-  return key ? grant.combine(key) : grant;
+  return grantRunControl(grantee, t, 'redrive');
 }

@@ -88,14 +88,22 @@ export function allowInvoke(role: iam.IRole, functionArns: readonly string[]): v
  *   UpdateItem), and the run records and parked invocations it reads to know
  *   whether a run of a deployment can still run or be redriven (BatchGetItem;
  *   it also Queries the runs index: `allowRunsQuery`).
- * Each of them also reads the workflow's envelope key (its item, `envkey#`),
- * which the sweeper's deployment resource creates: no grant to a client
- * names that kind. The task-response function has no table access.
+ * - run-control function (runtime/control/): the run records and parked
+ *   invocations a stop or a redrive reads and conditionally updates
+ *   (GetItem, BatchGetItem, UpdateItem), and the deployment records a
+ *   redrive to the latest deployment compares (GetItem, BatchGetItem).
+ * Each of them but the run-control function also reads the workflow's
+ * envelope key (its item, `envkey#`), which the sweeper's deployment resource
+ * creates: no grant to a client names that kind, and the run-control function
+ * re-sends parked events as they were sealed. The task-response function has
+ * no table access.
  */
 export const WORKFLOW_TABLE_ACCESS = {
   node: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: [...RUN_ITEM_KINDS, 'envelopeKey'] },
   failureRecorder: { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: [...RUN_ITEM_KINDS, 'envelopeKey'] },
   sweeper: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], items: ['deployment', 'run', 'park', 'envelopeKey'] },
+  runControl: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], items: ['run', 'park'] },
+  runControlDeployments: { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'], items: ['deployment'] },
 } as const satisfies Record<string, TableAccess>;
 
 /** Calls on the workflow table, and the kinds of the workflow's items they may name. */

@@ -18,10 +18,12 @@ export interface DeployedWorkflow {
   readonly deadLetterQueue: sqs.IQueue;
   readonly failureRecorder: lambda.Function;
   readonly taskResponseFunction?: lambda.Function;
+  readonly runControlFunction: lambda.Function;
   /** Physical function name of every node, of the failure recorder and of the task-response function. */
   readonly functionName: (node: string) => string;
   readonly failureRecorderName: string;
   readonly taskResponderName: string;
+  readonly runControlName: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function addOutputs(scope: Construct, w: DeployedWorkflow): void {
     ['DeadLetterQueueUrl', w.deadLetterQueue.queueUrl, `Dead letters of workflow ${name}, for unum recover`],
     ['WorkflowName', name, `Name of workflow ${name}: its run records are keyed with it`],
     ['Deployment', w.deployment, `Deployment of workflow ${name} that new runs start on (the alias live of its entry function)`],
+    ['RunControlFunctionName', w.runControlFunction.functionName, `Function of workflow ${name} that stops (alias stop) and redrives (alias redrive) runs`],
     ...(w.taskResponseFunction
       ? [['TaskResponseFunctionName', w.taskResponseFunction.functionName, `Function of workflow ${name} that completes task tokens`] as [string, string, string]]
       : []),
@@ -75,6 +78,7 @@ export function workflowMetadata(w: DeployedWorkflow): WorkflowMetadata {
     tableName: w.table.tableName,
     failureRecorder: { functionName: w.failureRecorderName, logicalId: logicalId(w.failureRecorder) },
     deadLetterQueueLogicalId: (w.deadLetterQueue.node.defaultChild as CfnResource).logicalId,
+    runControl: { functionName: w.runControlName, logicalId: logicalId(w.runControlFunction) },
     ...(w.taskResponseFunction ? { taskResponse: { functionName: w.taskResponderName, logicalId: logicalId(w.taskResponseFunction) } } : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface DeploymentMember {
   readonly functionName: string;
   readonly version: lambda.IVersion;
   readonly role: iam.IRole;
-  /** Absent for a function only ever invoked synchronously (the task-response function). */
+  /** Absent for a function only ever invoked synchronously (the task-response and run-control functions). */
   readonly async?: { readonly settings: AsyncSettings; readonly failureDestinationArn: string };
 }
 
@@ -36,7 +36,7 @@ export interface SweeperProps {
   readonly functionNamePrefix: string;
   /** The path of the workflow's per-deployment roles (permissions.ts `deploymentRolePath`). */
   readonly rolePath: string;
-  /** Every function of the deployment: the nodes, the failure recorder, the task-response function. */
+  /** Every function of the deployment: the nodes, the failure recorder, the task-response and run-control functions. */
   readonly members: readonly DeploymentMember[];
   /** The entry node: its function's `live` alias moves to this deployment last. */
   readonly entryNode: string;

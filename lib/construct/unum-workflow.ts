@@ -7,8 +7,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cxapi from 'aws-cdk-lib/cx-api';
-import { Construct, type IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { ENV, LIVE_ALIAS, METRICS, qualifiedName, type NodeIR } from '../../runtime/contract/ir';
+import { RUN_CONTROL_NAME } from '../../runtime/contract/run-control';
 import { importAsl, inAslTerms, type ImportedAsl } from '../asl';
 import { compileWorkflow, UnumDefinitionError } from '../compiler';
 import type { CompiledNode, CompiledWorkflow } from '../compiler/compiled';
@@ -48,7 +49,9 @@ import type { UnumWorkflowFromAslProps, UnumWorkflowProps } from './props';
 import { nodesOnCycles } from '../compiler/cycles';
 import { addOutputs, workflowMetadata, type DeployedWorkflow } from './stack-outputs';
 import { DeploymentSweeper, type DeploymentMember } from './sweeper';
+import { createRunControl, planRunControl } from './run-control';
 import { createTaskResponder, planTaskResponder, TASK_RESPONDER_NAME } from './task-responder';
+import { claimTableName } from './table-claims';
 import { createWorkflowTable, tableItems } from './workflow-table';
 import { WaitScheduling } from './waits';
 import { retentionProblem, workflowRetentionProblem } from './validation';
@@ -113,7 +116,7 @@ export class UnumWorkflow extends Construct {
   readonly table: dynamodb.ITable;
   /** `table` for grants of item access (no index). */
   private readonly items: dynamodb.ITable;
-  /** Physical function names of the nodes, the failure recorder and the task-response function. */
+  /** Physical function names of the nodes, the failure recorder, the task-response and run-control functions. */
   private readonly names: Map<string, string>;
   /** The function of every node, by node name (including nodes the compiler added). */
   readonly functions: Readonly<Record<string, lambda.Function>>;
@@ -133,6 +136,13 @@ export class UnumWorkflow extends Construct {
    * workflow has none.
    */
   readonly taskResponseFunction?: lambda.Function;
+  /**
+   * The function that stops and redrives runs, one alias per action (`stop`,
+   * `redrive`, moved to each deployment with `live`): `grantStop` and
+   * `grantRedrive` let a principal invoke one of them, and it alone writes
+   * what they change in a run record.
+   */
+  readonly runControlFunction: lambda.Function;
 
   /**
    * A workflow from an Amazon States Language document: `tasks` (by state name
@@ -191,7 +201,10 @@ export class UnumWorkflow extends Construct {
 
     this.table = props.table ?? createWorkflowTable(this, 'Table', props);
     this.items = tableItems(this, 'TableItems', this.table);
-    this.claimTableName();
+    const sameName = claimTableName(this, this.table, this.workflowName);
+    if (sameName !== undefined) {
+      this.fail(undefined, `shares its table with ${sameName}, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it`);
+    }
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy,
@@ -205,7 +218,8 @@ export class UnumWorkflow extends Construct {
     const parts = this.partContext(common);
     const recorderPlan = planFailureRecorder(parts);
     const responderPlan = callbacks.length > 0 ? planTaskResponder(parts, callbacks) : undefined;
-    const deployment = deploymentId([...plans, recorderPlan, ...(responderPlan ? [responderPlan] : [])].map((plan) => plan.identity));
+    const runControlPlan = planRunControl(parts);
+    const deployment = deploymentId([...plans, recorderPlan, runControlPlan, ...(responderPlan ? [responderPlan] : [])].map((plan) => plan.identity));
     this.deployment = deployment;
     const rolePath = deploymentRolePath(stack.stackName, this.workflowName);
     const qualifiedArn = (node: string): string => functionArnFromName(this, qualifiedName(names.get(node) as string, deployment));
@@ -269,6 +283,9 @@ export class UnumWorkflow extends Construct {
       this.taskResponseFunction = responder.fn;
       members.push(responder.member);
     }
+    const runControl = createRunControl(parts, runControlPlan, deployment, rolePath, Object.values(functions));
+    this.runControlFunction = runControl.fn;
+    members.push(runControl.member);
 
     const workflowSettings = this.compiled.nodes[this.compiled.entry].ir.settings;
     new DeploymentSweeper(this, 'Sweeper', {
@@ -282,7 +299,7 @@ export class UnumWorkflow extends Construct {
       members,
       entryNode: this.compiled.entry,
       // Starts reach this deployment only once all of it exists: until then `live` names the one before.
-      dependencies: [nodesScope, recorder.scope, waits, ...(responder ? [responder.scope] : [])],
+      dependencies: [nodesScope, recorder.scope, runControl.scope, waits, ...(responder ? [responder.scope] : [])],
       schedulerRole: waits.role,
       graph: Object.fromEntries(nodes.map(([node, n]) => [node, n.successors])),
       handoffSeconds: workflowSettings.handoffSeconds,
@@ -313,9 +330,12 @@ export class UnumWorkflow extends Construct {
   }
 
   /**
-   * Allow `grantee` to stop runs (`UnumClient.stop`, `unum stop`): UpdateItem
-   * and GetItem of this workflow's run records (`run#<workflow>#*`), nothing
-   * else but the table's key when it has one.
+   * Allow `grantee` to stop runs (`UnumClient.stop`, `unum stop`): invoke the
+   * run-control function's `stop` alias, which alone writes the stop, and
+   * GetItem of this workflow's run records (`run#<workflow>#*`: the client
+   * reads what the stop left), nothing else but decrypting with the table's
+   * key when it has one. No write to the table: a stopper cannot set a
+   * run's status or result.
    */
   grantStop(grantee: iam.IGrantable): iam.Grant {
     return grantStop(grantee, this.grantTargets());
@@ -357,13 +377,11 @@ export class UnumWorkflow extends Construct {
 
   /**
    * Allow `grantee` to redrive FAILED runs (`UnumClient.redrive`, `unum
-   * redrive`): read and update this workflow's run records
-   * (`run#<workflow>#*`), read the invocations parked in them and mark
-   * them re-sent (`park#<workflow>#*`), both by a `dynamodb:LeadingKeys` condition, and
-   * invoke this workflow's functions to resume them (any deployment's alias,
-   * `<function>:*`: a run resumes on its own deployment, or the latest); with
-   * the table's key when it has one. The invoke re-sends parked events as
-   * they were sealed: a node refuses an envelope without its workflow's MAC.
+   * redrive`): invoke the run-control function's `redrive` alias, which
+   * alone updates the run record and re-sends the invocations parked in it,
+   * and GetItem of this workflow's run records (`run#<workflow>#*`), nothing
+   * else but decrypting with the table's key when it has one. No write to
+   * the table and no invoke of the nodes' functions.
    */
   grantRedrive(grantee: iam.IGrantable): iam.Grant {
     return grantRedrive(grantee, this.grantTargets());
@@ -441,7 +459,7 @@ export class UnumWorkflow extends Construct {
   private functionNames(stackName: string, nodes: readonly string[]): Map<string, string> {
     const names = new Map<string, string>();
     const owner = new Map<string, string>();
-    for (const node of [...nodes, FAILURE_RECORDER_NAME, TASK_RESPONDER_NAME, SWEEPER_NAME]) {
+    for (const node of [...nodes, FAILURE_RECORDER_NAME, TASK_RESPONDER_NAME, RUN_CONTROL_NAME, SWEEPER_NAME]) {
       const name = physicalFunctionName(stackName, this.workflowName, node);
       const other = owner.get(name);
       if (other !== undefined) this.fail(node, `gets the same function name '${name}' as node '${other}'; rename one of them`);
@@ -547,27 +565,14 @@ export class UnumWorkflow extends Construct {
       functionName: (node) => this.names.get(node) as string,
       failureRecorderName: this.names.get(FAILURE_RECORDER_NAME) as string,
       taskResponderName: this.names.get(TASK_RESPONDER_NAME) as string,
+      runControlFunction: this.runControlFunction,
+      runControlName: this.names.get(RUN_CONTROL_NAME) as string,
     };
   }
 
   private grantTargets(): GrantTargets {
-    return { workflowName: this.workflowName, table: this.table, items: this.items, deadLetterQueue: this.deadLetterQueue, functions: this.functions };
-  }
-
-  /**
-   * Keys carry the workflow name, so workflows sharing a table must have
-   * different names: two of one app with the same name on the same table
-   * (the same construct, or the same literal table name) are refused here.
-   */
-  private claimTableName(): void {
-    const table = Token.isUnresolved(this.table.tableName) ? this.table.node.path : this.table.tableName;
-    const claims = (TABLE_CLAIMS.get(this.node.root) ?? TABLE_CLAIMS.set(this.node.root, new Map()).get(this.node.root)) as Map<string, string>;
-    const key = JSON.stringify([table, this.workflowName]);
-    const other = claims.get(key);
-    if (other !== undefined) {
-      this.fail(undefined, `shares its table with ${other}, a workflow of the same name; workflows sharing a table need different names (workflowName): their items' keys carry it`);
-    }
-    claims.set(key, this.node.path);
+    const { workflowName, table, items, deadLetterQueue, functions } = this;
+    return { workflowName, table, items, deadLetterQueue, functions, runControl: this.runControlFunction };
   }
 
   private guard<T>(node: string | undefined, what: string, action: () => T): T {
@@ -582,6 +587,3 @@ export class UnumWorkflow extends Construct {
     throw new UnumWorkflowError(this.node.path, this.workflowName, node, detail, cause && { cause });
   }
 }
-
-/** Per app: the workflows by table and name (see `claimTableName`). */
-const TABLE_CLAIMS = new WeakMap<IConstruct, Map<string, string>>();

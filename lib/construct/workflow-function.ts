@@ -45,7 +45,7 @@ export interface FunctionOptions extends CommonFunctionOptions {
 
 /**
  * One function of a workflow (a node's, the failure recorder, the
- * task-response function): the settings all share (runtime, architecture,
+ * task-response and run-control functions): the settings all share (runtime, architecture,
  * JSON logs to the workflow's log group, source maps), and the grants all
  * share: writing its logs and, when it has `tableAccess`, those calls on the
  * workflow's items. Its other grants are its caller's.

@@ -9,7 +9,7 @@ import type { CommonFunctionOptions } from './workflow-function';
 
 /**
  * What a function of the workflow other than a node's (the failure recorder,
- * the task-response function) is planned and created from: the workflow it
+ * the task-response and run-control functions) is planned and created from: the workflow it
  * belongs to, which it takes its scope, names and settings from.
  */
 export interface WorkflowPartContext {

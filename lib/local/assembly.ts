@@ -95,6 +95,8 @@ export interface LocalWorkflow {
   readonly failureRecorder?: string;
   /** The queue the failure recorder's own on-failure destination points at. */
   readonly deadLetterQueue?: string;
+  /** The run-control function (unqualified): stop and redrive invoke its `stop` and `redrive` aliases. */
+  readonly runControlFunction?: string;
 }
 
 /** A `Custom::UnumDeployment` resource: the function CloudFormation sends its requests to, and its properties, resolved. */
@@ -181,6 +183,7 @@ function localWorkflow(workflow: SynthesizedWorkflow, functions: ReadonlyMap<str
     tableName,
     failureRecorder: recorder?.function ?? failureRecorder.functionName,
     ...(deadLetterQueue ? { deadLetterQueue } : {}),
+    ...(workflow.metadata.runControl ? { runControlFunction: localName(workflow.stack, workflow.metadata.runControl.logicalId, workflow.metadata.runControl.functionName) } : {}),
   };
 }
 

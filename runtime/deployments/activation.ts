@@ -11,13 +11,17 @@
  * 1. each function's alias named by the deployment id, on its version (moved
  *    there if it named another);
  * 2. each such alias's async-invoke settings (none for a function only ever
- *    invoked synchronously, the task-response function);
+ *    invoked synchronously: the task-response and run-control functions);
  * 3. the deployment recorded (record.ts);
- * 4. last, the entry's `live` alias on the entry's version, and its settings.
+ * 4. last, the entry's `live` alias on the entry's version, and its settings,
+ *    then each action's alias of the run-control function (`stop`,
+ *    `redrive`: runtime/contract/run-control.ts) on its version, so that a
+ *    stop or a redrive runs the code of the deployment runs start on.
  * Every step is idempotent: a retried request, or one after a crash halfway,
  * converges.
  */
 import { LIVE_ALIAS } from '../contract/ir';
+import { RUN_CONTROL_ACTIONS, RUN_CONTROL_NAME } from '../contract/run-control';
 import type { DeploymentFunction } from '../contract/table';
 import type { DeploymentResources } from '../ports/deployment-resources';
 import { type DeploymentRequest, recordOf } from './properties';
@@ -54,6 +58,13 @@ export async function activateDeployment(records: DeploymentRecords, resources: 
   const { entry } = request;
   await doing(`moving ${entry.functionName}:${LIVE_ALIAS} to version ${entry.version}`, () => resources.ensureAlias(entry.functionName, LIVE_ALIAS, entry.version));
   await doing(`setting the async-invoke settings of ${entry.functionName}:${LIVE_ALIAS}`, () => resources.putEventInvokeConfig(entry.functionName, LIVE_ALIAS, entry.async));
+  // Absent from a deployment synthesized before the function existed (a rollback to one): the aliases stay (removal.ts).
+  const control = request.functions.find((f) => f.node === RUN_CONTROL_NAME);
+  if (control !== undefined) {
+    for (const action of RUN_CONTROL_ACTIONS) {
+      await doing(`moving ${control.functionName}:${action} to version ${control.version}`, () => resources.ensureAlias(control.functionName, action, control.version));
+    }
+  }
   const movedNote = moved.length === 0 ? '' : `; moved its aliases from ${moved.map((m) => `${m.functionName}:${m.version}`).join(', ')}`;
   return `${recorded}${movedNote}; ${LIVE_ALIAS} is ${entry.functionName}:${entry.version}`;
 }

@@ -11,7 +11,7 @@ import type { AsyncInvokeSettings } from '../ports/deployment-resources';
 
 /** A function of the deployment: its version, the role that version runs with, and the async-invoke settings of its alias. */
 export interface RequestedFunction extends DeploymentFunction {
-  /** Absent for a function only ever invoked synchronously (the task-response function): its alias gets no async-invoke settings. */
+  /** Absent for a function only ever invoked synchronously (the task-response and run-control functions): its alias gets no async-invoke settings. */
   readonly async?: AsyncInvokeSettings;
 }
 

@@ -6,8 +6,13 @@
  * deployment's roles, those of replaced versions too. What another
  * deployment not yet removed still lists (the same version, the same role)
  * stays. The entry's `live` alias is never touched: it names the current
- * deployment. Every deletion is idempotent.
+ * deployment; nor are the run-control function's `stop` and `redrive`
+ * aliases (activation.ts), but with the function itself, when no other
+ * deployment lists it (after a rollback to a deployment from before it):
+ * first, since Lambda refuses to delete a version an alias names. Every
+ * deletion is idempotent.
  */
+import { RUN_CONTROL_ACTIONS, RUN_CONTROL_NAME } from '../contract/run-control';
 import type { DeploymentFunction, DeploymentRecord } from '../contract/table';
 import type { DeploymentResources } from '../ports/deployment-resources';
 
@@ -36,6 +41,10 @@ export async function removeDeployment(resources: DeploymentResources, deploymen
     await resources.deleteEventInvokeConfig(functionName, deployment.deployment);
     if (await resources.deleteAlias(functionName, deployment.deployment)) aliases++;
     const elsewhere = listed.filter((o) => o.functionName === functionName);
+    const runControl = all.some((f) => f.functionName === functionName && f.node === RUN_CONTROL_NAME);
+    if (runControl && elsewhere.length === 0) {
+      for (const action of RUN_CONTROL_ACTIONS) if (await resources.deleteAlias(functionName, action)) aliases++;
+    }
     for (const version of new Set(all.filter((f) => f.functionName === functionName).map((f) => f.version))) {
       if (!elsewhere.some((o) => o.version === version) && (await resources.deleteVersion(functionName, version))) versions++;
     }

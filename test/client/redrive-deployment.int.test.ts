@@ -3,16 +3,19 @@
  * moves it to the newest one when its node graph is unchanged (issue 34), on
  * DynamoDB Local with records as the runtime and the sweeper write them: the
  * re-sent envelopes name the deployment and go to its aliases, and the run
- * record's deployment moves in the redrive's conditional write.
+ * record's deployment moves in the redrive's conditional write. The client
+ * invokes the run-control function's `redrive` alias, served here by the
+ * runtime's handler (runtime/control/handler.ts) behind the Lambda stub.
  */
 import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { UnumClient, UnumRunNotRedrivableError } from '../../lib/client';
+import { UnumRunNotRedrivableError } from '../../lib/client';
 import { runClientCommand } from '../support/cli';
 import { TableReader } from '../../lib/runs/table-reader';
 import { TABLE_FORMAT, decodeRunRecord, deploymentListed, deploymentPut, deploymentSuperseded, parkedUpdate, type PutRequest, runFinish, runKey, type RunRef, runStart, type UpdateRequest } from '../../runtime/contract/table';
-import { cliEmulators } from './support/cli-emulators';
+import { RUN_CONTROL, runControlFixture } from './support/run-control';
 import { ENVELOPE_VERSION } from '../../runtime/contract/ir';
-import { createTable, WORKFLOW } from './support/dynamodb';
+import type { StubFunction } from './support/lambda-stub';
+import { WORKFLOW } from './support/dynamodb';
 
 const [D1, D2] = ['d1111111111111111111a', 'd2222222222222222222b'];
 const INVOCATION = 'B'.repeat(43);
@@ -20,18 +23,13 @@ const GRAPH = { A: ['B'], B: ['C'], C: [] };
 const hour = (): number => Math.floor(Date.now() / 1000) + 3600;
 
 const accept = async (): Promise<void> => undefined;
-const emulators = cliEmulators({ [`wf-B:${D1}`]: accept, [`wf-B:${D2}`]: accept });
-let table: string;
-let client: UnumClient;
+const functions: Record<string, StubFunction> = { [`wf-B:${D1}`]: accept, [`wf-B:${D2}`]: accept };
+const fixture = runControlFixture(functions);
+const { emulators } = fixture;
+const CONTROL = RUN_CONTROL;
 
-beforeEach(async () => {
-  table = await createTable(emulators.dynamo.client);
-  client = UnumClient.forWorkflow({ entryFunction: 'wf-A', table, workflow: WORKFLOW, lambda: emulators.lambda.client, dynamodb: emulators.dynamo.client });
-  emulators.lambda.invocations.length = 0;
-});
-
-const put = (request: PutRequest) => emulators.dynamo.client.send(new PutItemCommand({ TableName: table, ...request }));
-const write = (request: UpdateRequest) => emulators.dynamo.client.send(new UpdateItemCommand({ TableName: table, ...request }));
+const put = (request: PutRequest) => emulators.dynamo.client.send(new PutItemCommand({ TableName: fixture.table, ...request }));
+const write = (request: UpdateRequest) => emulators.dynamo.client.send(new UpdateItemCommand({ TableName: fixture.table, ...request }));
 const run = (workflowId: string): RunRef => ({ workflow: WORKFLOW, workflowId });
 const envelope = (workflowId: string, deployment: string | undefined, v: number = ENVELOPE_VERSION) =>
   ({ unum: { v, workflow: WORKFLOW, ...(deployment === undefined ? {} : { deployment }), workflowId, node: 'B', iteration: 0, fanOut: [], inputs: [{ value: 1 }] } });
@@ -55,13 +53,13 @@ async function deployed(graph: Record<string, string[]>): Promise<void> {
   await write(deploymentSuperseded(WORKFLOW, D1, '2026-01-02T00:00:00.000Z'));
 }
 
-const record = async (workflowId: string) => decodeRunRecord((await new TableReader(emulators.dynamo.client, table).get(runKey(run(workflowId))))!);
-const sent = () => emulators.lambda.invocations.map((i) => ({ functionName: i.functionName, deployment: (i.payload as ReturnType<typeof envelope>).unum.deployment }));
+const record = async (workflowId: string) => decodeRunRecord((await new TableReader(emulators.dynamo.client, fixture.table).get(runKey(run(workflowId))))!);
+const sent = () => emulators.lambda.invocations.filter((i) => i.functionName !== CONTROL).map((i) => ({ functionName: i.functionName, deployment: (i.payload as ReturnType<typeof envelope>).unum.deployment }));
 
 test('a redrive goes on on the run\'s own deployment, even after a later deploy', async () => {
   await deployed(GRAPH);
   await failedRun('r', D1);
-  expect(await client.redrive('r')).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D1 });
+  expect(await fixture.client.redrive('r')).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D1 });
   expect(sent()).toEqual([{ functionName: `wf-B:${D1}`, deployment: D1 }]);
   expect(await record('r')).toMatchObject({ status: 'RUNNING', deployment: D1 });
 });
@@ -69,67 +67,71 @@ test('a redrive goes on on the run\'s own deployment, even after a later deploy'
 test('latest with the same node graph: the run moves, its envelopes go to the new deployment\'s aliases', async () => {
   await deployed({ C: [], B: ['C'], A: ['B'] });
   await failedRun('r', D1);
-  expect(await client.redrive('r', { deployment: 'latest' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2, movedFrom: D1 });
+  expect(await fixture.client.redrive('r', { deployment: 'latest' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2, movedFrom: D1 });
   expect(sent()).toEqual([{ functionName: `wf-B:${D2}`, deployment: D2 }]);
-  // Its MAC covers the deployment it was sealed on, which it keeps as movedFrom (the client cannot seal).
-  expect(emulators.lambda.invocations[0].payload).toEqual({ unum: { ...envelope('r', D2).unum, movedFrom: D1, redrive: 1 } });
+  // Its MAC covers the deployment it was sealed on, which it keeps as movedFrom (no one but the functions can seal).
+  expect(emulators.lambda.invocations.find((i) => i.functionName !== CONTROL)?.payload).toEqual({ unum: { ...envelope('r', D2).unum, movedFrom: D1, redrive: 1 } });
   expect(await record('r')).toMatchObject({ status: 'RUNNING', deployment: D2, redriveCount: 1 });
 });
 
 test('latest with another node graph: refused, naming what changed; nothing changes', async () => {
   await deployed({ A: ['Label'], Label: ['C'], C: [] });
   await failedRun('r', D1);
-  const err = await client.redrive('r', { deployment: 'latest' }).then(() => new Error('expected a refusal'), (e: unknown) => e as Error);
+  const err = await fixture.client.redrive('r', { deployment: 'latest' }).then(() => new Error('expected a refusal'), (e: unknown) => e as Error);
   expect(err).toBeInstanceOf(UnumRunNotRedrivableError);
   expect(err.message).toBe(`run r (FAILED) cannot be redriven: the latest deployment ${D2} has another node graph than its deployment ${D1}: node 'A' now leads to 'Label' instead of 'B'; node 'B' was removed; node 'Label' was added`);
-  expect(emulators.lambda.invocations).toEqual([]);
+  expect(sent()).toEqual([]);
   expect(await record('r')).toMatchObject({ status: 'FAILED', deployment: D1 });
   expect((await record('r')).redriveCount).toBeUndefined();
 });
 
-test('latest recorded by a runtime that names invocations otherwise (table format 2, before the workflow tag): refused; nothing changes', async () => {
+test('latest recorded by a runtime that names invocations otherwise (fixture.table format 2, before the workflow tag): refused; nothing changes', async () => {
   await deployed(GRAPH);
   // D1's sweeper was of format 2: its record, and its runs' invocation names, are of that format.
-  await emulators.dynamo.client.send(new UpdateItemCommand({ TableName: table, Key: { pk: { S: `dep#${WORKFLOW}#${D1}` } }, UpdateExpression: 'SET fv = :two', ExpressionAttributeValues: { ':two': { N: '2' } } }));
+  await emulators.dynamo.client.send(new UpdateItemCommand({ TableName: fixture.table, Key: { pk: { S: `dep#${WORKFLOW}#${D1}` } }, UpdateExpression: 'SET fv = :two', ExpressionAttributeValues: { ':two': { N: '2' } } }));
   await failedRun('r', D1);
-  await expect(client.redrive('r', { deployment: 'latest' })).rejects.toThrow(
+  await expect(fixture.client.redrive('r', { deployment: 'latest' })).rejects.toThrow(
     `run r (FAILED) cannot be redriven: its deployment ${D1} names invocations as table format 2 does, the latest deployment ${D2} as format ${TABLE_FORMAT} does: it would not find the run's checkpoints`,
   );
-  expect(emulators.lambda.invocations).toEqual([]);
+  expect(sent()).toEqual([]);
   expect(await record('r')).toMatchObject({ status: 'FAILED', deployment: D1 });
 });
 
 test('latest on a run of the latest deployment is a plain redrive', async () => {
   await deployed(GRAPH);
   await failedRun('r', D2);
-  expect(await client.redrive('r', { deployment: 'latest' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2 });
+  expect(await fixture.client.redrive('r', { deployment: 'latest' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2 });
 });
 
 test('a moved redrive that was interrupted is finished on the new deployment by a plain redrive', async () => {
   await deployed(GRAPH);
   await failedRun('r', D1);
-  const broken = UnumClient.forWorkflow({ entryFunction: 'wf-A', table, workflow: WORKFLOW, lambda: { send: async () => { throw new Error('throttled'); } } as never, dynamodb: emulators.dynamo.client });
-  await expect(broken.redrive('r', { deployment: 'latest' })).rejects.toThrow(`redriving run r: invoking wf-B:${D2} failed (call redrive again to finish): throttled`);
-  expect(await client.redrive('r')).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2 });
+  delete functions[`wf-B:${D2}`];
+  await expect(fixture.client.redrive('r', { deployment: 'latest' })).rejects.toThrow(
+    `redriving run r: invoking ${CONTROL}:redrive failed (call redrive again to finish): invoking wf-B:${D2} failed: Function not found: wf-B:${D2}`,
+  );
+  functions[`wf-B:${D2}`] = accept;
+  emulators.lambda.invocations.length = 0;
+  expect(await fixture.client.redrive('r')).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1, deployment: D2 });
   expect(sent()).toEqual([{ functionName: `wf-B:${D2}`, deployment: D2 }]);
 });
 
 test('refused: latest without deployment records, or for a run of an unum-cdk before deployments; a parked envelope of an older format', async () => {
   await failedRun('r', D1);
-  await expect(client.redrive('r', { deployment: 'latest' })).rejects.toThrow('run r (FAILED) cannot be redriven: the workflow has no deployment record to move it to (the sweeper writes one at every deploy)');
+  await expect(fixture.client.redrive('r', { deployment: 'latest' })).rejects.toThrow('run r (FAILED) cannot be redriven: the workflow has no deployment record to move it to (the sweeper writes one at every deploy)');
   await failedRun('old', undefined);
-  await expect(client.redrive('old', { deployment: 'latest' })).rejects.toThrow('it was started by an unum-cdk before deployments: it has no deployment to move from');
+  await expect(fixture.client.redrive('old', { deployment: 'latest' })).rejects.toThrow('it was started by an unum-cdk before deployments: it has no deployment to move from');
   await failedRun('v2', undefined, 2);
-  await expect(client.redrive('v2')).rejects.toThrow('its parked invocations are envelopes of format 2, from an unum-cdk before deployment pinning: the functions run format 4 and would refuse them');
+  await expect(fixture.client.redrive('v2')).rejects.toThrow('its parked invocations are envelopes of format 2, from an unum-cdk before deployment pinning: the functions run format 4 and would refuse them');
   await failedRun('v3', D1, 3);
-  await expect(client.redrive('v3')).rejects.toThrow('its parked invocations are envelopes of format 3, from an unum-cdk before envelopes were authenticated: the functions run format 4 and would refuse them');
-  expect(emulators.lambda.invocations).toEqual([]);
+  await expect(fixture.client.redrive('v3')).rejects.toThrow('its parked invocations are envelopes of format 3, from an unum-cdk before envelopes were authenticated: the functions run format 4 and would refuse them');
+  expect(sent()).toEqual([]);
 });
 
 test('unum redrive --deployment latest; runs and status show the deployment', async () => {
   await deployed(GRAPH);
   await failedRun('r', D1);
-  const where = ['--entry-function', 'wf-A', '--table', table, '--workflow', WORKFLOW];
+  const where = ['--entry-function', 'wf-A', '--table', fixture.table, '--workflow', WORKFLOW, '--run-control-function', CONTROL];
   expect(await runClientCommand(['redrive', 'r', '--deployment', 'newest', ...where])).toMatchObject({ code: 2, err: expect.stringContaining("--deployment takes 'latest'") });
   expect(await runClientCommand(['redrive', 'r', '--deployment', 'latest', ...where])).toEqual({ code: 0, out: `redrove r (redrive 1): 1 invocation resumed on deployment ${D2} (moved from ${D1})\n`, err: '' });
   const status = await runClientCommand(['status', 'r', ...where]);
@@ -139,7 +141,7 @@ test('unum redrive --deployment latest; runs and status show the deployment', as
   expect(runs.out.split('\n')[0]).toMatch(/^run\s+status\s+deployment\s+started/);
   expect(runs.out.split('\n')[1]).toMatch(new RegExp(`^r\\s+RUNNING\\s+${D2}\\s`));
   expect(JSON.parse((await runClientCommand(['runs', '--json', ...where])).out).runs[0]).toMatchObject({ workflowId: 'r', deployment: D2 });
-  const deployments = await runClientCommand(['deployments', WORKFLOW, '--entry-function', 'wf-A', '--table', table, '--json']);
+  const deployments = await runClientCommand(['deployments', WORKFLOW, '--entry-function', 'wf-A', '--table', fixture.table, '--json']);
   expect(JSON.parse(deployments.out)).toMatchObject([{ deployment: D2, live: true }, { deployment: D1, live: false, supersededAt: '2026-01-02T00:00:00.000Z' }]);
   expect(await runClientCommand(['deployments', 'Other', ...where])).toMatchObject({ code: 2, err: expect.stringContaining("the workflow is named twice: 'Other' and --workflow 'wf'") });
 });

@@ -29,6 +29,10 @@ describe('stack outputs', () => {
     expect(() => locationFromOutputs(outputs, 'Nope')).toThrow("no workflow 'Nope' (have: TextPipeline, Collatz)");
     expect(() => locationFromOutputs({})).toThrow('stack outputs have no unum workflow');
   });
+
+  test('the run-control function, when the outputs name it (a stack deployed before it existed has none)', () => {
+    expect(locationFromOutputs({ AEntryFunctionName: 'f', ATableName: 't', AWorkflowName: 'w', ARunControlFunctionName: 'rc' })).toEqual({ entryFunction: 'f', table: 't', workflow: 'w', runControlFunction: 'rc' });
+  });
 });
 
 describe('cloud assembly', () => {
@@ -40,7 +44,10 @@ describe('cloud assembly', () => {
       artifacts: {
         UnumExamples: { type: 'aws:cloudformation:stack', additionalMetadataFile: 'UnumExamples.metadata.json', properties: { templateFile: 'UnumExamples.template.json' } },
         Other: { type: 'aws:cloudformation:stack', metadata: {
-          '/Other/Pipes/Collatz': [{ type: 'unum:workflow', data: { version: 2, workflow: 'Collatz', entry: 'S', deployment: 'd00000000000000000002', nodes: { S: { functionName: 'Other-Collatz-S' } }, tableName: 'fixed-table' } }],
+          '/Other/Pipes/Collatz': [{ type: 'unum:workflow', data: {
+            version: 2, workflow: 'Collatz', entry: 'S', deployment: 'd00000000000000000002', nodes: { S: { functionName: 'Other-Collatz-S' } }, tableName: 'fixed-table',
+            runControl: { functionName: 'Other-Collatz-unum-run-control', logicalId: 'CollatzRunControlFunction' },
+          } }],
         } },
       },
     }));
@@ -60,8 +67,14 @@ describe('cloud assembly', () => {
   test('lists workflows from the unum:workflow metadata', () => {
     expect(workflowsInAssembly(dir)).toEqual([
       { stack: 'UnumExamples', workflow: 'Collatz', constructPath: 'Collatz', entryFunction: 'UnumExamples-Collatz-Step', deployment: 'd00000000000000000001', table: { logicalId: 'CollatzTable60E6786E' } },
-      { stack: 'Other', workflow: 'Collatz', constructPath: 'Pipes/Collatz', entryFunction: 'Other-Collatz-S', deployment: 'd00000000000000000002', table: 'fixed-table' },
+      { stack: 'Other', workflow: 'Collatz', constructPath: 'Pipes/Collatz', entryFunction: 'Other-Collatz-S', deployment: 'd00000000000000000002', table: 'fixed-table', runControlFunction: 'Other-Collatz-unum-run-control' },
     ]);
+  });
+
+  test('the run-control function reaches the client, deployed or on the local engine; an assembly from before it has none', () => {
+    expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'Other' }).runControlFunction).toBe('Other-Collatz-unum-run-control');
+    expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'Other', localEngine: { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:2' } }).runControlFunction).toBe('Other-Collatz-unum-run-control');
+    expect(UnumClient.fromCloudAssembly(dir, 'Collatz', { stack: 'UnumExamples', outputs }).runControlFunction).toBeUndefined();
   });
 
   test('resolves by name and stack; ambiguity and absence are explained', () => {

@@ -144,13 +144,13 @@ describe('assets in the cloud assembly', () => {
     const app = newApp();
     new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: chain() });
     const assets = functionAssets(app, 'Test');
-    expect(assets).toHaveLength(5); // A, B, C, the failure recorder and the sweeper
+    expect(assets).toHaveLength(6); // A, B, C, the failure recorder, the run-control function and the sweeper
     for (const { hash, dir } of assets) {
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
       expect(dir).toBe(path.join(app.outdir, `asset.${hash}`));
       expect(fs.readdirSync(dir)).toContain('index.js');
     }
-    // The three nodes carry their IR; the recorder and the sweeper have none.
+    // The three nodes carry their IR; the recorder, the run-control function and the sweeper have none.
     expect(assets.filter(({ dir }) => fs.existsSync(path.join(dir, 'unum-ir.json')))).toHaveLength(3);
   });
 
@@ -167,7 +167,7 @@ describe('assets in the cloud assembly', () => {
     new UnumWorkflow(new Stack(app, 'Test'), 'Flow', { definition: definition() });
     new UnumWorkflow(new Stack(app, 'Other'), 'Flow', { definition: chain() });
     const skipped = functionAssets(app, 'Test');
-    expect(skipped).toHaveLength(3);
+    expect(skipped).toHaveLength(4); // A, the failure recorder, the run-control function and the sweeper
     for (const { hash, dir } of skipped) {
       // CDK points a skipped asset at its (small, never copied) source directory.
       expect(hash).toMatch(/^[0-9a-f]{64}$/);

@@ -18,7 +18,7 @@ import { physicalFunctionName, workflowFunctionPrefix } from '../../lib/construc
 import { Definition, IntegrationPattern, Parallel, Pass, Task, Wait, WaitTime } from '../../lib/definition';
 import { DEPLOYMENT_ID_PATTERN, IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
 import { chain, HANDLERS, loop } from './fixtures/workflows';
-import { STACK_NAME } from './helpers';
+import { anyAliasOf, STACK_NAME } from './helpers';
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[]; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, unknown> };
 
@@ -88,15 +88,23 @@ describe('a run invokes only the aliases of its deployment', () => {
     expect(spec.functionNames).toEqual({ 'Both.Join': `${name('Both.Join')}:${d}` });
   });
 
-  test('every invoke grant names an alias of the deployment, never a function', () => {
-    const resources = s.ofType('AWS::IAM::Policy').flatMap(([, p]) =>
+  /** The resources of the invoke grants of the policies whose logical ids `which` accepts. */
+  const invoked = (which: (policyId: string) => boolean): unknown[] =>
+    s.ofType('AWS::IAM::Policy').filter(([id]) => which(id)).flatMap(([, p]) =>
       (p.Properties?.PolicyDocument as { Statement: Array<{ Action: unknown; Resource: unknown }> }).Statement
         .filter((st) => ([] as unknown[]).concat(st.Action).includes('lambda:InvokeFunction'))
         .flatMap((st) => ([] as unknown[]).concat(st.Resource)),
     );
+
+  test('every invoke grant names an alias of the deployment, never a function', () => {
+    const resources = invoked((id) => !id.startsWith('FlowRunControl'));
     expect(resources.length).toBeGreaterThan(0);
     const qualified = new Set([...Object.keys(s.workflow.compiled.nodes), 'unum-failure'].map((n) => `:function:${name(n)}:${d}`));
     for (const resource of resources) expect(qualified).toContain(arnEnd(resource));
+  });
+
+  test("but the run-control function's: any alias of the nodes' functions (a redrive resumes a run on its own deployment), never a function, the recorder or the task-response function", () => {
+    expect(invoked((id) => id.startsWith('FlowRunControl'))).toEqual(Object.values(s.workflow.functions).map(anyAliasOf));
   });
 
   test('schedules invoke aliases: the Scheduler role may invoke the Wait, the callback Task and the recorder, qualified', () => {
@@ -107,12 +115,12 @@ describe('a run invokes only the aliases of its deployment', () => {
     expect(statement.Resource.map(arnEnd).sort()).toEqual(['Approve', 'Sleep', 'unum-failure'].map((n) => `:function:${name(n)}:${d}`).sort());
   });
 
-  test('the environment names qualified functions: the run timeout, the task-response targets; the recorder, responder and sweeper know the deployment', () => {
+  test('the environment names qualified functions: the run timeout, the task-response targets; the recorder, responder, run-control function and sweeper know the deployment', () => {
     const env = (fnName: string): Record<string, unknown> =>
       ((s.ofType('AWS::Lambda::Function').find(([, r]) => r.Properties?.FunctionName === fnName)?.[1].Properties?.Environment as { Variables: Record<string, unknown> }).Variables);
     expect(env(name('A')).UNUM_RUN_TIMEOUT_FUNCTION).toBe(`${name('unum-failure')}:${d}`);
     expect(JSON.parse(env(name('unum-task-response')).UNUM_TASK_FUNCTIONS as string)).toEqual({ Approve: `${name('Approve')}:${d}` });
-    for (const fn of ['unum-failure', 'unum-task-response', 'unum-sweeper']) expect(env(name(fn)).UNUM_DEPLOYMENT).toBe(d);
+    for (const fn of ['unum-failure', 'unum-task-response', 'unum-run-control', 'unum-sweeper']) expect(env(name(fn)).UNUM_DEPLOYMENT).toBe(d);
     expect(env(name('A')).UNUM_FUNCTION_ARN_PREFIX).toBeDefined();
   });
 
@@ -127,7 +135,7 @@ describe('a run invokes only the aliases of its deployment', () => {
   test("async settings of each alias, in the custom resource: the recorder's alias of the deployment as destination, the dead letters for the recorder's", () => {
     const functions = (record()[1].Properties as { Functions: Array<{ Node: string; Async?: { MaximumRetryAttempts: number; MaximumEventAgeInSeconds: number; OnFailure: unknown } }> }).Functions;
     for (const f of functions) {
-      if (f.Node === 'unum-task-response') expect(f.Async).toBeUndefined();
+      if (f.Node === 'unum-task-response' || f.Node === 'unum-run-control') expect(f.Async).toBeUndefined();
       else if (f.Node === 'unum-failure') expect(f.Async).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 21600, OnFailure: { 'Fn::GetAtt': [expect.stringMatching(/^FlowDeadLetters/), 'Arn'] } });
       else expect([f.Node, arnEnd(f.Async?.OnFailure)]).toEqual([f.Node, `:function:${name('unum-failure')}:${d}`]);
     }
@@ -207,21 +215,26 @@ describe('client grants', () => {
     expect(invoked(role)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^FlowNodesAFunction/), 'Arn'] }, ':live']] }]);
   });
 
-  test('grantRedrive and grantRecover: any alias of the nodes\' functions, never the functions themselves', () => {
-    for (const grant of ['grantRedrive', 'grantRecover'] as const) {
+  test('grantRecover: any alias of the nodes\' functions, never the functions themselves', () => {
+    const role = grantee('Recoverer');
+    s.workflow.grantRecover(role);
+    expect(invoked(role)).toEqual(Object.keys(s.workflow.functions).map(() => any(/^FlowNodes/)));
+  });
+
+  test('grantStop and grantRedrive: their alias of the run-control function, fixed (not a deployment\'s), and no node\'s function', () => {
+    for (const [grant, alias] of [['grantStop', 'stop'], ['grantRedrive', 'redrive']] as const) {
       const role = grantee(grant);
       s.workflow[grant](role);
-      expect(invoked(role)).toEqual(Object.keys(s.workflow.functions).map(() => any(/^FlowNodes/)));
+      expect(invoked(role)).toEqual([{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^FlowRunControlFunction/), 'Arn'] }, `:${alias}`]] }]);
     }
   });
 
-  test('grantRedrive: reads (never writes) this workflow\'s deployment records, to compare a run\'s deployment with the latest', () => {
-    const role = grantee('DeploymentReader');
-    s.workflow.grantRedrive(role);
+  test('the run-control function reads (never writes) this workflow\'s deployment records, to compare a run\'s deployment with the latest', () => {
+    const role = s.workflow.runControlFunction.role as iam.Role;
     const statements = s.stack.resolve((role.node.tryFindChild('DefaultPolicy') as iam.Policy).document.toJSON().Statement) as Array<{ Action: unknown; Condition?: Record<string, Record<string, string[]>> }>;
     const onRecords = statements.filter((st) => JSON.stringify(st.Condition ?? {}).includes('dep#'));
     expect(onRecords).toEqual([expect.objectContaining({
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+      Action: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['dep#Flow', 'dep#Flow#*'] } },
     })]);
   });
@@ -288,7 +301,7 @@ describe('the sweeper', () => {
     const [, record] = s.ofType('Custom::UnumDeployment')[0];
     const props = record.Properties as { Deployment: string; Functions: Array<{ Node: string; FunctionName: string; Version: unknown; RoleName: unknown }>; SchedulerRoleName: unknown; Graph: Record<string, string[]> };
     expect(props.Deployment).toBe(d);
-    expect(props.Functions.map((f) => f.Node).sort()).toEqual([...Object.keys(s.workflow.compiled.nodes), 'unum-failure', 'unum-task-response'].sort());
+    expect(props.Functions.map((f) => f.Node).sort()).toEqual([...Object.keys(s.workflow.compiled.nodes), 'unum-failure', 'unum-run-control', 'unum-task-response'].sort());
     for (const f of props.Functions) {
       expect(f.FunctionName).toBe(physicalFunctionName(STACK_NAME, 'Flow', f.Node));
       expect(f.Version).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/CurrentVersion/), 'Version'] });

@@ -13,7 +13,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { UnumWorkflow } from '../../lib/construct';
-import { bundleFailureRecorder, bundleNode, bundleSweeper, bundleTaskResponder, resolveBundling } from '../../lib/construct/bundling';
+import { bundleFailureRecorder, bundleNode, bundleRunControl, bundleSweeper, bundleTaskResponder, resolveBundling } from '../../lib/construct/bundling';
 import { Definition, IntegrationPattern, Task, Wait, WaitTime } from '../../lib/definition';
 import { HANDLERS } from './fixtures/workflows';
 import { STACK_NAME } from './helpers';
@@ -84,6 +84,14 @@ describe('each role may make exactly the calls of its function', () => {
     expect(s.actions(s.workflow.taskResponseFunction as lambda.Function)).toEqual(['lambda:InvokeFunction', ...LOGS]);
   });
 
+  test('the run-control function: reading and updating run records and parked invocations, reading deployment records, invoking the nodes\' functions, its logs', () => {
+    const control = s.workflow.runControlFunction;
+    expect(s.actions(control)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'lambda:InvokeFunction', ...LOGS]);
+    expect(s.statements(control).filter((st) => ([] as string[]).concat(st.Action).includes('dynamodb:UpdateItem')).map((st) => st.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*', 'park#Flow#*#*'] } },
+    ]);
+  });
+
   test('the sweeper: its records and the run records, the runs index, making and deleting aliases and their async configs, deleting versions and functions, deleting roles with their policies, its logs', () => {
     expect(s.actions(s.sweeper)).toEqual([
       'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem',
@@ -107,7 +115,7 @@ describe('each role may make exactly the calls of its function', () => {
   });
 
   test('table calls name the table itself: no index, no stream, no condition-less wildcard', () => {
-    for (const f of [...Object.values(fn), s.workflow.failureRecorder]) {
+    for (const f of [...Object.values(fn), s.workflow.failureRecorder, s.workflow.runControlFunction]) {
       for (const st of s.statements(f).filter((x) => ([] as string[]).concat(x.Action).some((a) => a.startsWith('dynamodb:')))) {
         const text = JSON.stringify(st.Resource);
         expect(text).not.toMatch(/index|stream|\*/);
@@ -117,10 +125,10 @@ describe('each role may make exactly the calls of its function', () => {
   });
 });
 
-test('a table encrypted with a customer key: nodes and the recorder may use the key for the table, the task-response function may not', () => {
+test('a table encrypted with a customer key: nodes, the recorder and the run-control function may use the key for the table, the task-response function may not', () => {
   const s = build({ key: (stack) => new kms.Key(stack, 'Key', { enableKeyRotation: true }) });
   const kmsActions = ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'];
-  for (const f of [s.workflow.functions.Last, s.workflow.failureRecorder]) expect(s.actions(f).filter((a) => a.startsWith('kms:'))).toEqual(kmsActions);
+  for (const f of [s.workflow.functions.Last, s.workflow.failureRecorder, s.workflow.runControlFunction]) expect(s.actions(f).filter((a) => a.startsWith('kms:'))).toEqual(kmsActions);
   expect(s.actions(s.workflow.taskResponseFunction as lambda.Function).filter((a) => a.startsWith('kms:'))).toEqual([]);
 });
 
@@ -184,6 +192,7 @@ describe("each kind's bundle sends only commands its role allows", () => {
     ['callback Task', bundleNode(HANDLERS, options, true).files, s.workflow.functions.Approve, []],
     ['failure recorder', bundleFailureRecorder(options).files, s.workflow.failureRecorder, ['BatchGetItem', 'Invoke', 'Publish']],
     ['task-response function', bundleTaskResponder(options).files, s.workflow.taskResponseFunction as lambda.Function, []],
+    ['run-control function', bundleRunControl(options).files, s.workflow.runControlFunction, []],
     ['sweeper', bundleSweeper(options).files, s.sweeper, []],
   ];
   test.each(cases)('%s', (_kind, files, fn, unused) => {

@@ -1,11 +1,10 @@
 /**
  * A workflow with a run timeout: the entry alone may create schedules (its
  * deadline) and knows the failure recorder's name, the Scheduler role may
- * invoke the recorder; `grantStop` gives UpdateItem and GetItem of the
- * workflow's run records only. cdk-nag finds nothing.
+ * invoke the recorder. cdk-nag finds nothing. (The grants of stop and
+ * redrive: run-control-function.int.test.ts.)
  */
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { fromAsl } from '../../lib/asl';
 import { UnumWorkflow } from '../../lib/construct';
@@ -79,21 +78,4 @@ test('no timeout: no Scheduler role, no recorder name in the entry', () => {
     FunctionName: `${STACK_NAME}-Flow-A`,
     Environment: { Variables: Match.not(Match.objectLike({ [ENV.runTimeoutFunction]: Match.anyValue() })) },
   });
-});
-
-test('grantStop: UpdateItem and GetItem of this workflow\'s run records, nothing else', () => {
-  const { stack, workflow, template } = synth(undefined);
-  const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
-  workflow.grantStop(role);
-  const statements = Object.entries(template().findResources('AWS::IAM::Policy'))
-    .filter(([id]) => id.startsWith('OperatorDefaultPolicy'))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as unknown[]);
-  expect(statements).toEqual([
-    {
-      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-      Effect: 'Allow',
-      Resource: { 'Fn::GetAtt': [expect.stringMatching(/^FlowTable/), 'Arn'] },
-      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } },
-    },
-  ]);
 });

@@ -60,9 +60,9 @@ const leadingKeys = (s: Statement): unknown => s.Condition?.['ForAllValues:Strin
 describe.each(workflows.map((w, i) => [w.workflowName, w, WORKFLOWS[1 - i]] as const))('%s', (name, workflow, other) => {
   const statements = tableStatements(workflow);
 
-  test('its nodes, failure recorder and sweeper reach the shared table, the task-response function does not', () => {
+  test('its nodes, failure recorder, run-control function and sweeper reach the shared table, the task-response function does not', () => {
     const roles = new Set(statements.map((s) => s.role));
-    for (const fn of [...Object.values(workflow.functions), workflow.failureRecorder]) expect(roles).toContain(fn.role?.node.path);
+    for (const fn of [...Object.values(workflow.functions), workflow.failureRecorder, workflow.runControlFunction]) expect(roles).toContain(fn.role?.node.path);
     expect([...roles].some((r) => r.includes('/Sweeper/'))).toBe(true);
     expect([...roles].some((r) => r.includes('/TaskResponse/'))).toBe(false);
   });
@@ -80,10 +80,11 @@ describe.each(workflows.map((w, i) => [w.workflowName, w, WORKFLOWS[1 - i]] as c
     }
   });
 
-  test('a node may reach the items of its runs and the envelope key; the sweeper its deployments, run records, parked invocations, the envelope key and its runs in the index', () => {
+  test('a node may reach the items of its runs and the envelope key; the sweeper its deployments, run records, parked invocations, the envelope key and its runs in the index; the run-control function its run records, parked invocations and deployments', () => {
     const of = (part: string) => statements.filter((s) => s.role.includes(part)).flatMap((s) => leadingKeys(s.statement) as string[]);
     expect(new Set(of(workflow.functions.Plain.role?.node.path as string))).toEqual(new Set(workflowKeyPatterns(name, [...RUN_ITEM_KINDS, 'envelopeKey'])));
     expect(new Set(of(`/${name}/Sweeper/`))).toEqual(new Set([...workflowKeyPatterns(name, ['deployment', 'run', 'park', 'envelopeKey']), ...runsIndexKeyPatterns(name)]));
+    expect(new Set(of(`/${name}/RunControl/`))).toEqual(new Set(workflowKeyPatterns(name, ['run', 'park', 'deployment'])));
   });
 });
 

@@ -21,17 +21,17 @@ const fnName = (node: string): string => physicalFunctionName(STACK_NAME, 'Flow'
 describe('UnumWorkflow resources', () => {
   const { workflow, template } = synthWorkflow({ definition: chain() });
 
-  test('one function per node plus the failure recorder and the sweeper, one table, one log group, one dead-letter queue', () => {
+  test('one function per node plus the failure recorder, the run-control function and the sweeper, one table, one log group, one dead-letter queue', () => {
     const nodes = Object.keys(workflow.compiled.nodes);
     expect(nodes).toEqual(['A', 'B', 'C']);
-    template.resourceCountIs('AWS::Lambda::Function', nodes.length + 2);
+    template.resourceCountIs('AWS::Lambda::Function', nodes.length + 3);
     // The deployment's custom resource puts them on the aliases it makes.
     template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
     template.resourceCountIs('Custom::UnumDeployment', 1);
     template.resourceCountIs('AWS::SQS::Queue', 1);
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.resourceCountIs('AWS::Logs::LogGroup', 1);
-    template.resourceCountIs('AWS::IAM::Role', nodes.length + 2);
+    template.resourceCountIs('AWS::IAM::Role', nodes.length + 3);
   });
 
   test('functions: deterministic names, arm64, Node.js 24, JSON logs, per-node settings, table env', () => {
@@ -314,25 +314,14 @@ describe('UnumWorkflow settings', () => {
     ]);
   });
 
-  test('grantRedrive: this workflow\'s run records and parked invocations only (LeadingKeys), reading its deployment records, invoke on its functions; nothing else', () => {
+  test('grantRedrive: invoke the run-control function\'s redrive alias, read this workflow\'s run records; nothing else (no write, no node\'s function)', () => {
     const stack = new Stack(new App(), STACK_NAME);
     const workflow = new UnumWorkflow(stack, 'Flow', { definition: chain() });
     const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
     workflow.grantRedrive(role);
     expect(roleStatements(Template.fromStack(stack), Match.stringLikeRegexp('^Operator'))).toEqual([
-      {
-        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
-        Effect: 'Allow',
-        Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn),
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*', 'park#Flow#*#*'] } },
-      },
-      {
-        Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
-        Effect: 'Allow',
-        Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn),
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['dep#Flow', 'dep#Flow#*'] } },
-      },
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: Object.values(workflow.functions).map(anyAliasOf) },
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::Join': ['', [stack.resolve(workflow.runControlFunction.functionArn), ':redrive']] } },
+      { Action: 'dynamodb:GetItem', Effect: 'Allow', Resource: stack.resolve((workflow.table as dynamodb.Table).tableArn), Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*'] } } },
     ]);
   });
 
@@ -419,7 +408,7 @@ describe('implicit nodes', () => {
     expect(implicit.length).toBe(2);
     for (const [, n] of implicit) expect(n.fn.entry).toBeUndefined();
     expect(workflow.compiled.nodes[workflow.compiled.entry].implicit).toBe(true);
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(workflow.compiled.nodes).length + 2);
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(workflow.compiled.nodes).length + 3);
     expect(workflow.entryFunction).toBe(workflow.functions[workflow.compiled.entry]);
   });
 });

@@ -138,3 +138,69 @@ test('an alias found on a version no record lists is remembered without a role',
   await activate(world, D1, [fn('A', D1, '8')], 0);
   expect(world.record(D1)?.replaced).toEqual([{ node: 'A', functionName: 'wf-A', version: '7' }]);
 });
+
+describe('the run-control function (a member only ever invoked synchronously)', () => {
+  const control = (deployment: string, version: string): DeploymentFunction => ({ node: 'unum-run-control', functionName: 'wf-control', version, roleName: `wf-control-${deployment}` });
+  /** The deployment's properties with the run-control function, which has no async settings. */
+  const withControl = (deployment: string, functions: DeploymentFunction[], version: string) => {
+    const properties = resourceProperties(deployment, [...functions, control(deployment, version)]);
+    const { Async: _async, ...synchronous } = properties.Functions[functions.length];
+    return { ...properties, Functions: [...properties.Functions.slice(0, functions.length), synchronous] };
+  };
+
+  test('its stop and redrive aliases move to its version after live, with no settings; they are not remembered as replaced', async () => {
+    const world = new World();
+    expect(await activate(world, D1, [], 0, withControl(D1, [fn('A', D1, '1')], '1'))).toBe(`deployment ${D1} recorded; live is wf-A:1`);
+    expect(world.resources.calls.slice(-4)).toEqual(['ensureAlias wf-A:live 1', 'putEventInvokeConfig wf-A:live', 'ensureAlias wf-control:stop 1', 'ensureAlias wf-control:redrive 1']);
+    expect(world.resources.calls.filter((c) => c.startsWith('putEventInvokeConfig wf-control'))).toEqual([]);
+
+    await activate(world, D2, [], 60, withControl(D2, [fn('A', D2, '2')], '2'));
+    expect(Object.fromEntries([...world.resources.aliases].filter(([alias]) => alias.startsWith('wf-control:')))).toEqual({ [`wf-control:${D1}`]: '1', [`wf-control:${D2}`]: '2', 'wf-control:stop': '2', 'wf-control:redrive': '2' });
+    expect(world.record(D2)?.replaced).toBeUndefined();
+  });
+
+  test('a failure moving stop leaves the request failed after live moved; the retry converges', async () => {
+    const world = new World();
+    world.resources.failing.add('ensureAlias wf-control:stop 1');
+    await expect(activate(world, D1, [], 0, withControl(D1, [fn('A', D1, '1')], '1'))).rejects.toThrow('moving wf-control:stop to version 1: AccessDeniedException: not authorized to ensureAlias wf-control:stop 1');
+    world.resources.failing.clear();
+    expect(await activate(world, D1, [], 1, withControl(D1, [fn('A', D1, '1')], '1'))).toBe(`deployment ${D1} already current; live is wf-A:1`);
+    expect(world.resources.aliases.get('wf-control:stop')).toBe('1');
+    expect(world.resources.aliases.get('wf-control:redrive')).toBe('1');
+  });
+
+  const sweptAfter = (world: World, minutes: number) =>
+    sweep({ workflow: 'wf', records: world.records, resources: world.resources, now: () => at(minutes) + HANDOFF_SECONDS * 1000 + 60_000 });
+
+  test('a sweep deletes a superseded deployment\'s alias and version of it, never stop or redrive', async () => {
+    const world = new World();
+    await activate(world, D1, [], 0, withControl(D1, [fn('A', D1, '1')], '1'));
+    await activate(world, D2, [], 60, withControl(D2, [fn('A', D2, '2')], '2'));
+    expect([...(await sweptAfter(world, 60)).removed]).toEqual([D1]);
+    expect(world.resources.calls.filter((c) => /wf-control:(stop|redrive)/.test(c) && !c.startsWith('ensureAlias'))).toEqual([]);
+    expect(Object.fromEntries([...world.resources.aliases].filter(([alias]) => alias.startsWith('wf-control:')))).toEqual({ [`wf-control:${D2}`]: '2', 'wf-control:stop': '2', 'wf-control:redrive': '2' });
+    expect([...world.resources.versions].filter((v) => v.startsWith('wf-control:'))).toEqual(['wf-control:2']);
+  });
+
+  test('after a rollback to a deployment from before it, the sweep deletes stop and redrive before its version, then the function', async () => {
+    const world = new World();
+    await activate(world, D1, [fn('A', D1, '1')], 0);
+    await activate(world, D2, [], 60, withControl(D2, [fn('A', D2, '2')], '1'));
+    // The rollback: CloudFormation activates D1 again, which lists no run-control function, so the aliases stay on D2's version.
+    await activate(world, D1, [fn('A', D1, '1')], 61);
+    expect(world.resources.aliases.get('wf-control:stop')).toBe('1');
+    const before = world.resources.calls.length;
+    expect([...(await sweptAfter(world, 61)).removed]).toEqual([D2]);
+    const control = world.resources.calls.slice(before).filter((c) => c.includes('wf-control'));
+    expect(control).toEqual([
+      `deleteEventInvokeConfig wf-control:${D2}`,
+      `deleteAlias wf-control:${D2}`,
+      'deleteAlias wf-control:stop',
+      'deleteAlias wf-control:redrive',
+      'deleteVersion wf-control:1',
+      'deleteFunction wf-control',
+      `deleteRole wf-control-${D2}`,
+    ]);
+    expect([...world.resources.functions]).toEqual(['wf-A']);
+  });
+});

@@ -75,7 +75,7 @@ async function failedRun(workflowId: string, duplicates: boolean): Promise<{ pla
 test('the client redrives a run Lambda gave up on, under duplicates: A is reused, the run succeeds once, a second redrive is refused', async () => {
   const { nonce } = await failedRun('redrive-client', true);
   const wf = engine.workflow('Chain3');
-  const client = UnumClient.forWorkflow({ entryFunction: wf.entryFunction, table: wf.tableName, workflow: 'Chain3', ...sdk });
+  const client = UnumClient.forWorkflow({ entryFunction: wf.entryFunction, table: wf.tableName, workflow: 'Chain3', ...(wf.runControlFunction ? { runControlFunction: wf.runControlFunction } : {}), ...sdk });
   const r = await client.redrive('redrive-client');
   expect(r.redriveCount).toBe(1);
   expect(r.resumed).toBeGreaterThanOrEqual(1);

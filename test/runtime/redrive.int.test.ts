@@ -6,8 +6,8 @@
  * refused; a failure of an event a redrive re-sent since is stale.
  */
 import { type CompileOptions, compileWorkflow } from '../../lib/compiler';
-import { redriveRun, type RedriveDeps, UnumRunNotRedrivableError } from '../../lib/client/redrive';
-import { TableReader } from '../../lib/runs/table-reader';
+import { RedriveRefusal, redriveRun, type RedriveDeps } from '../../runtime/control/redrive';
+import { ControlTable } from '../../runtime/control/control-table';
 import { Definition, Fail, type IChainable, Map, Parallel, Task, Wait, WaitTime } from '../../lib/definition';
 import { invocationName } from '../../runtime/contract/naming';
 import type { CheckpointStore } from '../../runtime/ports/store';
@@ -46,11 +46,11 @@ function handlers(fns: Record<string, (x: never) => unknown>, failing: Record<st
 async function setUp(workflow: string, definition: IChainable, module: Record<string, unknown>, wrap = (store: CheckpointStore) => store, options: CompileOptions = {}) {
   const { name, store } = await db.table();
   const d = new Driver(wrap(store), fromCompiled(compileWorkflow(workflow, Definition.from(definition), options), module));
-  // The client's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
+  // The run-control function's redrive, invoking through the driver's queue (its functions by name; the recorder parks ARNs, which Lambda takes too).
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
-  // No deployment records: every run redrives on its own deployment (the tests of redrive to the latest one are the client's).
+  // No deployment records: every run redrives on its own deployment (the tests of redrive to the latest one are test/client/redrive-deployment.int.test.ts).
   const deployments = { latest: async () => undefined, graphOf: async () => undefined };
-  const deps: RedriveDeps = { table: new TableReader(db.client, name), dynamodb: db.client, invoke, deployments };
+  const deps: RedriveDeps = { table: new ControlTable(name, db.client), invoke, deployments };
   const run: RunRef = { workflow, workflowId: 'r' };
   const record = async () => decodeRunRecord((await db.run(name, 'r'))!);
   return { d, deps, run, record, name };
@@ -84,23 +84,23 @@ test('a chain whose middle step failed goes on from it: the committed step is re
   const { d, deps, run, record } = await setUp('redrive-chain', chain(), h.module);
   await d.run({ workflowId: 'r', input: 1 });
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'States.Runtime' } });
-  expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
   await d.drain();
   const after = await record();
   expect(after).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
   expect(after.error).toBeUndefined();
   expect(h.calls).toEqual({ a: 1, b: 2, c: 1 });
-  await expect(redriveRun(deps, run)).rejects.toThrow(UnumRunNotRedrivableError);
-  await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(RedriveRefusal);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/SUCCEEDED/);
 });
 
 test('two concurrent redrives resume the run once', async () => {
   const h = handlers(chainFns, { b: 1 }, terminal);
   const { d, deps, run, record } = await setUp('redrive-twice', chain(), h.module);
   await d.run({ workflowId: 'r', input: 2 });
-  const outcomes = await Promise.allSettled([redriveRun(deps, run), redriveRun(deps, run)]);
+  const outcomes = await Promise.allSettled([redriveRun(deps, run, { workflowId: 'r' }), redriveRun(deps, run, { workflowId: 'r' })]);
   const rejected = outcomes.filter((o) => o.status === 'rejected');
-  for (const o of rejected) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(UnumRunNotRedrivableError);
+  for (const o of rejected) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(RedriveRefusal);
   expect(rejected.length).toBeLessThan(2);
   await d.drain();
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":30}', redriveCount: 1 });
@@ -113,7 +113,7 @@ test('a failure Lambda gave up on (the failure recorder recorded it) is redriven
   await d.run({ workflowId: 'r', input: 1 });
   expect(d.failures).toHaveLength(1);
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B', error: 'Error' } });
-  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
   await d.drain();
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}' });
   expect(h.calls).toEqual({ a: 1, b: 4, c: 1 });
@@ -124,7 +124,7 @@ test('a failed entry (its start request parked) runs again', async () => {
   const { d, deps, run, record } = await setUp('redrive-entry', chain(), h.module);
   await d.run({ workflowId: 'r', input: 1 });
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'A' } });
-  expect(await redriveRun(deps, run)).toMatchObject({ resumed: 1 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ resumed: 1 });
   await d.drain();
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
   expect(h.calls).toEqual({ a: 2, b: 1, c: 1 });
@@ -139,7 +139,7 @@ test('a branch in flight when another failed the run parks too: the redrive comp
   await d.deliver(d.held[0].functionName, d.held[0].event);
   // Fast2's user code ran and committed before its read (beside the commit) found the run FAILED: it parked.
   expect(h.calls.fast2).toBe(1);
-  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 2 });
   await d.drain();
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]' });
   // The redrive re-sent Fast2: its handler ran again, its put found the checkpoint, and the join got that value once.
@@ -151,17 +151,17 @@ test('a run that failed at a Fail state is refused: a redrive would fail there a
   const { d, deps, run, record } = await setUp('redrive-fail-state', task('A', 'a').next(new Fail('Stop', { error: 'Nope', cause: 'by design' })), h.module);
   await d.run({ workflowId: 'r', input: 1 });
   expect((await record()).status).toBe('FAILED');
-  await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/Fail state Stop/);
 });
 
 test('a run with no record, or RUNNING, is refused and nothing is written', async () => {
   const h = handlers(chainFns, {}, terminal);
   const { d, deps, run, record } = await setUp('redrive-none', chain(), h.module);
-  await expect(redriveRun(deps, run)).rejects.toThrow(/NOT_FOUND/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/NOT_FOUND/);
   await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' });
   const running = await record();
   expect(running.status).toBe('RUNNING');
-  await expect(redriveRun(deps, run)).rejects.toThrow(/\(RUNNING\) cannot be redriven/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/\(RUNNING\) cannot be redriven/);
   expect(await record()).toEqual(running);
 });
 
@@ -169,13 +169,13 @@ test('a redrive interrupted before its invokes (RUNNING, its set left) is finish
   const h = handlers(chainFns, { b: 1 }, terminal);
   const { d, deps, run, record } = await setUp('redrive-interrupted', chain(), h.module);
   await d.run({ workflowId: 'r', input: 1 });
-  await expect(redriveRun({ ...deps, invoke: async () => { throw new Error('Lambda unreachable'); } }, run)).rejects.toThrow('Lambda unreachable');
+  await expect(redriveRun({ ...deps, invoke: async () => { throw new Error('Lambda unreachable'); } }, run, { workflowId: 'r' })).rejects.toThrow('Lambda unreachable');
   expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
-  expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
   await d.drain();
   expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
   // Finished: the set is gone, so a RUNNING or finished run is refused again.
-  await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/SUCCEEDED/);
 });
 
 test('under duplicate delivery of every event (the failing one, the in-flight branch, the resumed ones) the redriven run ends with the one right result; a late duplicate changes nothing', async () => {
@@ -184,7 +184,7 @@ test('under duplicate delivery of every event (the failing one, the in-flight br
   expect((await record()).status).toBe('FAILED');
   for (const held of d.held) await Promise.all([d.deliver(held.functionName, held.event), d.deliver(held.functionName, held.event)]);
   // Fast2 and Bad at least; a duplicate of Fast that found the run FAILED before invoking Fast2 parks too.
-  const redrive = await redriveRun(deps, run);
+  const redrive = await redriveRun(deps, run, { workflowId: 'r' });
   expect(redrive.redriveCount).toBe(1);
   expect(redrive.resumed).toBeGreaterThanOrEqual(2);
   await d.drain({ deliveries: 2 });
@@ -211,10 +211,10 @@ test('a Fail state reached after another branch failed the run parks: redriven, 
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
   await d.deliver(d.held[0].functionName, d.held[0].event);
   expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'Bad' } });
-  expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+  expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 2 });
   await d.drain();
   expect(await record()).toMatchObject({ status: 'FAILED', error: { state: 'Stop', error: 'Nope' }, redriveCount: 1 });
-  await expect(redriveRun(deps, run)).rejects.toThrow(/Fail state Stop/);
+  await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/Fail state Stop/);
 });
 
 describe('a Parallel whose Retry and Catch rules did not handle a branch\'s failure: the redrive runs the state again, as its next attempt', () => {
@@ -238,11 +238,11 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     const { h, d, deps, run, record } = await stateWithRules('redrive-state-catch', 1, catchOther);
     await d.run({ workflowId: 'r', input: 5 });
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom', cause: expect.stringContaining('branch failed') } });
-    expect(await redriveRun(deps, run)).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toEqual({ workflowId: 'r', redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
     expect(h.calls).toEqual({ a: 1, fast: 1, fast2: 1, bad: 2, join: 1 });
-    await expect(redriveRun(deps, run)).rejects.toThrow(/SUCCEEDED/);
+    await expect(redriveRun(deps, run, { workflowId: 'r' })).rejects.toThrow(/SUCCEEDED/);
   });
 
   test('the redriven attempt\'s Retry counts start over: exhausted before the redrive, the rule retries again after it', async () => {
@@ -251,7 +251,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     await d.run({ workflowId: 'r', input: 5 });
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(h.calls.bad).toBe(2);
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[12,-5]', redriveCount: 1 });
     expect(h.calls).toMatchObject({ a: 1, bad: 4, join: 1 });
@@ -263,7 +263,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     const { d, deps, run, record } = await setUp('redrive-map-catch', task('Items', 'items').next(map).next(task('Total', 'total')), h.module);
     await d.run({ workflowId: 'r', input: 3 });
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '14', redriveCount: 1 });
     expect(h.calls.items).toBe(1);
@@ -304,7 +304,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(h.calls).toEqual({ a: 1, prep: 1, sq: 5, sum: 1, pre: 1, bad: 1 });
     fix();
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[55,198]', redriveCount: 1 });
     // Each completed step's handler ran once over both attempts: what the failed attempt committed was reused,
@@ -324,7 +324,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     // Y's checkpoint of the failed attempt (iteration 0, branch 0) expires before the redrive; X's and Z's remain.
     await db.client.send(new DeleteItemCommand({ TableName: name, Key: keyItem(checkpointKey(invocationName(run, 'Y', 0, [{ iteration: 0, index: 0 }]))) }));
     fix();
-    await redriveRun(deps, run);
+    await redriveRun(deps, run, { workflowId: 'r' });
     await d.drain();
     // Y computed 2002 (not 1002); Z, whose old value 2004 came from Y's old one, computed again from it.
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[4004,-1]' });
@@ -345,7 +345,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     // R's checkpoint of the failed attempt (inner branch 1 inside outer branch 0, both fanned out at iteration 0) expires.
     await db.client.send(new DeleteItemCommand({ TableName: name, Key: keyItem(checkpointKey(invocationName(run, 'R', 0, [{ iteration: 0, index: 0 }, { iteration: 0, index: 1 }]))) }));
     fix();
-    await redriveRun(deps, run);
+    await redriveRun(deps, run, { workflowId: 'r' });
     // L, reused and on the chain, arrives last: its arrival invokes J, whose other member R computed.
     await d.drain({ hold: (e) => e.functionName === 'fn-L' });
     await d.releaseHeld();
@@ -365,7 +365,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     expect(d.scheduler.schedules).toHaveLength(1);
     fix();
-    await redriveRun(deps, run);
+    await redriveRun(deps, run, { workflowId: 'r' });
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[6,-1]' });
     expect(d.scheduler.schedules).toHaveLength(1);
@@ -381,7 +381,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     const completed = { prep: h.calls.prep, sq: h.calls.sq, sum: h.calls.sum, pre: h.calls.pre };
     expect(completed.sum).toBeGreaterThanOrEqual(1);
     fix();
-    expect((await redriveRun(deps, run)).redriveCount).toBe(1);
+    expect((await redriveRun(deps, run, { workflowId: 'r' })).redriveCount).toBe(1);
     await d.drain({ deliveries: 2 });
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '[55,198]', redriveCount: 1 });
     expect(h.calls).toMatchObject(completed);
@@ -399,7 +399,7 @@ describe('a Parallel whose Retry and Catch rules did not handle a branch\'s fail
     expect(await record()).toMatchObject({ status: 'FAILED', error: { error: 'Boom' } });
     const [old] = failedNotices(d);
     fixed = true;
-    const redrive = await redriveRun(deps, run);
+    const redrive = await redriveRun(deps, run, { workflowId: 'r' });
     expect(redrive.redriveCount).toBe(1);
     expect(redrive.resumed).toBeGreaterThanOrEqual(1);
     await d.deliver(old.functionName, old.event);
@@ -428,7 +428,7 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
     const { d, deps, run, record, h, held } = await failedAtB('redrive-stale', 6);
     await d.deliver(held.functionName, held.event);
     expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' } });
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
     expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([1]);
     // The old event's duplicate delivery, retried on its own, exhausts its retries now.
     await d.deliver(held.functionName, held.event);
@@ -442,12 +442,12 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
   test('a failure of the re-sent event is real: it fails the run and parks, and a second redrive resumes it', async () => {
     const { d, deps, run, record, h, held } = await failedAtB('redrive-resent-fails', 6);
     await d.deliver(held.functionName, held.event);
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 1, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
     await d.drain();
     expect(d.failures).toHaveLength(2);
     expect(redriveOf(d.failures[1].requestPayload)).toBe(1);
     expect(await record()).toMatchObject({ status: 'FAILED', error: { node: 'B' }, redriveCount: 1 });
-    expect(await redriveRun(deps, run)).toMatchObject({ redriveCount: 2, resumed: 1 });
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 2, resumed: 1 });
     expect(d.invoker.queue.map((q) => redriveOf(q.event))).toEqual([2]);
     await d.drain();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 2 });
@@ -479,7 +479,7 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
     expect(await record()).toMatchObject({ status: 'FAILED' });
     // The old event's duplicate delivery, begun while the run was RUNNING, exhausts its retries: the
     // recorder checks it (not re-sent yet, the run FAILED), then the redrive comes, then the recorder writes.
-    between = () => redriveRun(deps, run);
+    between = () => redriveRun(deps, run, { workflowId: 'r' });
     await d.recorder({ ...d.failures[0], requestContext: { ...d.failures[0].requestContext, requestId: 'duplicate' } });
     expect(between).toBeUndefined();
     expect(await record()).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
@@ -494,8 +494,8 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
     const [held] = d.held;
     // Fast2 finds the run FAILED and parks after the redrive read the parked set, before its update.
     let meanwhile: (() => Promise<void>) | undefined = () => d.deliver(held.functionName, held.event);
-    const table = Object.assign(Object.create(deps.table) as TableReader, {
-      getMany: async (...args: Parameters<TableReader['getMany']>) => {
+    const table = Object.assign(Object.create(deps.table) as ControlTable, {
+      getMany: async (...args: Parameters<ControlTable['getMany']>) => {
         const read = await deps.table.getMany(...args);
         const park = meanwhile;
         meanwhile = undefined;
@@ -503,7 +503,7 @@ describe('a redrive generation: the re-sent event owns the invocation it re-send
         return read;
       },
     });
-    expect(await redriveRun({ ...deps, table }, run)).toMatchObject({ redriveCount: 1, resumed: 2 });
+    expect(await redriveRun({ ...deps, table }, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 2 });
     expect(meanwhile).toBeUndefined();
     const fast2 = invocationName(run, 'Fast2', 0, held.event.unum.fanOut);
     expect(decodeParked(await deps.table.get(parkKey(run, fast2)))).toMatchObject({ resentBy: 1 });

@@ -155,3 +155,11 @@ export function decodeDeploymentRecord(item: Item): DeploymentRecord {
     runRetentionSeconds: num(item, 'runRetentionSeconds') ?? 0,
   };
 }
+
+/** The deployment records newest first: by activation time, then id. */
+export const newestFirst = <T extends DeploymentRecord>(records: readonly T[]): T[] =>
+  [...records].sort((a, b) => b.activatedAt.localeCompare(a.activatedAt) || b.deployment.localeCompare(a.deployment));
+
+/** The current deployment among `records` (newest first): the newest that no later one superseded (a deploy records the new one before it supersedes the old). */
+export const currentOf = <T extends DeploymentRecord>(records: readonly T[]): T | undefined =>
+  records.find((r) => r.supersededAt === undefined && r.removedAt === undefined);

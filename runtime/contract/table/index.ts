@@ -33,5 +33,5 @@ export type { EffectRecord, ItemUpdate } from './effects';
 export { SUMMARY_ATTRIBUTES } from './scans';
 export { deploymentKey, envelopeKeyKey } from './keys';
 export { ENVELOPE_KEY_BYTES, decodeEnvelopeKey, envelopeKeyPut } from './envelope-key';
-export { decodeDeploymentList, decodeDeploymentRecord, deploymentListed, deploymentPut, deploymentReactivation, deploymentRemoved, deploymentRemoving, deploymentSuperseded, deploymentsUnlisted } from './deployments';
+export { currentOf, decodeDeploymentList, newestFirst, decodeDeploymentRecord, deploymentListed, deploymentPut, deploymentReactivation, deploymentRemoved, deploymentRemoving, deploymentSuperseded, deploymentsUnlisted } from './deployments';
 export type { DeploymentFunction, DeploymentRecord } from './deployments';

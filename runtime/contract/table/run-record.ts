@@ -232,7 +232,7 @@ export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
   update(runKey(run), `ADD ${REDO} :i`, { ':i': { SS: [invocation] }, ':failed': S('FAILED') }, `#s = :failed AND attribute_not_exists(${NEVER})`);
 
 /**
- * A redrive (lib/client/redrive.ts): the FAILED run that was redriven
+ * A redrive (runtime/control/redrive.ts): the FAILED run that was redriven
  * `redrives` times so far, with the `parked` invocations the redrive read
  * (the set only grows while the run is FAILED: the same size is the same
  * set), is RUNNING again, its parked invocations move to `rdg` in the same

@@ -4,7 +4,7 @@
  * environment alone, set for the file's tests and restored after them.
  */
 import { emulatorEnvironment, type LocalDynamo, startDynamo } from './dynamodb';
-import { type LambdaStub, startLambdaStub } from './lambda-stub';
+import { type LambdaStub, startLambdaStub, type StubFunction } from './lambda-stub';
 
 export interface CliEmulators {
   readonly dynamo: LocalDynamo;
@@ -12,7 +12,7 @@ export interface CliEmulators {
 }
 
 /** Starts both before the file's tests (the stub serving `functions`) and stops them after; read the result inside tests. */
-export function cliEmulators(functions: Record<string, (payload: unknown) => Promise<void>>): CliEmulators {
+export function cliEmulators(functions: Record<string, StubFunction>): CliEmulators {
   const running = {} as { dynamo: LocalDynamo; lambda: LambdaStub };
   const saved = { ...process.env };
   beforeAll(async () => {

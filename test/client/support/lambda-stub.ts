@@ -22,13 +22,18 @@ export interface LambdaStub {
   stop(): Promise<void>;
 }
 
+/** A stubbed function: its answer to a synchronous invoke (ignored for an Event one), and the Invoke's `Qualifier`. */
+export type StubFunction = (payload: unknown, qualifier?: string) => Promise<unknown>;
+
 /**
- * `onEvent` runs for each invocation after the 202 is sent, as Lambda runs an
- * Event invocation after accepting it. Functions are found by the name the
- * Invoke gives (a qualified `name:alias` is its own entry; a `Qualifier` is
- * recorded, not resolved). Unknown functions get a 404.
+ * An Event invocation runs its function after the 202 is sent, as Lambda
+ * runs one after accepting it; a RequestResponse one answers with what the
+ * function returns, or with a function error (`X-Amz-Function-Error`)
+ * carrying what it threw. Functions are found by the name the Invoke gives
+ * (a qualified `name:alias` is its own entry; a `Qualifier` is passed on,
+ * not resolved), looked up at each invoke. Unknown functions get a 404.
  */
-export async function startLambdaStub(functions: Record<string, (payload: unknown) => Promise<void>>): Promise<LambdaStub> {
+export async function startLambdaStub(functions: Record<string, StubFunction>): Promise<LambdaStub> {
   const invocations: Invocation[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,9 +51,19 @@ export async function startLambdaStub(functions: Record<string, (payload: unknow
       const payload = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown;
       const invocationType = String(req.headers['x-amz-invocation-type'] ?? 'RequestResponse');
       invocations.push({ functionName, ...(qualifier === undefined ? {} : { qualifier }), invocationType, payload });
+      if (invocationType === 'RequestResponse') {
+        void handler(payload, qualifier).then(
+          (answer) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify(answer ?? null)); },
+          (err: unknown) => {
+            res.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' });
+            res.end(JSON.stringify({ errorType: err instanceof Error ? err.name : 'Error', errorMessage: err instanceof Error ? err.message : String(err) }));
+          },
+        );
+        return;
+      }
       res.writeHead(202);
       res.end();
-      void handler(payload).catch(() => undefined);
+      void handler(payload, qualifier).catch(() => undefined);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

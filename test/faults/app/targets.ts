@@ -4,14 +4,13 @@
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import { DynamoDbStore } from '../../../runtime/aws/dynamodb-store';
 import type { Json } from '../../../runtime/contract/ir';
 import type { Committed, Expectation } from '../../../lib/testing/checker';
 import type { Target } from '../../../lib/testing/campaign';
 import type { LocalEngine } from '../../../lib/local/engine';
 import type { RunIntervention } from '../../../lib/testing/fault-run';
 import { answerTasks, tokensHandedOut } from '../../../lib/local/task-tokens';
-import { UnumClient, UnumTaskAlreadyCompletedError } from '../../../lib/client';
+import { UnumClient, UnumClientError, UnumTaskAlreadyCompletedError } from '../../../lib/client';
 import { localClients } from '../../../lib/client/stack';
 import { exampleInput, exampleTaskSuccess } from '../../../examples/inputs';
 import { WORKFLOWS_WITH_DATABASE } from '../../../examples/orders/database';
@@ -78,15 +77,21 @@ export const delayOf = (workflowId: string, boundMs: number): number => createHa
 
 /**
  * A stop request racing the run to its end, sent after a delay drawn from the
- * run id (0-400 ms: before, during or after the run's few transitions) as
- * `UnumClient.stop` sends it; it counts as the run's final write when it ended it.
+ * run id (0-400 ms: before, during or after the run's few transitions) by
+ * `UnumClient.stop`, through the run-control function's `stop` alias; it
+ * counts as the run's final write when it ended it. A stop sent before the
+ * entry wrote the run record finds no run, and changes nothing.
  */
 const stopRacingTheEnd: RunIntervention = async (engine, workflow, workflowId) => {
   const delay = delayOf(workflowId, 400);
   await new Promise((r) => setTimeout(r, delay));
-  const { tableName, name } = engine.workflow(workflow);
-  const ended = await new DynamoDbStore(tableName, engine.dynamo).interruptRun({ workflow: name, workflowId }, { status: 'ABORTED', error: { node: '', error: 'Stopped', cause: 'stop request racing the run' } }, new Date().toISOString());
-  return { ends: ended ? 1 : 0, redrives: 0 };
+  try {
+    const { stopped } = await clientOn(engine, workflow).stop(workflowId, { error: 'Stopped', cause: 'stop request racing the run' });
+    return { ends: stopped ? 1 : 0, redrives: 0 };
+  } catch (e) {
+    if (e instanceof UnumClientError && /not found: not started yet/.test(e.message)) return { ends: 0, redrives: 0 };
+    throw e;
+  }
 };
 
 /** A client of `workflow` on the engine, as `UnumClient.fromCloudAssembly(..., { localEngine })` makes one. */
@@ -94,7 +99,12 @@ export function clientOn(engine: LocalEngine, workflow: string): UnumClient {
   const wf = engine.workflow(workflow);
   const taskResponseFunction = [...engine.app.functions.keys()].find((name) => name.endsWith(`-${wf.name}-unum-task-response`));
   return UnumClient.forWorkflow({
-    entryFunction: wf.entryFunction, table: wf.tableName, workflow: wf.name, ...(taskResponseFunction ? { taskResponseFunction } : {}), ...localClients(engine.environment, {}),
+    entryFunction: wf.entryFunction,
+    table: wf.tableName,
+    workflow: wf.name,
+    ...(taskResponseFunction ? { taskResponseFunction } : {}),
+    ...(wf.runControlFunction ? { runControlFunction: wf.runControlFunction } : {}),
+    ...localClients(engine.environment, {}),
   });
 }
 

@@ -1,22 +1,22 @@
 /**
  * Redrive (`UnumClient.redrive`, `unum redrive`; docs/architecture.md
- * "Redrive"): a FAILED run goes on from the invocations parked in it (the one
- * that failed it, and those in flight that found it FAILED), with the inputs
- * they read, which are committed and still in the table within the redrive
- * window; every committed step is reused. Each parked item is marked with the
- * redrive's generation (the new redrive count), one conditional write makes
- * the run RUNNING again and moves the parked set to the set being resumed,
- * then each parked event is invoked again (`Event`) carrying the generation,
- * then that set is cleared. A redrive interrupted between the write and the
- * clearing is finished by the next call: its invokes repeat, which the
- * exactly-once step absorbs.
+ * "Redrive"), run by the run-control function: a FAILED run goes on from the
+ * invocations parked in it (the one that failed it, and those in flight that
+ * found it FAILED), with the inputs they read, which are committed and still
+ * in the table within the redrive window; every committed step is reused.
+ * Each parked item is marked with the redrive's generation (the new redrive
+ * count), one conditional write makes the run RUNNING again and moves the
+ * parked set to the set being resumed, then each parked event is invoked
+ * again (`Event`) carrying the generation, then that set is cleared. A
+ * redrive interrupted between the write and the clearing is finished by the
+ * next call: its invokes repeat, which the exactly-once step absorbs.
  *
  * A redrive re-sends only what the table holds: each parked event as it was
  * parked, sealed by the function that parked it (its MAC), with only the
  * redrive's own fields added (`redrive`, and `movedFrom` on a move), which
  * the receiving function checks against the parked item and the run record
- * (runtime/entry/envelope-auth.ts). It cannot make an envelope of its own:
- * one that is not sealed is refused without a write.
+ * (runtime/entry/envelope-auth.ts). Whoever asks for a redrive names a run,
+ * never an event or a write: that is why it runs here, not in the client.
  *
  * A run is pinned to its deployment (the run record's): each parked event is
  * re-sent to the function alias it was parked for. `deployment: 'latest'`
@@ -26,62 +26,29 @@
  * to the new deployment's aliases. The re-sends always follow the record, so
  * a moved redrive finished by a later call goes to the new deployment too.
  */
-import { type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { ENVELOPE_VERSION, type Envelope, qualifiedName, type StartRequest } from '../../runtime/contract/ir';
-import { sameInvocationNames } from '../../runtime/contract/naming';
-import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone, type UpdateRequest } from '../../runtime/contract/table';
-import { unlessConditionFailed } from './conditional-write';
-import { UnumClientError } from './errors';
-import { splitFunctionRef } from './function-ref';
-import { graphChanges, type NodeGraph } from './graph-changes';
-import type { TableReader } from '../runs/table-reader';
-import type { RedriveOptions, RunState } from './types';
+import { splitFunctionRef } from '../contract/function-ref';
+import { ENVELOPE_VERSION, type Envelope, qualifiedName, type StartRequest } from '../contract/ir';
+import { sameInvocationNames } from '../contract/naming';
+import type { RedriveRequest, RedriveResult, RunControlStatus } from '../contract/run-control';
+import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone } from '../contract/table';
+import type { ControlTable } from './control-table';
+import type { DeploymentGraphs } from './deployment-graphs';
+import { graphChanges } from './graph-changes';
 
-/** `redrive()` on a run that cannot be redriven: not FAILED, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */
-export class UnumRunNotRedrivableError extends UnumClientError {
-  constructor(readonly workflowId: string, readonly status: RunState, readonly reason: string) {
+/** A run that cannot be redriven now, and why; nothing was changed. */
+export class RedriveRefusal extends Error {
+  constructor(readonly workflowId: string, readonly status: RunControlStatus, readonly reason: string) {
     super(`run ${workflowId} (${status}) cannot be redriven: ${reason}`);
   }
 }
 
-/** What a redrive did. */
-export interface RedriveResult {
-  readonly workflowId: string;
-  /** How many times the run has been redriven, this time included. */
-  readonly redriveCount: number;
-  /** Parked invocations invoked again. */
-  readonly resumed: number;
-  /** The deployment the run resumes on; absent for a run started by an unum-cdk before deployments. */
-  readonly deployment?: string;
-  /** The deployment the run was on before this redrive moved it (`deployment: 'latest'`); absent when it stayed. */
-  readonly movedFrom?: string;
-}
-
-/** A deployment's node graph, and the table format its record was written in: its runtime's, which names a run's invocations. */
-export interface DeploymentGraph {
-  readonly graph: NodeGraph;
-  readonly format: number;
-}
-
-/** The deployment records a move to the latest deployment reads (deployments.ts). */
-export interface DeploymentGraphs {
-  /** The workflow's current deployment and its node graph; undefined when it has no deployment record. */
-  latest(): Promise<({ readonly deployment: string } & DeploymentGraph) | undefined>;
-  /** The node graph of `deployment`, from its record; undefined when it has none. */
-  graphOf(deployment: string): Promise<DeploymentGraph | undefined>;
-}
-
 /** What `redriveRun` works with. */
 export interface RedriveDeps {
-  readonly table: TableReader;
-  readonly dynamodb: DynamoDBClient;
-  /** Invokes `functionName` asynchronously with `event` (JSON). */
+  readonly table: ControlTable;
+  /** Invokes `functionName` (qualified) asynchronously with `event` (JSON). */
   readonly invoke: (functionName: string, event: string) => Promise<void>;
   readonly deployments: DeploymentGraphs;
 }
-
-const update = (deps: RedriveDeps, request: UpdateRequest) =>
-  deps.dynamodb.send(new UpdateItemCommand({ TableName: deps.table.tableName, ...request, ReturnValues: 'ALL_NEW' }));
 
 /** The parked items of `names`, by name. */
 async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string[]): Promise<Map<string, Parked | undefined>> {
@@ -89,12 +56,7 @@ async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string
   return new Map(names.map((n) => [n, decodeParked(items.get(parkKey(run, n)))]));
 }
 
-/** Records on each parked item of `names` that redrive `generation` re-sends it (before it is invoked: runtime/records/redrive-park.ts `failParked`). */
-async function markResent(deps: RedriveDeps, run: RunRef, generation: number, names: readonly string[]): Promise<void> {
-  await Promise.all(names.map((n) => unlessConditionFailed(update(deps, parkResent(run, n, generation)))));
-}
-
-/** A parked function reference on `deployment`: its alias there (the parked one when the run stayed). */
+/** A parked function reference (`name:qualifier`) on `deployment`: its alias there (the parked one when the run stayed). */
 function onDeployment(functionName: string, deployment: string | undefined): string {
   const ref = splitFunctionRef(functionName);
   return deployment === undefined || ref.qualifier === deployment ? functionName : qualifiedName(ref.function, deployment);
@@ -103,8 +65,8 @@ function onDeployment(functionName: string, deployment: string | undefined): str
 /**
  * A parked event as `deployment` accepts it: an envelope names its deployment
  * (a start request names none). Its MAC covers the deployment it was sealed
- * on, which a moved envelope keeps as `movedFrom` (the client cannot seal):
- * the function checks that the run record names its deployment.
+ * on, which a moved envelope keeps as `movedFrom`: the function checks that
+ * the run record names its deployment.
  */
 function forDeployment(event: string, deployment: string | undefined): string {
   const e = JSON.parse(event) as Envelope | StartRequest;
@@ -121,7 +83,7 @@ async function resume(deps: RedriveDeps, run: RunRef, redrives: number, deployme
   const read = await readParked(deps, run, names.filter((n) => !known.has(n)));
   const parked = names.map((n) => known.get(n) ?? read.get(n)).filter((p): p is Parked => p !== undefined);
   await Promise.all(parked.map((p) => deps.invoke(onDeployment(p.functionName, deployment), resentEvent(forDeployment(p.event, deployment), redrives))));
-  await unlessConditionFailed(update(deps, runRedriveDone(run, redrives)));
+  await deps.table.update(runRedriveDone(run, redrives));
   return { workflowId: run.workflowId, redriveCount: redrives, resumed: parked.length, ...(deployment === undefined ? {} : { deployment }) };
 }
 
@@ -153,8 +115,8 @@ async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Prom
  * `latest` the workflow's current one when the run's node graph is the same
  * there; why not, as a refusal.
  */
-async function targetDeployment(deps: RedriveDeps, from: string | undefined, options: RedriveOptions): Promise<string | undefined | { readonly refused: string }> {
-  if (options.deployment !== 'latest') return from;
+async function targetDeployment(deps: RedriveDeps, from: string | undefined, request: RedriveRequest): Promise<string | undefined | { readonly refused: string }> {
+  if (request.deployment !== 'latest') return from;
   if (from === undefined) return { refused: 'it was started by an unum-cdk before deployments: it has no deployment to move from' };
   const latest = await deps.deployments.latest();
   if (!latest) return { refused: 'the workflow has no deployment record to move it to (the sweeper writes one at every deploy)' };
@@ -169,23 +131,23 @@ async function targetDeployment(deps: RedriveDeps, from: string | undefined, opt
   return latest.deployment;
 }
 
-/** Redrives run `run` (see the module comment); throws `UnumRunNotRedrivableError` when it cannot. */
-export async function redriveRun(deps: RedriveDeps, run: RunRef, options: RedriveOptions = {}): Promise<RedriveResult> {
+/** Redrives run `run` (see the module comment); throws `RedriveRefusal` when it cannot. */
+export async function redriveRun(deps: RedriveDeps, run: RunRef, request: RedriveRequest): Promise<RedriveResult> {
   for (;;) {
     const item = await deps.table.get(runKey(run));
-    if (!item) throw new UnumRunNotRedrivableError(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
+    if (!item) throw new RedriveRefusal(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
     const { redoing, redrives } = decodeRedriveState(item);
     const { status, deployment: from } = decodeRunRecord(item);
     // A redrive interrupted before it cleared its set (its items marked already, the record moved already): finish it.
     if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, from, redoing);
     const parked = await parkedOrRefusal(deps, run, item);
-    if (typeof parked === 'string') throw new UnumRunNotRedrivableError(run.workflowId, status, parked);
-    const to = await targetDeployment(deps, from, options);
-    if (typeof to === 'object') throw new UnumRunNotRedrivableError(run.workflowId, status, to.refused);
+    if (typeof parked === 'string') throw new RedriveRefusal(run.workflowId, status, parked);
+    const to = await targetDeployment(deps, from, request);
+    if (typeof to === 'object') throw new RedriveRefusal(run.workflowId, status, to.refused);
     const move = from !== undefined && to !== undefined && to !== from ? { from, to } : undefined;
     // Marked before the run is RUNNING again: no failure of an older event can come between and fail it again.
-    await markResent(deps, run, redrives + 1, [...parked.keys()]);
-    const updated = await unlessConditionFailed(update(deps, runRedrive(run, redrives, parked.size, new Date().toISOString(), move)).then((r) => r.Attributes));
+    await Promise.all([...parked.keys()].map((n) => deps.table.update(parkResent(run, n, redrives + 1))));
+    const updated = await deps.table.update(runRedrive(run, redrives, parked.size, new Date().toISOString(), move));
     if (updated) {
       const result = await resume(deps, run, redrives + 1, to, decodeRedriveState(updated).redoing, parked);
       return move ? { ...result, movedFrom: move.from } : result;
@@ -193,6 +155,6 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef, options: Redriv
     const now = await deps.table.get(runKey(run));
     // Still FAILED, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.
     if (now && decodeRunRecord(now).status === 'FAILED' && decodeRedriveState(now).redrives === redrives) continue;
-    throw new UnumRunNotRedrivableError(run.workflowId, now ? decodeRunRecord(now).status : 'NOT_FOUND', 'it changed while this redrive read it (another redrive, or a stop)');
+    throw new RedriveRefusal(run.workflowId, now ? decodeRunRecord(now).status : 'NOT_FOUND', 'it changed while this redrive read it (another redrive, or a stop)');
   }
 }

@@ -1,5 +1,5 @@
 /** When a run may move to another deployment (`redrive(id, { deployment: 'latest' })`), and how a refusal says what changed. */
-import { graphChanges } from '../../lib/client/graph-changes';
+import { graphChanges } from '../../runtime/control/graph-changes';
 
 const v1 = { Pack: ['Ship'], Ship: ['Done'], Done: [] };
 
