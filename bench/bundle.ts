@@ -68,8 +68,9 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
   const variants = [
     { name: 'source map (default)', dir: path.join(ctx.scratch, 'function-bundle'), options: deployed },
     { name: 'no source map (`bundling.sourceMap: false`)', dir: path.join(ctx.scratch, 'function-bundle-nomap'), options: { ...deployed, sourceMap: false } },
+    { name: 'with the JSONata engine (a node whose IR has JSONata)', dir: path.join(ctx.scratch, 'function-bundle-jsonata'), options: deployed, jsonata: true },
   ].map((v) => {
-    const bundle = bundleNode(entry, v.options);
+    const bundle = bundleNode(entry, v.options, { jsonata: 'jsonata' in v });
     fs.mkdirSync(v.dir, { recursive: true });
     for (const [name, text] of Object.entries(bundle.files)) fs.writeFileSync(path.join(v.dir, name), text);
     fs.writeFileSync(path.join(v.dir, IR_FILE_NAME), JSON.stringify(ir));
@@ -100,12 +101,17 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
       v.mapped = r.mapped;
     }
   }
-  const [withMap, withoutMap] = variants;
+  const [withMap, withoutMap, withJsonata] = variants;
   // Bytes of the files, and the sum of their gzip sizes (about what the function's zip holds).
   const size = (...texts: (string | undefined)[]): string[] => {
     const files = texts.map((t) => Buffer.from(t ?? ''));
     const bytes = files.reduce((n, b) => n + b.length, 0);
     return [fmt(bytes, 0), fmtBytes(bytes), fmtBytes(files.reduce((n, b) => n + gzipSync(b).length, 0))];
+  };
+  // The difference of two files' sizes and of their gzip sizes.
+  const added = (before = '', after = ''): string[] => {
+    const bytes = Buffer.byteLength(after) - Buffer.byteLength(before);
+    return [fmt(bytes, 0), fmtBytes(bytes), fmtBytes(gzipSync(after).length - gzipSync(before).length)];
   };
   const timing = (label: string, values: number[]): Cell[] => [label, fmtMs(median(values)), fmtMs(percentile(values, 90)), fmtMs(Math.min(...values)), fmtMs(Math.max(...values))];
   ctx.log(`runtime ${runtimeOnly.length} B; cold init median ${fmtMs(median(withMap.init))} with the source map, ${fmtMs(median(withoutMap.init))} without`);
@@ -120,10 +126,12 @@ export async function run(ctx: BenchContext): Promise<FigureOutput> {
           ['its source map index.js.map (mappings and names, no sources)', ...size(withMap.files['index.js.map'])],
           ['index.js without a source map', ...size(withoutMap.files['index.js'])],
           ['index.js + index.js.map, as deployed', ...size(withMap.files['index.js'], withMap.files['index.js.map'])],
+          ['index.js of a node with JSONata (the `jsonata` engine registered), as deployed', ...size(withJsonata.files['index.js'])],
+          ['what the JSONata engine adds to index.js', ...added(withMap.files['index.js'], withJsonata.files['index.js'])],
         ],
       },
       ...variants.map((v) => ({
-        caption: `Cold initialisation, ${v.name}: NODE_OPTIONS='${functionNodeOptions(v.options) ?? ''}' (${n} processes, alternating with the other variant)`,
+        caption: `Cold initialisation, ${v.name}: NODE_OPTIONS='${functionNodeOptions(v.options) ?? ''}' (${n} processes, alternating with the other variants)`,
         headers: ['Measure', 'Median', 'p90', 'Min', 'Max'],
         rows: [
           timing('require(bundle) + createHandler (loads the SDK clients, reads unum-ir.json)', v.init),

@@ -7,7 +7,7 @@
  *
  * @module unum-cdk
  */
-export { Chain, Choice, Condition, Definition, Fail, Fold, IntegrationPattern, MapState, MapState as Map, Parallel, Pass, Succeed, Task, Wait, WaitTime } from './definition';
+export { Chain, Choice, Condition, Definition, Fail, Fold, IntegrationPattern, MapState, MapState as Map, Parallel, Pass, QueryLanguage, Succeed, Task, Wait, WaitTime } from './definition';
 export type {
   AfterwardsOptions,
   CatchProps,
@@ -27,6 +27,7 @@ export type {
   MapProps,
   OutputOf,
   ParallelProps,
+  JsonataProps,
   PassProps,
   PayloadTemplate,
   RetryProps,

@@ -1,8 +1,14 @@
 import type { Reporter } from './errors';
 import type { AslState } from './types';
 
-/** Fields every state kind may have (QueryLanguage: JSONata was rejected before, so only JSONPath remains). */
+/** Fields every state kind may have (QueryLanguage: read.ts wrote each state's). */
 const COMMON = ['Type', 'Comment', 'QueryLanguage'];
+
+/** The fields of a JSONata state the importer translates: Pass and Task states (the runtime evaluates JSONata there). */
+const SUPPORTED_JSONATA: Readonly<Record<string, readonly string[]>> = {
+  Task: ['Next', 'End', 'Resource', 'Arguments', 'Output', 'Retry', 'Catch', 'TimeoutSeconds', 'HeartbeatSeconds'],
+  Pass: ['Next', 'End', 'Output'],
+};
 
 /** The fields the importer translates, per state type. Anything else is rejected by name. */
 const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
@@ -30,7 +36,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ToleratedFailureCount: 'a Map fails as soon as one item fails (no tolerated failures)',
   ToleratedFailureCountPath: 'a Map fails as soon as one item fails (no tolerated failures)',
   Label: 'distributed Map features (child execution labels) are not supported',
-  Assign: 'workflow variables are not supported',
+  Assign: 'workflow variables are not supported yet',
 };
 
 /**
@@ -49,7 +55,11 @@ export function checkKeys(report: Reporter, name: string, where: string, value: 
 
 /** Rejects the first field of `state` that the importer does not translate, naming it and saying why. */
 export function checkFields(report: Reporter, name: string, state: AslState): void {
-  const supported = SUPPORTED[state.Type];
+  const jsonata = state.QueryLanguage === 'JSONata';
+  if (jsonata && SUPPORTED_JSONATA[state.Type] === undefined && SUPPORTED[state.Type] !== undefined) {
+    report.fail(name, 'QueryLanguage', `JSONata on a ${state.Type} state is not supported yet: unum evaluates JSONata in Pass and Task states (docs/migrating-from-step-functions.md)`);
+  }
+  const supported = (jsonata ? SUPPORTED_JSONATA : SUPPORTED)[state.Type];
   if (supported === undefined) return;
   for (const field of Object.keys(state)) {
     if (COMMON.includes(field) || supported.includes(field)) continue;

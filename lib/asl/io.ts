@@ -32,3 +32,22 @@ export function ioProps(report: Reporter, name: string, state: AslState, fields:
   }
   return out as IoProps;
 }
+
+/**
+ * A JSONata Task's io: `Arguments` (the handler's input) and `Output`, whose
+ * expressions the compiler checks. A `lambda:invoke` Task's JSONata
+ * `Arguments` name the function and wrap the payload, and its result is
+ * Lambda's invoke response: not translated yet, so refused; a callback Task too.
+ */
+export function jsonataIo(report: Reporter, name: string, state: AslState, target: { readonly lambdaInvoke: boolean; readonly callback: boolean }): IoProps {
+  if (target.lambdaInvoke || target.callback) refuseJsonataIntegration(report, name);
+  return {
+    queryLanguage: 'JSONata',
+    ...(state.Arguments !== undefined ? { arguments: state.Arguments } : {}),
+    ...(state.Output !== undefined ? { outputs: state.Output } : {}),
+  };
+}
+
+export function refuseJsonataIntegration(report: Reporter, name: string): void {
+  report.fail(name, 'Resource', 'a JSONata Task is supported with a function Resource (a Lambda ARN or a function name), not yet with arn:aws:states:::lambda:invoke or .waitForTaskToken');
+}

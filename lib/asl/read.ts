@@ -5,9 +5,9 @@ import { childScopes, forEachState } from './scopes';
 import type { AslScope } from './types';
 
 /**
- * Reads an ASL document (JSON text or a parsed object) and checks it: JSONata
- * mode is rejected first (with its own message), then asl-validator checks
- * the whole document against the ASL specification. Returns a private copy,
+ * Reads an ASL document (JSON text or a parsed object) and checks it:
+ * asl-validator checks the whole document against the ASL specification,
+ * then each state gets its query language. Returns a private copy,
  * made through JSON text: it is plain JSON in the caller's realm (unlike
  * structuredClone's result under a test runner's vm), which the compiler requires.
  */
@@ -16,9 +16,9 @@ export function readDocument(workflow: string, input: unknown): AslScope {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, '(document)', 'an ASL definition must be a JSON object with StartAt and States');
   }
-  rejectJsonata(workflow, doc as { [k: string]: Json });
   rejectNonObjectStates(workflow, doc);
   validateWithAslValidator(workflow, doc);
+  settleQueryLanguage(workflow, doc as { [k: string]: Json });
   return doc as unknown as AslScope;
 }
 
@@ -30,15 +30,21 @@ function parseJson(workflow: string, text: string): unknown {
   }
 }
 
-/** JSONata expressions would need a JSONata interpreter in every function; only JSONPath mode is supported. */
-function rejectJsonata(workflow: string, doc: { [k: string]: Json }): void {
-  const message = "QueryLanguage 'JSONata' is not supported: unum runs ASL in JSONPath mode only (InputPath, Parameters, ResultSelector, ResultPath, OutputPath); rewrite the state with JSONPath fields";
-  if (doc.QueryLanguage === 'JSONata') throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, 'QueryLanguage', message);
-  let jsonataState: string | undefined;
+/**
+ * Step Functions' query languages: a state without its own `QueryLanguage`
+ * takes the document's (default JSONPath). Written into every state here,
+ * so each reader sees its state's language; a JSONPath state inside a
+ * JSONata document is refused, as Step Functions refuses it.
+ */
+function settleQueryLanguage(workflow: string, doc: { [k: string]: Json }): void {
+  const top = doc.QueryLanguage ?? 'JSONPath';
+  if (top !== 'JSONPath' && top !== 'JSONata') throw new AslDefinitionError(workflow, WORKFLOW_LEVEL, 'QueryLanguage', `must be JSONPath or JSONata, got ${JSON.stringify(top)}`);
   forEachState(doc, (name, state) => {
-    if (jsonataState === undefined && state.QueryLanguage === 'JSONata') jsonataState = name;
+    if (state.QueryLanguage === undefined) (state as { QueryLanguage?: Json }).QueryLanguage = top;
+    else if (top === 'JSONata' && state.QueryLanguage === 'JSONPath') {
+      throw new AslDefinitionError(workflow, name, 'QueryLanguage', 'a JSONPath state cannot be in a JSONata document (Step Functions refuses it too): make the document JSONPath and this state JSONata, or rewrite the state');
+    }
   });
-  if (jsonataState !== undefined) throw new AslDefinitionError(workflow, jsonataState, 'QueryLanguage', message);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { FUNCTION_TIMEOUT_MARGIN_SECONDS, TIMEOUT_SECONDS } from '../compiler/function-settings';
 import { IntegrationPattern, Task } from '../definition';
 import type { StateReader } from './context';
-import { ioProps } from './io';
+import { ioProps, jsonataIo, refuseJsonataIntegration } from './io';
 import { lambdaInvokeIo } from './lambda-invoke';
-import { LAMBDA_INVOKE_CALLBACK, taskResource } from './resource';
+import { LAMBDA_INVOKE, LAMBDA_INVOKE_CALLBACK, taskResource } from './resource';
 import { addCatches, addRetries } from './retry';
 
 /**
@@ -14,9 +14,10 @@ import { addCatches, addRetries } from './retry';
  */
 export const taskReader: StateReader = {
   create(ctx, name, state) {
+    if (state.QueryLanguage === 'JSONata' && typeof state.Resource === 'string' && state.Resource.startsWith(LAMBDA_INVOKE)) refuseJsonataIntegration(ctx.report, name);
     const target = taskResource(ctx.report, name, state);
     const settings = ctx.tasks.propsFor(name, target);
-    const io = ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'], target.callback ? 'task' : 'state');
+    const io = state.QueryLanguage === 'JSONata' ? jsonataIo(ctx.report, name, state, target) : ioProps(ctx.report, name, state, ['InputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'OutputPath'], target.callback ? 'task' : 'state');
     const timeout = state.TimeoutSeconds as number | undefined;
     const heartbeat = state.HeartbeatSeconds as number | undefined;
     if (!target.callback && timeout !== undefined && timeout > TIMEOUT_SECONDS.max) {
@@ -32,7 +33,7 @@ export const taskReader: StateReader = {
       : timeout !== undefined ? { timeoutSeconds: timeout } : {};
     const task = new Task(ctx.names.node(name), {
       ...settings,
-      ...(target.lambdaInvoke ? lambdaInvokeIo(ctx.report, name, io, target.callback) : io),
+      ...(target.lambdaInvoke && state.QueryLanguage !== 'JSONata' ? lambdaInvokeIo(ctx.report, name, io, target.callback) : io),
       ...limits,
     });
     addRetries(ctx, name, state.Retry, task);

@@ -12,7 +12,7 @@ const TIMES = {
 
 /**
  * Wait: one of Seconds, Timestamp, SecondsPath, TimestampPath (the
- * compiler checks the value: 1 s to one year, RFC 3339, reference paths).
+ * compiler checks the value: 0 s to one year, RFC 3339, reference paths).
  * No function sleeps: the state before it schedules the state after it.
  */
 export const waitReader: StateReader = {

@@ -98,11 +98,11 @@ exit: 0 the run succeeded, 1 it did not, 2 a bad command line, 3 a fault run bro
   finished (or been stopped) already: nothing changed`,
   },
   redrive: {
-    summary: 'resume a FAILED run from where it failed',
+    summary: 'resume a FAILED, ABORTED or TIMED_OUT run from where it ended',
     workflowOptions: true,
     text: `usage: unum redrive <id> [--deployment latest] [--json] [workflow options]
 
-  resumes a FAILED run from the invocations that failed or were in flight, on the deployment it
+  resumes a FAILED, ABORTED or TIMED_OUT run from the invocations that failed or were in flight, on the deployment it
   started on (its code, even after a later deploy)
   --deployment latest  moves the run to the newest deployment (a fix deployed since), when that has the
                        run's node graph: the same nodes, each leading to the same next nodes; handlers

@@ -303,15 +303,15 @@ export class UnumClient {
   }
 
   /**
-   * Redrives a FAILED run (Step Functions' redrive): it goes on from the
-   * invocations that failed or were in flight when it failed, with the inputs
+   * Redrives a FAILED, ABORTED or TIMED_OUT run (Step Functions' redrive): it goes on from the
+   * invocations that failed or were in flight when it ended, with the inputs
    * they read, and every committed step is reused (docs/architecture.md
    * "Redrive"). Possible within the redrive window (about the checkpoint
    * retention from the run's last lease renewal, less two handoffs), unless the
    * run failed at a Fail state, an unmatched Choice or a Parallel/Map
    * state's recorded failure: a redrive would fail there again (a failed
-   * callback Task runs again, with a new token). Throws `UnumRunNotRedrivableError` for a run that is not FAILED
-   * (a RUNNING run whose last redrive was interrupted is finished instead).
+   * callback Task runs again, with a new token). Throws `UnumRunNotRedrivableError` for a run that is RUNNING
+   * or SUCCEEDED, or has no invocation parked (a RUNNING run whose last redrive was interrupted is finished instead).
    * The run resumes on its own deployment (the code it started on), unless
    * `options.deployment` is `'latest'` and the newest deployment has the
    * run's node graph (`RedriveOptions`). Needs `grantRedrive`.

@@ -11,7 +11,7 @@ import { qualifiedName } from '../../runtime/contract/ir';
 import type { RedriveRequest, RedriveResult, RunControlAction, RunControlAnswer, RunControlStatus, StopRequest } from '../../runtime/contract/run-control';
 import { UnumClientError } from './errors';
 
-/** `redrive()` on a run that cannot be redriven: not FAILED, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */
+/** `redrive()` on a run that cannot be redriven: not FAILED, ABORTED or TIMED_OUT, nothing parked, failed where a redrive would fail again, or past its redrive window. Nothing was changed. */
 export class UnumRunNotRedrivableError extends UnumClientError {
   constructor(readonly workflowId: string, readonly status: RunControlStatus, readonly reason: string) {
     super(`run ${workflowId} (${status}) cannot be redriven: ${reason}`);

@@ -267,7 +267,8 @@ export class Emitter {
    * is not the start, a branch or item-processor start, a catch handler, a Choice target, a
    * join itself or a loop target, and its instructions always lead its node's list (before any
    * choice), where the runtime applies them before the checkpoint. A Pass whose Parameters read
-   * `$$.State` keeps its node: the context's state name would be the predecessor's.
+   * `$$.State` (or whose JSONata outputs read `$states.context`) keeps its node: the context's
+   * state name would be the predecessor's.
    */
   private folds(pass: Pass): boolean {
     const edge = this.incoming.get(pass);
@@ -275,7 +276,7 @@ export class Emitter {
     const from = edge.from;
     const scope = this.scope(pass);
     if (scope.container && (scope.container.kind === 'map' ? scope.container.processorState : scope.container.branches[scope.branch]) === pass) return false;
-    if (JSON.stringify(pass.props.parameters ?? null).includes('$$.State')) return false;
+    if (JSON.stringify(pass.props.parameters ?? null).includes('$$.State') || JSON.stringify(pass.props.outputs ?? null).includes('$states.context')) return false;
     switch (from.kind) {
       case 'task':
       case 'fold':

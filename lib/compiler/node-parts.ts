@@ -31,8 +31,17 @@ export function userHandler(state: FunctionState): HandlerSpec {
   return { kind: 'user', export: exportOf(state) };
 }
 
-/** Only the given fields of `io` that are set, in a fixed order; undefined if none is. */
+/**
+ * Only the given JSONPath fields of `io` that are set, in a fixed order, or a
+ * JSONata state's `arguments` and `outputs` (validate-jsonata.ts allows those
+ * only where all of `io` is taken); undefined if none is. JSONPath, the
+ * default, is left implicit, so a state's IR (and the deployment id) is the
+ * same whether or not its definition names it.
+ */
 export function ioSpec(io: IoProps, fields: readonly (typeof IO_FIELDS)[number][] = IO_FIELDS): IoSpec | undefined {
+  if (io.queryLanguage === 'JSONata') {
+    return { queryLanguage: 'JSONata', ...(io.arguments !== undefined ? { arguments: io.arguments } : {}), ...(io.outputs !== undefined ? { outputs: io.outputs } : {}) };
+  }
   const out: Record<string, unknown> = {};
   for (const field of fields) if (io[field] !== undefined) out[field] = io[field];
   return Object.keys(out).length > 0 ? (out as IoSpec) : undefined;

@@ -6,7 +6,7 @@ import { pathProblem } from './jsonpath';
 
 const TIME_FIELDS = ['seconds', 'timestamp', 'secondsPath', 'timestampPath'] as const;
 
-/** A Wait's problems: exactly one of the four times, 1 s to 1 year, an RFC 3339 timestamp, reference paths. */
+/** A Wait's problems: exactly one of the four times, 0 s to 1 year (0, as in Step Functions, does not wait), an RFC 3339 timestamp, reference paths. */
 export function waitProblems(state: Wait): Problem[] {
   const { time, inputPath, outputPath } = state.props ?? {};
   const out: Problem[] = [];
@@ -22,8 +22,8 @@ export function waitProblems(state: Wait): Problem[] {
   }
   const field = set[0];
   const value = spec[field];
-  if (field === 'seconds' && (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WAIT_SECONDS)) {
-    out.push({ field: 'time.seconds', message: `${String(value)} is not a whole number of seconds from 1 to ${MAX_WAIT_SECONDS} (one year)` });
+  if (field === 'seconds' && (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_WAIT_SECONDS)) {
+    out.push({ field: 'time.seconds', message: `${String(value)} is not a whole number of seconds from 0 to ${MAX_WAIT_SECONDS} (one year)` });
   }
   if (field === 'timestamp' && timestamp(value) === undefined) {
     out.push({ field: 'time.timestamp', message: `${JSON.stringify(value)} is not an RFC 3339 timestamp (e.g. 2026-01-01T09:00:00Z)` });

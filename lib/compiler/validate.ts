@@ -9,6 +9,7 @@ import { pathProblem, templateProblem, type PathKind, type TemplateContext } fro
 import { callbackProblems, isCallback } from './validate-callback';
 import { errorRuleProblems, functionProblems } from './validate-function';
 import { waitProblems } from './validate-wait';
+import { jsonataProblems } from './validate-jsonata';
 
 /**
  * Checks every reachable state's own settings, in definition order, and throws
@@ -17,7 +18,7 @@ import { waitProblems } from './validate-wait';
 export function validateStates(workflow: string, graph: Graph): string[] {
   const warnings: string[] = [];
   for (const state of graph.order) {
-    const problem = state.misuses[0] ?? stateProblems(state, graph)[0];
+    const problem = state.misuses[0] ?? jsonataProblems(state)[0] ?? stateProblems(state, graph)[0];
     if (problem) throw new UnumDefinitionError(workflow, state.id, problem.field, problem.message);
     if (state.kind === 'choice' && !state.hasOtherwise) {
       warnings.push(describe(workflow, state.id, 'otherwise', 'the Choice has no otherwise: if no condition matches, the run fails with States.NoChoiceMatched'));

@@ -20,6 +20,8 @@ const FAILURE_RECORDER = path.join(PACKAGE_ROOT, 'runtime', 'entry', 'failure-re
 const TASK_RESPONDER = path.join(PACKAGE_ROOT, 'runtime', 'callbacks', 'task-response');
 const SWEEPER = path.join(PACKAGE_ROOT, 'runtime', 'deployments', 'handler');
 const RUN_CONTROL = path.join(PACKAGE_ROOT, 'runtime', 'control', 'handler');
+const JSONATA = path.join(PACKAGE_ROOT, 'runtime', 'language', 'jsonata');
+const JSONATA_ENGINE = path.join(PACKAGE_ROOT, 'runtime', 'language', 'jsonata-engine');
 
 /**
  * The source directory `Code.fromAsset` requires. Its contents are irrelevant:
@@ -74,20 +76,31 @@ export interface AssetFiles {
   readonly digest: string;
 }
 
+/** Whether a node's IR has JSONata (its io, or a folded Pass's): its function needs the JSONata engine. */
+export function usesJsonata(ir: NodeIR): boolean {
+  return ir.io?.queryLanguage === 'JSONata' || ir.instructions.some((i) => i.op === 'pass' && i.io?.queryLanguage === 'JSONata');
+}
+
 /**
  * The bundle of a node's code. `entry` undefined = a node with no user code
  * (pass / implicit nodes); `callback`: a callback Task, whose runtime adds the
- * task-token part (runtime/callbacks/callback-handler.ts) that no other function ships.
+ * task-token part (runtime/callbacks/callback-handler.ts) that no other
+ * function ships; `jsonata`: the node evaluates JSONata, and its bundle
+ * registers the engine (the `jsonata` package), which no other function ships.
  */
-export function bundleNode(entry: string | undefined, options: ResolvedBundling, callback = false): Bundle {
+export function bundleNode(entry: string | undefined, options: ResolvedBundling, kind: { readonly callback?: boolean; readonly jsonata?: boolean } = {}): Bundle {
   const user = entry === undefined ? 'const user = {};' : `import * as user from ${JSON.stringify(entry)};`;
-  const [create, runtime] = callback ? ['createCallbackHandler', CALLBACK_HANDLER] : ['createHandler', RUNTIME_HANDLER];
+  const [create, runtime] = kind.callback ? ['createCallbackHandler', CALLBACK_HANDLER] : ['createHandler', RUNTIME_HANDLER];
+  const engine = kind.jsonata
+    ? [`import { useJsonataEngine } from ${JSON.stringify(JSONATA)};`, `import { jsonataEngine } from ${JSON.stringify(JSONATA_ENGINE)};`, 'useJsonataEngine(jsonataEngine);']
+    : [];
   const contents = [
     user,
     `import { ${create} } from ${JSON.stringify(runtime)};`,
+    ...engine,
     `export const handler = ${create}(user);`,
   ].join('\n');
-  return cached(`node:${callback ? 'callback:' : ''}${entry ?? ''}`, options, () => build({ stdin: contents }, options));
+  return cached(`node:${kind.callback ? 'callback:' : ''}${kind.jsonata ? 'jsonata:' : ''}${entry ?? ''}`, options, () => build({ stdin: contents }, options));
 }
 
 /** The bundle of the workflow's task-response function (`grantTaskResponse`). */

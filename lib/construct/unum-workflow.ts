@@ -25,6 +25,7 @@ import {
   unbundledCode,
   type Bundle,
   type ResolvedBundling,
+  usesJsonata,
 } from './bundling';
 import { grantInvokeOf, grantInvokeOfAliases, grantListRuns, grantRead, grantRecover, grantRedrive, grantStop, type GrantTargets } from './client-grants';
 import { createDeadLetterQueue } from './dead-letters';
@@ -519,7 +520,7 @@ export class UnumWorkflow extends Construct {
         this.fail(node, `${module} has no export '${handler.export}' (it exports: ${exported.join(', ') || 'nothing'}); every run of the node would fail to load it`);
       }
     }
-    return this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, compiledNode.ir.callback !== undefined));
+    return this.guard(node, `bundling ${entry ?? 'the runtime'} failed`, () => bundleNode(entry, bundling, { callback: compiledNode.ir.callback !== undefined, jsonata: usesJsonata(compiledNode.ir) }));
   }
 
   /**

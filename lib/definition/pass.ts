@@ -1,4 +1,4 @@
-import type { IoProps } from './io';
+import { type IoProps, type JsonataProps, QueryLanguage } from './io';
 import { NextableState } from './nextable';
 import type { Untyped } from './types';
 
@@ -14,5 +14,10 @@ export class Pass<I = Untyped, O = I> extends NextableState<I, O> {
 
   constructor(id: string, readonly props: PassProps<O> = {}) {
     super(id);
+  }
+
+  /** A Pass state in JSONata mode (aws-cdk-lib's `Pass.jsonata`): its output is `outputs`, `{% %}` strings evaluated over `$states.input`. */
+  static jsonata<I = Untyped, O = I>(id: string, props: Omit<JsonataProps<PassProps<O>>, 'result' | 'arguments'> = {}): Pass<I, O> {
+    return new Pass<I, O>(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 }

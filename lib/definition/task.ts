@@ -1,6 +1,6 @@
 import type { FunctionProps } from './function-props';
 import { FunctionState } from './function-state';
-import type { IoProps } from './io';
+import { type IoProps, type JsonataProps, QueryLanguage } from './io';
 import type { Untyped } from './types';
 import type { DurationLike } from './wait';
 
@@ -55,5 +55,15 @@ export class Task<I = Untyped, O = Untyped> extends FunctionState<I, O> {
 
   constructor(id: string, readonly props: TaskProps<O>) {
     super(id, props);
+  }
+
+  /**
+   * A Task in JSONata mode (aws-cdk-lib's `LambdaInvoke.jsonata`): the
+   * handler's input is `arguments` and the state output `outputs`, their
+   * `{% %}` strings evaluated over `$states` (`input`, and in `outputs`
+   * `result`, the handler's result).
+   */
+  static jsonata<I = Untyped, O = Untyped>(id: string, props: JsonataProps<TaskProps<O>>): Task<I, O> {
+    return new Task<I, O>(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 }

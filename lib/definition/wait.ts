@@ -20,7 +20,7 @@ export type WaitTimeSpec =
 
 /** When a `Wait` ends, as Step Functions' `WaitTime`. */
 export class WaitTime {
-  /** A fixed duration, 1 second to 1 year: a `Duration` or a number of seconds. */
+  /** A fixed duration, 0 seconds (no wait) to 1 year: a `Duration` or a number of seconds. */
   static duration(duration: DurationLike | number): WaitTime {
     return new WaitTime({ seconds: durationSeconds(duration) });
   }

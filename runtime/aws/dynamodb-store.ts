@@ -44,7 +44,7 @@ import {
   type WrittenRunError,
   runDeadline,
   runEnded,
-  runFailed,
+  runRedrivable,
   runFinish,
   type RunInterruption,
   runInterruption,
@@ -179,7 +179,7 @@ export class DynamoDbStore implements CheckpointStore {
         return f ? [[join, f] as const] : [];
       })),
       runEnded: runRecord !== undefined && runEnded(items.get(runRecord)),
-      runFailed: runRecord !== undefined && runFailed(items.get(runRecord)),
+      runRedrivable: runRecord !== undefined && runRedrivable(items.get(runRecord)),
       ...(runRecord === undefined ? {} : { runDeadline: runDeadline(items.get(runRecord)) }),
     };
   }

@@ -1,9 +1,11 @@
 /**
  * Redrive (`UnumClient.redrive`, `unum redrive`; docs/architecture.md
- * "Redrive"), run by the run-control function: a FAILED run goes on from the
- * invocations parked in it (the one that failed it, and those in flight that
- * found it FAILED), with the inputs they read, which are committed and still
- * in the table within the redrive window; every committed step is reused.
+ * "Redrive"), run by the run-control function: a FAILED, ABORTED or
+ * TIMED_OUT run goes on from the invocations parked in it (the one that
+ * failed it, and those in flight that found it ended), with the inputs they
+ * read, which are committed and still in the table within the redrive
+ * window; every committed step is reused. As in Step Functions, the run's
+ * timeout counts again from the redrive (its new deadline is in the same write).
  * Each parked item is marked with the redrive's generation (the new redrive
  * count), one conditional write makes the run RUNNING again and moves the
  * parked set to the set being resumed, then each parked event is invoked
@@ -30,7 +32,7 @@ import { splitFunctionRef } from '../contract/function-ref';
 import { ENVELOPE_VERSION, type Envelope, qualifiedName, type StartRequest } from '../contract/ir';
 import { sameInvocationNames } from '../contract/naming';
 import type { RedriveRequest, RedriveResult, RunControlStatus } from '../contract/run-control';
-import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone } from '../contract/table';
+import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, parkResent, type Parked, REDRIVABLE_STATUSES, type RedrivableStatus, redrivenDeadline, type RunRecord, type RunRef, resentEvent, runKey, runRedrive, runRedriveDone } from '../contract/table';
 import type { ControlTable } from './control-table';
 import type { DeploymentGraphs } from './deployment-graphs';
 import { graphChanges } from './graph-changes';
@@ -94,13 +96,15 @@ function olderEnvelope(event: string): number | undefined {
   return e.unum !== undefined && v !== ENVELOPE_VERSION ? Number(v) : undefined;
 }
 
+/** A run record with a status a redrive resumes. */
+const redrivable = (record: RunRecord): record is RunRecord & { readonly status: RedrivableStatus } => REDRIVABLE_STATUSES.includes(record.status);
+
 /** The parked invocations of the run `item` holds, or why it cannot be redriven now. */
 async function parkedOrRefusal(deps: RedriveDeps, run: RunRef, item: Item): Promise<Map<string, Parked | undefined> | string> {
   const record = decodeRunRecord(item);
   const { redo, never } = decodeRedriveState(item);
-  if (record.status !== 'FAILED') return `it is ${record.status}, and only a FAILED run is redriven`;
+  if (!redrivable(record)) return `it is ${record.status}, and only a FAILED, ABORTED or TIMED_OUT run is redriven`;
   if (never !== undefined) return `it failed at ${never}: the committed value that led there would lead there again`;
-  if (record.deadline !== undefined && record.deadline <= Date.now()) return 'its timeout passed';
   if (redo.length === 0) return 'no invocation of it is parked to resume';
   const now = Math.floor(Date.now() / 1000);
   const parked = await readParked(deps, run, redo);
@@ -137,7 +141,8 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef, request: Redriv
     const item = await deps.table.get(runKey(run));
     if (!item) throw new RedriveRefusal(run.workflowId, 'NOT_FOUND', 'it has no run record (not started, or expired)');
     const { redoing, redrives } = decodeRedriveState(item);
-    const { status, deployment: from } = decodeRunRecord(item);
+    const record = decodeRunRecord(item);
+    const { status, deployment: from } = record;
     // A redrive interrupted before it cleared its set (its items marked already, the record moved already): finish it.
     if (status === 'RUNNING' && redoing.length > 0) return resume(deps, run, redrives, from, redoing);
     const parked = await parkedOrRefusal(deps, run, item);
@@ -147,14 +152,18 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef, request: Redriv
     const move = from !== undefined && to !== undefined && to !== from ? { from, to } : undefined;
     // Marked before the run is RUNNING again: no failure of an older event can come between and fail it again.
     await Promise.all([...parked.keys()].map((n) => deps.table.update(parkResent(run, n, redrives + 1))));
-    const updated = await deps.table.update(runRedrive(run, redrives, parked.size, new Date().toISOString(), move));
+    const at = new Date().toISOString();
+    const deadline = redrivenDeadline(record, at);
+    // parkedOrRefusal refused every other status.
+    const write = { status: status as RedrivableStatus, redrives, parked: parked.size, at, ...(deadline === undefined ? {} : { deadline }), ...(move ? { move } : {}) };
+    const updated = await deps.table.update(runRedrive(run, write));
     if (updated) {
       const result = await resume(deps, run, redrives + 1, to, decodeRedriveState(updated).redoing, parked);
       return move ? { ...result, movedFrom: move.from } : result;
     }
     const now = await deps.table.get(runKey(run));
-    // Still FAILED, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.
-    if (now && decodeRunRecord(now).status === 'FAILED' && decodeRedriveState(now).redrives === redrives) continue;
+    // Still as it read it, redriven as often: an invocation parked meanwhile (the set it read grew). Read again.
+    if (now && decodeRunRecord(now).status === status && decodeRedriveState(now).redrives === redrives) continue;
     throw new RedriveRefusal(run.workflowId, now ? decodeRunRecord(now).status : 'NOT_FOUND', 'it changed while this redrive read it (another redrive, or a stop)');
   }
 }

@@ -3,7 +3,7 @@
  * an event addressed to it may still be delivered, or one of its runs may
  * still run or be redriven. Undefined: nothing can use it any more.
  */
-import type { DeploymentRecord } from '../contract/table';
+import { type DeploymentRecord, REDRIVABLE_STATUSES } from '../contract/table';
 import type { DeploymentRecords, RunView } from './records';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -37,20 +37,19 @@ async function runHold(records: DeploymentRecords, run: RunView, handoffSeconds:
   // Invocations in flight when the run ended run on until a handoff after it.
   const settled = Date.parse(finishedAt ?? '') + handoffSeconds * 1000;
   if (!(settled <= now)) return `is ${status} since ${finishedAt ?? 'an unknown time'}: invocations of it may be in flight until ${Number.isNaN(settled) ? 'a handoff after that' : iso(settled)}`;
-  const redrivable = status === 'FAILED' ? await redrivableUntil(records, run, now) : undefined;
-  return redrivable === undefined ? undefined : `is FAILED and can be redriven until ${iso(redrivable * 1000)}`;
+  const redrivable = REDRIVABLE_STATUSES.includes(status) ? await redrivableUntil(records, run, now) : undefined;
+  return redrivable === undefined ? undefined : `is ${status} and can be redriven until ${iso(redrivable * 1000)}`;
 }
 
 /**
- * Until when (epoch s) a redrive of the FAILED run would resume it, as
- * lib/client/redrive.ts decides; undefined when it would refuse now (and so
+ * Until when (epoch s) a redrive of the FAILED, ABORTED or TIMED_OUT run would resume it, as
+ * runtime/control/redrive.ts decides; undefined when it would refuse now (and so
  * ever after: a window only closes). Parking only adds invocations, and a
  * redrive needs every parked one within its window, so the earliest window decides.
  */
 async function redrivableUntil(records: DeploymentRecords, run: RunView, now: number): Promise<number | undefined> {
   const { redo, never } = run.redrive;
   if (never !== undefined || redo.length === 0) return undefined;
-  if (run.record.deadline !== undefined && run.record.deadline <= now) return undefined;
   const parked = await records.parked(run.workflowId, redo);
   const until = Math.min(...parked.map((p) => p?.until ?? 0));
   return until > Math.floor(now / 1000) ? until : undefined;

@@ -260,15 +260,16 @@ function unnamedRun(record: FailureRecord): string {
  * stopped, or whose record expired stays as it is.
  */
 export function createRunTimeoutHandler(store?: CheckpointStore, workflowName?: string): (event: RunTimeoutEvent) => Promise<void> {
-  return async ({ unumRunTimeout: { workflowId, timeoutSeconds } }) => {
+  return async ({ unumRunTimeout: { workflowId, timeoutSeconds, deadline } }) => {
     const workflow = workflowName ?? process.env[ENV.workflow];
     if (!workflow) throw new Error(`unum failure recorder: environment variable ${ENV.workflow} is not set`);
-    if (typeof workflowId !== 'string' || !WORKFLOW_ID_PATTERN.test(workflowId) || !Number.isSafeInteger(timeoutSeconds)) {
+    if (typeof workflowId !== 'string' || !WORKFLOW_ID_PATTERN.test(workflowId) || !Number.isSafeInteger(timeoutSeconds) || !(deadline === undefined || Number.isSafeInteger(deadline))) {
       writeLogLine({ level: 'WARN', message: 'unum run timeout with an invalid workflow id or timeout', workflowId: String(workflowId) });
       return;
     }
     store ??= storeFromEnvironment();
-    const set = await store.interruptRun({ workflow, workflowId }, runTimedOut(timeoutSeconds), new Date().toISOString());
+    // Only while the run has the deadline it was scheduled for: a redrive gave a redriven run a new one.
+    const set = await store.interruptRun({ workflow, workflowId }, runTimedOut(timeoutSeconds, deadline), new Date().toISOString());
     writeLogLine({ level: 'INFO', message: 'unum run timeout', workflowId, timedOut: set });
   };
 }

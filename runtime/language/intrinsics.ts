@@ -1,37 +1,39 @@
 /**
  * Step Functions intrinsic functions in payload templates
  * (`"x.$": "States.Format('Hello {}', $.name)"`), parsed with the path
- * grammar of runtime/language/paths.ts into an AST and interpreted: never evaluated as code.
- * Whatever does not depend on the data (the function, its argument count,
- * the Format template) is checked when parsing, so the compiler rejects it at synth.
+ * grammar of runtime/language/paths.ts into an AST and interpreted: never
+ * evaluated as code. The functions are in intrinsics/, each declaring its
+ * parameters' types; whatever does not depend on the data (the function,
+ * its argument count, a literal argument of the wrong type or value, a call
+ * that returns the wrong type, the Format template) is checked when
+ * parsing, so the compiler rejects it at synth.
  */
-import { runtimeError, StatesError } from '../contract/errors';
+import { runtimeError } from '../contract/errors';
 import type { Json } from '../contract/ir';
-import { isObject, readPath, readScalar, Scanner, selectReference, type ParsedPath } from './paths';
+import { readPath, readScalar, Scanner, selectReference } from './paths';
+import { ARRAY_FUNCTIONS } from './intrinsics/arrays';
+import { ENCODING_FUNCTIONS } from './intrinsics/encoding';
+import { JSON_FUNCTIONS } from './intrinsics/json';
+import { MATH_FUNCTIONS } from './intrinsics/math';
+import { evaluationIdentity, RANDOM_FUNCTIONS } from './intrinsics/random';
+import { admit, argumentName, fail, mayGive, typeName, type Arg, type Call, type IntrinsicFunction, type Param } from './intrinsics/signature';
+import { STRING_FUNCTIONS } from './intrinsics/strings';
 
-export type Arg =
-  /** `raw`: a string literal as written, escapes included. */
-  | { readonly lit: Json; readonly raw?: string }
-  | { readonly path: ParsedPath; readonly text: string }
-  /** `parts`: States.Format's template split at its placeholders. */
-  | { readonly call: string; readonly args: readonly Arg[]; readonly parts?: readonly string[] };
+export type { Arg, Call };
 
-/** The supported functions and their [least, most] argument counts. */
-const ARITY: Readonly<Record<string, readonly [number, number]>> = {
-  'States.Format': [1, Infinity],
-  'States.Array': [0, Infinity],
-  'States.JsonMerge': [3, 3],
-  'States.StringToJson': [1, 1],
-  'States.JsonToString': [1, 1],
+/** Every intrinsic function of the Step Functions documentation. */
+const FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = {
+  ...ARRAY_FUNCTIONS,
+  ...ENCODING_FUNCTIONS,
+  ...JSON_FUNCTIONS,
+  ...MATH_FUNCTIONS,
+  ...RANDOM_FUNCTIONS,
+  ...STRING_FUNCTIONS,
 };
 
 const FUNCTION = /States\.[A-Za-z0-9]+/y;
 /** A string literal: only the escapes Step Functions documents, `\'` `\{` `\}` `\\`. */
 const STRING = /'((?:[^'\\]|\\['{}\\])*)'/y;
-
-const fail = (message: string): never => {
-  throw new StatesError('States.IntrinsicFailure', message);
-};
 
 function arg(s: Scanner): Arg {
   s.ws();
@@ -52,32 +54,59 @@ function arg(s: Scanner): Arg {
   return a;
 }
 
-function call(s: Scanner): Arg {
+const arityText = (least: number, most: number): string => (least === most ? `${least}` : most === Infinity ? `at least ${least}` : `${least} or ${most}`);
+
+/** The parameter argument `k` of `fn` is checked against. */
+const paramOf = (fn: IntrinsicFunction, k: number): Param | undefined => fn.params[k] ?? fn.rest;
+
+/** The checks that do not depend on the data: argument count, literal arguments, the types calls return; a problem with an argument is reported at its position (`starts`). */
+function checkArgs(s: Scanner, name: string, fn: IntrinsicFunction, args: readonly Arg[], starts: readonly number[]): void {
+  const least = fn.params.length - (fn.optional ?? 0);
+  const most = fn.rest ? Infinity : fn.params.length;
+  if (args.length < least || args.length > most) s.fail(`${name} takes ${arityText(least, most)} argument(s), got ${args.length}`);
+  args.forEach((a, k) => {
+    const param = paramOf(fn, k);
+    if (!param) return;
+    s.i = starts[k];
+    if ('lit' in a) {
+      const admitted = admit(param, k, a.lit);
+      if ('problem' in admitted) s.fail(`${name}: ${admitted.problem}`);
+    } else if ('call' in a && !mayGive(FUNCTIONS[a.call].returns, param.type)) {
+      s.fail(`${name}: ${argumentName(param, k)} must be ${typeName(param.type)}, and ${a.call} gives ${typeName(FUNCTIONS[a.call].returns)}`);
+    }
+  });
+}
+
+function call(s: Scanner): Call {
   s.ws();
-  const start = s.i;
+  const at = s.i;
   const name = s.next(FUNCTION)?.[0] ?? s.fail('expected a path, a literal or an intrinsic function States.…');
-  if (!Object.hasOwn(ARITY, name)) {
-    s.i = start;
-    s.fail(`the intrinsic function ${name} is not supported (supported: ${Object.keys(ARITY).join(', ')})`);
+  if (!Object.hasOwn(FUNCTIONS, name)) {
+    s.i = at;
+    s.fail(`the intrinsic function ${name} is not supported (supported: ${Object.keys(FUNCTIONS).join(', ')})`);
   }
   s.ws();
   s.expect('(');
   const args: Arg[] = [];
+  const starts: number[] = [];
   s.ws();
   if (!s.eat(')')) {
-    do args.push(arg(s));
-    while (s.eat(','));
+    do {
+      s.ws();
+      starts.push(s.i);
+      args.push(arg(s));
+    } while (s.eat(','));
     s.expect(')');
   }
-  const [least, most] = ARITY[name];
-  if (args.length < least || args.length > most) s.fail(`${name} takes ${least === most ? least : `at least ${least}`} argument(s), got ${args.length}`);
-  if (name === 'States.JsonMerge' && 'lit' in args[2] && args[2].lit !== false) s.fail('States.JsonMerge: only a shallow merge (false) is supported');
-  if (name !== 'States.Format') return { call: name, args };
+  const end = s.i;
+  checkArgs(s, name, FUNCTIONS[name], args, starts);
+  s.i = end;
+  if (name !== 'States.Format') return { call: name, args, at };
   const template = args[0];
   if (!('raw' in template) || template.raw === undefined) return s.fail('States.Format needs a string literal template as its first argument');
   const parts = formatParts(s, template.raw);
   if (parts.length !== args.length) s.fail(`States.Format has ${parts.length - 1} placeholder(s) for ${args.length - 1} argument(s)`);
-  return { call: name, args, parts };
+  return { call: name, args, at, parts };
 }
 
 /** The literal pieces between the `{}` placeholders; a brace of its own must be escaped. */
@@ -91,9 +120,9 @@ function formatParts(s: Scanner, raw: string): string[] {
   return parts;
 }
 
-const cache = new Map<string, Arg>();
+const cache = new Map<string, Call>();
 
-export function parseIntrinsic(text: string): Arg {
+export function parseIntrinsic(text: string): Call {
   const hit = cache.get(text);
   if (hit) return hit;
   if (typeof text !== 'string') throw runtimeError(`invalid intrinsic ${JSON.stringify(text)}: not a string`);
@@ -105,36 +134,22 @@ export function parseIntrinsic(text: string): Arg {
   return expr;
 }
 
-/** States.Format's arguments: strings as they are, numbers, booleans and null as JSON. */
-function formatValue(v: Json): string {
-  if (typeof v === 'object' && v !== null) fail('States.Format arguments must be strings, numbers, booleans or null');
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-/** Evaluates a parsed intrinsic against the input (`$`) and the context object (`$$`). */
-export function evalIntrinsic(expr: Arg, input: Json, context: Json): Json {
+/**
+ * Evaluates a parsed intrinsic against the input (`$`) and the context
+ * object (`$$`). `site` names the place of the expression in its template
+ * (runtime/language/template.ts): with the context and the input, it is the
+ * identity that States.MathRandom and States.UUID draw from (intrinsics/random.ts).
+ */
+export function evalIntrinsic(expr: Arg, input: Json, context: Json, site = ''): Json {
   if ('lit' in expr) return expr.lit;
   if ('path' in expr) return selectReference(expr.path, expr.text, input, context, 'intrinsic');
-  const args = expr.args.map((a) => evalIntrinsic(a, input, context));
-  switch (expr.call) {
-    case 'States.Format':
-      return (expr.parts as string[]).reduce((out, part, k) => out + formatValue(args[k]) + part);
-    case 'States.Array':
-      return args;
-    case 'States.JsonMerge': {
-      const [a, b, deep] = args;
-      if (!isObject(a) || !isObject(b) || deep !== false) fail('States.JsonMerge takes two objects and false (deep merge is not supported)');
-      return { ...(a as object), ...(b as object) } as Json;
-    }
-    case 'States.StringToJson':
-      if (typeof args[0] !== 'string') fail('States.StringToJson takes one string');
-      try {
-        return JSON.parse(args[0] as string) as Json;
-      } catch {
-        return fail(`States.StringToJson: not JSON: ${String(args[0]).slice(0, 100)}`);
-      }
-    default:
-      // States.JsonToString: parsing admitted no other function.
-      return JSON.stringify(args[0]);
-  }
+  const fn = FUNCTIONS[expr.call];
+  const args = expr.args.map((a, k) => {
+    const value = evalIntrinsic(a, input, context, site);
+    const param = paramOf(fn, k);
+    if (!param) return value;
+    const admitted = admit(param, k, value);
+    return 'problem' in admitted ? fail(`${expr.call}: ${admitted.problem}`) : admitted.value;
+  });
+  return fn.run(args, { call: expr, identity: () => evaluationIdentity(context, input, site, expr.at) });
 }

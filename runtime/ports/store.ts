@@ -14,8 +14,8 @@ export interface ReadSet {
   readonly stateFailures: ReadonlyMap<string, StateFailure>;
   /** The run record asked for has a final status: nothing of the run is owed any more. */
   readonly runEnded: boolean;
-  /** The run record asked for is FAILED: the invocation parks for a redrive (runtime/records/redrive-park.ts). */
-  readonly runFailed: boolean;
+  /** The run record asked for is FAILED, ABORTED or TIMED_OUT: the invocation parks for a redrive (runtime/records/redrive-park.ts). */
+  readonly runRedrivable: boolean;
   /** The run's deadline (epoch ms) on the record asked for, when its workflow has a timeout. */
   readonly runDeadline?: number;
 }

@@ -1,8 +1,9 @@
 /**
  * Parking for a redrive (docs/architecture.md "Redrive"): an invocation of a
  * FAILED run, the one that failed it or one in flight that finds it FAILED,
- * leaves its event and function in the table (`park#...`, named in the run
- * record's parked set), so that a redrive invokes it again.
+ * and one in flight that finds its run ABORTED or TIMED_OUT (or past its
+ * deadline), leaves its event and function in the table (`park#...`, named
+ * in the run record's parked set), so that a redrive invokes it again.
  */
 import { ENVELOPE_VERSION, type Envelope, type NodeSettings, type StartRequest } from '../contract/ir';
 import { ttlIn } from './payload';
@@ -64,8 +65,9 @@ export interface ParkedFailure {
  * Ends the run FAILED, parking `invocation` (which failed it) for a redrive.
  * The record's write names it (one conditional update): no redrive can come
  * between the failure and the park. When the run had ended already, the
- * invocation is parked in it if it is FAILED; when a redrive made it RUNNING
- * again meanwhile, the failure is written again.
+ * invocation is parked in it if it is FAILED, ABORTED or TIMED_OUT (a
+ * redrive runs it again, and it fails the run then); when a redrive made it
+ * RUNNING again meanwhile, the failure is written again.
  *
  * With the failed event's redrive `generation` (0: not re-sent; the failure
  * recorder gives it), a failure is stale when a later redrive re-sent the

@@ -8,7 +8,7 @@ import { stateOf } from '../language/context';
 import { appendTransition } from './history';
 import { failParked, parkedOf } from './redrive-park';
 import { ttlIn } from './payload';
-import { runDeadline, scheduleRunTimeout } from './run-timeout';
+import { endedByDeadline, runDeadline, scheduleRunTimeout } from './run-timeout';
 import type { ReadSet } from '../ports/store';
 import { byteLength, type RunEnd } from '../contract/table';
 import type { Committed, Exec, Redo } from '../ports/execution';
@@ -73,13 +73,13 @@ export async function succeedRun(x: Exec, ck: Committed): Promise<void> {
  * ended: another execution of ours (or a failure) wrote the final status.
  */
 export async function commitRunResult(x: Exec, json: string): Promise<boolean> {
-  // Lost to a failure elsewhere: parked, the redrive runs this terminal again; redriven meanwhile, it commits now.
+  // Lost to a failure, a stop or the deadline: parked, the redrive runs this terminal again; redriven meanwhile, it commits now.
   for (;;) {
     if (await finish(x, { status: 'SUCCEEDED', result: json }, endTtl(x))) {
       x.metrics.transitions = 1;
       return true;
     }
-    if ((await parkInFailedRun(x)) !== 'running') break;
+    if ((await parkInEndedRun(x)) !== 'running') break;
   }
   x.metrics.duplicates = 1;
   return false;
@@ -110,11 +110,14 @@ export async function failRun(x: Exec, error: string, cause: string, state = sta
     return;
   }
   // Failed already by another invocation: parked all the same, a redrive reaches this failure again and marks it then.
-  while (!(await finish(x, { ...end, redrive: { never } }, endTtl(x))) && (await parkInFailedRun(x)) === 'running');
+  while (!(await finish(x, { ...end, redrive: { never } }, endTtl(x))) && (await parkInEndedRun(x)) === 'running');
 }
 
-/** Parks this invocation in its FAILED run (runtime/records/redrive-park.ts); 'running' when a redrive made the run RUNNING again. */
-async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
+/**
+ * Parks this invocation in its FAILED, ABORTED or TIMED_OUT run (runtime/records/redrive-park.ts);
+ * 'running' when a redrive made the run RUNNING again, 'ended' when it has another status.
+ */
+async function parkInEndedRun(x: Exec): Promise<'parked' | 'running' | 'ended'> {
   const redo = await redoOf(x);
   await x.rt.store.putParked(x.run, redo.invocation, redo.parked, runTtl(x));
   return x.rt.store.parkInRun(x.run, redo.invocation);
@@ -122,10 +125,22 @@ async function parkInFailedRun(x: Exec): Promise<'parked' | 'running' | 'ended'>
 
 /**
  * The run record in `read` says nothing more is owed to this invocation: the
- * run has its final status. A FAILED run gets the invocation parked for its
- * redrive first, and one redriven meanwhile is RUNNING again: the invocation goes on.
+ * run has its final status. A FAILED, ABORTED or TIMED_OUT run gets the
+ * invocation parked for its redrive first (a stop parks nothing itself: the
+ * invocations in flight park here, at their next step), and one redriven
+ * meanwhile is RUNNING again: the invocation goes on.
  */
 export async function runOver(x: Exec, read: ReadSet): Promise<boolean> {
   if (!read.runEnded) return false;
-  return !read.runFailed || (await parkInFailedRun(x)) !== 'running';
+  return !read.runRedrivable || (await parkInEndedRun(x)) !== 'running';
+}
+
+/**
+ * The run this execution read RUNNING is past its deadline: it is ended
+ * TIMED_OUT now, and the invocation parks in it as in one it read TIMED_OUT.
+ * A stale read of a deadline a redrive replaced writes nothing, and the park
+ * finds the run RUNNING: the invocation goes on.
+ */
+export async function overByDeadline(x: Exec): Promise<boolean> {
+  return (await endedByDeadline(x)) && (await parkInEndedRun(x)) !== 'running';
 }

@@ -27,7 +27,7 @@ export async function scheduleRunTimeout(x: Exec, deadline: number): Promise<voi
   await scheduler.schedule({
     name: runTimeoutName(x.run),
     functionName,
-    event: { unumRunTimeout: { workflowId: x.run.workflowId, timeoutSeconds } },
+    event: { unumRunTimeout: { workflowId: x.run.workflowId, timeoutSeconds, deadline } },
     at: deadline,
     maxDeliverySeconds: x.rt.ir.settings.handoffSeconds,
   });
@@ -37,6 +37,6 @@ export async function scheduleRunTimeout(x: Exec, deadline: number): Promise<voi
 export async function endedByDeadline(x: Exec): Promise<boolean> {
   const deadline = x.read?.runDeadline;
   if (deadline === undefined || Date.now() < deadline) return false;
-  await x.rt.store.interruptRun(x.run, runTimedOut(x.rt.ir.settings.runTimeoutSeconds ?? 0), new Date().toISOString());
+  await x.rt.store.interruptRun(x.run, runTimedOut(x.rt.ir.settings.runTimeoutSeconds ?? 0, deadline), new Date().toISOString());
   return true;
 }

@@ -9,7 +9,7 @@ import { runFold } from './fold';
 import { decidedAttemptKey, resolveInput } from './inputs';
 import { failRunOrState, proceed } from './interpreter';
 import type { EnclosingJoin, HandlerSpec, NodeIR } from '../contract/ir';
-import { passOutput, processInput, processOutput } from '../language/io';
+import { passStateOutput, stateArguments, stateOutput } from '../language/state-io';
 import { emitMetrics, writeTransitionLog } from '../ports/log';
 import { launcherName, runLauncher } from './launch-tree';
 import { keepLease, startLease } from '../records/retention';
@@ -47,8 +47,8 @@ function runNode(x: Exec, spec: Exclude<HandlerSpec, { kind: 'fold' }>, completi
         const context = contextObject(x);
         return compute(x, input, async () =>
           spec.kind === 'pass'
-            ? passOutput(ir.io, spec.result, input, context)
-            : processOutput(ir.io, input, await callUser(x, [processInput(ir.io, input, context)], x.ctx), context),
+            ? passStateOutput(ir.io, spec.result, input, context)
+            : stateOutput(ir.io, input, await callUser(x, [await stateArguments(ir.io, input, context)], x.ctx), context),
         );
       },
       afterCommit: (ck) => proceed(x, ck),

@@ -13,7 +13,7 @@ import { arrivalCode, joinKeys, readJoinState, recordArrival } from '../records/
 import { appendCommit } from '../records/history';
 import { checkpointKey, REDRIVE_STATE, RETRY_STATE, TASK_FAILED, TASK_RETRY, type Transition } from '../contract/table';
 import { ENVELOPE_BOUNDS, type FanOutFrame, type InputRef, type Instruction, type Invoke, type ItemLaunch, type Json, type WaitSpec } from '../contract/ir';
-import { passOutput } from '../language/io';
+import { passStateOutput } from '../language/state-io';
 import { mapInput, mapItem, mapItemList } from '../records/map-items';
 import { launchEach, launchesDirectly, launchRange, type LaunchSpec } from './launch-tree';
 import { invocationName } from '../contract/naming';
@@ -51,11 +51,11 @@ async function appendOnce(x: Exec, ck: Committed, state: PathState, t?: Transiti
  * read it by reference, as a join's tail or as the run's result), and a
  * duplicate continues from it. `runInstructions` skips them.
  */
-export function leadingPasses(x: Exec, value: Json): Json {
+export async function leadingPasses(x: Exec, value: Json): Promise<Json> {
   const context = contextObject(x);
   for (const ins of x.rt.ir.instructions) {
     if (ins.op !== 'pass') break;
-    value = passOutput(ins.io, ins.result, value, context);
+    value = await passStateOutput(ins.io, ins.result, value, context);
   }
   return value;
 }

@@ -12,8 +12,7 @@ import { leadingPasses } from './interpreter';
 import { expired } from '../records/retention';
 import { endsRun } from './run-end';
 import { chainBeforeCompute, resumeChain, reusableValue } from './redrive-reuse';
-import { endedByDeadline } from '../records/run-timeout';
-import { commitRunResult, resultFitsInline, runOver } from '../records/run-record';
+import { commitRunResult, overByDeadline, resultFitsInline, runOver } from '../records/run-record';
 import { stateAttemptJoins, stoppedByFailedState } from './state-stop';
 import type { Json } from '../contract/ir';
 import type { ReadSet } from '../ports/store';
@@ -60,10 +59,10 @@ interface Commitment {
  * ends the run with success is committed into the run record (its final
  * write) instead of a checkpoint, unless it is too large to hold inline.
  */
-function commitment(x: Exec, work: StepWork, output: StepOutput): Commitment {
+async function commitment(x: Exec, work: StepWork, output: StepOutput): Promise<Commitment> {
   if (output.catchIndex !== undefined) return { value: output.value, catchIndex: output.catchIndex };
   if (!work.instructionsFollow) return { value: output.value };
-  const value = leadingPasses(x, output.value);
+  const value = await leadingPasses(x, output.value);
   if (!endsRun(x.rt.ir.instructions, value)) return { value };
   const json = JSON.stringify(value);
   return resultFitsInline(x, json) ? { value, runEnd: json } : { value };
@@ -121,7 +120,7 @@ type InputKeys = ReturnType<typeof inputKeys>;
 const namesNoInput = (inputs: InputKeys, attempts: readonly string[]): boolean =>
   inputs.checkpoints.length + inputs.shards.length + attempts.length === 0;
 
-const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runFailed: false };
+const NOTHING_READ: ReadSet = { checkpoints: new Map(), shards: new Map(), stateFailures: new Map(), runEnded: false, runRedrivable: false };
 
 /**
  * The entry's step in the execution that created the run's RUNNING record
@@ -160,7 +159,7 @@ async function stepOnRead(x: Exec, plan: StepPlan, inputs: InputKeys, attempts: 
     const output = await work.computeOutput();
     if (!output) return 'missing';
     if (output === 'waiting') return output;
-    const c = commitment(x, work, output);
+    const c = await commitment(x, work, output);
     if (c.runEnd !== undefined) return commitRunEnd(x, c.value, c.runEnd);
     ck = await commit(x, c.value, c.catchIndex);
   }
@@ -171,9 +170,9 @@ async function stepOnRead(x: Exec, plan: StepPlan, inputs: InputKeys, attempts: 
   return ck.catchIndex === undefined ? 'committed' : 'caught';
 }
 
-/** The run record read says nothing is owed: the run has ended (a FAILED one parks this invocation first), or its deadline passed. */
+/** The run record read says nothing is owed: the run has ended, or its deadline passed (a run a redrive resumes parks this invocation first). */
 async function nothingOwed(x: Exec, read: ReadSet): Promise<boolean> {
-  if (!(await runOver(x, read)) && !(await endedByDeadline(x))) return false;
+  if (!(await runOver(x, read)) && !(await overByDeadline(x))) return false;
   x.metrics.duplicates = 1;
   return true;
 }
@@ -207,7 +206,7 @@ async function stepBesideRead(x: Exec, plan: StepPlan): Promise<StepOutcome> {
   const output = await work.computeOutput();
   if (!output) return staleOrExpired(x);
   if (output === 'waiting') return output;
-  const c = commitment(x, work, output);
+  const c = await commitment(x, work, output);
   if (c.runEnd !== undefined) return commitRunEnd(x, c.value, c.runEnd);
   const [ck, read] = await Promise.all([commit(x, c.value, c.catchIndex), x.rt.store.read([], [], { consistent: false, run: x.run })]);
   x.read = read;

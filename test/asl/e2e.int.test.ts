@@ -142,6 +142,11 @@ const CASES: Case[] = [
   succeeds('paths', { order: { total: 150, items: ['a', 'b'] } }, 'a'),
   // total 5: no rule matches -> Default Small, a Pass whose Result "small" replaces its input.
   succeeds('paths', { order: { total: 5, items: [] } }, 'small'),
+  // JSONata (values as the jsonata package gives them): Unwrap -> $states.input.order. Total's Arguments: lines.(qty * price) = [20, 5];
+  // total -> { sum: 25, count: 2 }; its Output merges { sum: 25, lines: 2 } into the input. Tag (folded into Total's node) adds
+  // tagged: true. Summarize (its own node: it reads $states.context): $uppercase('ada') = 'ADA', 25 * 2 = 50, lines 2,
+  // 25 > 100 = false, $states.context.State.Name = 'Summarize'.
+  succeeds('jsonata-orders', { order: { customer: 'ada', lines: [{ qty: 2, price: 10 }, { qty: 1, price: 5 }] } }, { customer: 'ADA', due: 50, lines: 2, big: false, state: 'Summarize', kept: 'as written', tagged: true }),
   // No total: as in Step Functions, the rule's missing path fails the run at the Choice (it does not fall through to Default).
   {
     workflow: 'paths',

@@ -11,6 +11,7 @@ const irs = (compiled: ReturnType<typeof compileWorkflow>) => Object.fromEntries
 
 test.each([
   ['Seconds', { Seconds: 30 }, WaitTime.duration(30)],
+  ['Seconds 0 (AWS allows it: no wait)', { Seconds: 0 }, WaitTime.duration(0)],
   ['Timestamp', { Timestamp: '2027-01-01T00:00:00Z' }, WaitTime.timestamp('2027-01-01T00:00:00Z')],
   ['SecondsPath', { SecondsPath: '$.s' }, WaitTime.secondsPath('$.s')],
   ['TimestampPath', { TimestampPath: '$.at' }, WaitTime.timestampPath('$.at')],

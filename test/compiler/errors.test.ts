@@ -3,6 +3,11 @@ import { Chain, Choice, Condition, Definition, Fail, Fold, MapState, Parallel, P
 import { compile, ENTRY, expectDefinitionError, task } from './helpers';
 
 const W = (node: string, field: string, detail: string): string => `Workflow 'W', node '${node}', field '${field}': ${detail}`;
+const SUPPORTED_INTRINSICS = [
+  'States.Array', 'States.ArrayPartition', 'States.ArrayContains', 'States.ArrayRange', 'States.ArrayGetItem', 'States.ArrayLength', 'States.ArrayUnique',
+  'States.Base64Encode', 'States.Base64Decode', 'States.Hash', 'States.JsonMerge', 'States.StringToJson', 'States.JsonToString',
+  'States.MathAdd', 'States.MathRandom', 'States.UUID', 'States.Format', 'States.StringSplit',
+].join(', ');
 
 describe('UnumDefinitionError', () => {
   it('carries workflow, node and field', () => {
@@ -231,7 +236,7 @@ describe('invalid definitions', () => {
     expect(compile(parameters('$.a[?(@.b > 1)]..c')).nodes.A.ir.io).toEqual({ parameters: { nested: { 'x.$': '$.a[?(@.b > 1)]..c' } } });
     expect(compile(parameters("States.Format('a\\\\b \\{\\} {}', $['k'])")).nodes.A.ir.io?.parameters).toBeDefined();
     expectDefinitionError(() => compile(parameters("States.Format('{}', $.a")), W('A', 'parameters', `'x.$': invalid intrinsic "States.Format('{}', $.a": expected ')' at position 23`));
-    expectDefinitionError(() => compile(parameters('States.Hash($.a)')), W('A', 'parameters', `'x.$': invalid intrinsic "States.Hash($.a)": the intrinsic function States.Hash is not supported (supported: States.Format, States.Array, States.JsonMerge, States.StringToJson, States.JsonToString) at position 0`));
+    expectDefinitionError(() => compile(parameters('States.Nope($.a)')), W('A', 'parameters', `'x.$': invalid intrinsic "States.Nope($.a)": the intrinsic function States.Nope is not supported (supported: ${SUPPORTED_INTRINSICS}) at position 0`));
     expectDefinitionError(() => compile(parameters('$.a[')), W('A', 'parameters', `'x.$': invalid path "$.a[": expected '*', a quoted name, an index, a slice or a filter '?(...)' at position 4`));
     expectDefinitionError(() => compile(task('A', { resultSelector: { 'x.$': 1 as unknown as string } })), W('A', 'resultSelector', `'x.$': must be a path ('$...', '$$...') or an intrinsic function call ('States.…'), got 1`));
   });

@@ -28,8 +28,11 @@ const path = fc.array(fc.constantFrom(...PIECES), { maxLength: 5 }).map((pieces)
 const garbage = fc.stringMatching(/^\$[$.[\]*?@()'"0-9:\-ab, <>=!&|]{0,12}$/);
 const anyPath = fc.oneof(path, path, garbage);
 
-const FUNCTIONS = ['States.Format', 'States.Array', 'States.JsonMerge', 'States.StringToJson', 'States.JsonToString', 'States.Hash', 'States.MathAdd'];
-const literal = fc.constantFrom("'x'", "'{}'", "'{} and {}'", "'\\{\\}'", "'a\\\\b'", "'it\\'s'", "'\\n'", "'{'", '1', '-2.5e3', 'true', 'null', 'false', "'{\"a\":1}'");
+const FUNCTIONS = [
+  'States.Format', 'States.Array', 'States.JsonMerge', 'States.StringToJson', 'States.JsonToString', 'States.Hash', 'States.MathAdd', 'States.MathRandom', 'States.UUID',
+  'States.ArrayPartition', 'States.ArrayRange', 'States.ArrayGetItem', 'States.ArrayLength', 'States.StringSplit', 'States.Base64Decode', 'States.Nope',
+];
+const literal = fc.constantFrom("'x'", "'{}'", "'{} and {}'", "'\\{\\}'", "'a\\\\b'", "'it\\'s'", "'\\n'", "'{'", '1', '-2.5e3', 'true', 'null', 'false', "'{\"a\":1}'", '0', "'SHA-256'");
 const intrinsic: fc.Arbitrary<string> = fc.letrec<{ call: string }>((tie) => ({
   call: fc
     .tuple(fc.constantFrom(...FUNCTIONS), fc.array(fc.oneof({ depthSize: 'small' }, literal, path, tie('call')), { maxLength: 3 }))

@@ -40,6 +40,13 @@ test('a Duration (anything with toSeconds) or a number of seconds; a timestamp; 
   });
 });
 
+test('0 seconds, as in Step Functions, is a Wait whose due time has passed when it starts (a Duration of 0 too); one year is the longest', () => {
+  const ins = instructions(task('A').next(new Wait('Now', { time: WaitTime.duration(0) })).next(new Wait('Also', { time: WaitTime.duration({ toSeconds: () => 0 }) })).next(new Wait('Year', { time: WaitTime.duration(31_536_000) })));
+  expect(ins.A).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Now', wait: { state: 'Now', seconds: 0 } } }]);
+  expect(ins.Now).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Also', wait: { state: 'Also', seconds: 0 } } }]);
+  expect(ins.Also).toEqual([{ op: 'invoke', invoke: { kind: 'scalar', target: 'Year', wait: { state: 'Year', seconds: 31_536_000 } } }]);
+});
+
 test('a Wait that starts the workflow or a branch, or follows a Choice', () => {
   const start = compile(new Wait('First', { time: WaitTime.duration(5) }).next(task('A')));
   expect(start.entry).toBe('First.Enter');
@@ -59,9 +66,9 @@ test('a Wait that starts the workflow or a branch, or follows a Choice', () => {
 });
 
 test.each([
-  ['0 seconds', WaitTime.duration(0), 'time.seconds', '0 is not a whole number of seconds from 1 to 31536000 (one year)'],
-  ['more than a year', WaitTime.duration(366 * 86400), 'time.seconds', '31622400 is not a whole number of seconds from 1 to 31536000 (one year)'],
-  ['a fraction', WaitTime.duration(1.5), 'time.seconds', '1.5 is not a whole number of seconds from 1 to 31536000 (one year)'],
+  ['less than 0 seconds', WaitTime.duration(-1), 'time.seconds', '-1 is not a whole number of seconds from 0 to 31536000 (one year)'],
+  ['more than a year', WaitTime.duration(366 * 86400), 'time.seconds', '31622400 is not a whole number of seconds from 0 to 31536000 (one year)'],
+  ['a fraction', WaitTime.duration(1.5), 'time.seconds', '1.5 is not a whole number of seconds from 0 to 31536000 (one year)'],
   ['not a timestamp', WaitTime.timestamp('2027-01-01'), 'time.timestamp', '"2027-01-01" is not an RFC 3339 timestamp (e.g. 2026-01-01T09:00:00Z)'],
   ['a bad path', WaitTime.secondsPath('s'), 'time.secondsPath', expect.stringContaining('s')],
   ['a context path', WaitTime.timestampPath('$$.Execution.StartTime'), 'time.timestampPath', 'a context path cannot give the time: the state before the Wait reads it from the input'],

@@ -18,9 +18,9 @@ test('UnumWorkflow.fromAsl deploys one function per ASL Task, named by the ASL s
 
 test('UnumWorkflow.fromAsl reports an invalid document with the construct path, the ASL state and the field', () => {
   const stack = new Stack(new App(), 'AslStack');
-  const asl = { StartAt: 'Pause', States: { Pause: { Type: 'Wait', Seconds: 0, End: true } } };
+  const asl = { StartAt: 'Pause', States: { Pause: { Type: 'Wait', Seconds: 40_000_000, End: true } } };
   expect(() => UnumWorkflow.fromAsl(stack, 'Waits', asl, { defaultTask: { entry: HANDLERS } })).toThrow(
-    /^AslStack\/Waits: workflow 'Waits', node 'Pause': invalid ASL definition \(field 'Seconds'\): 0 is not a whole number of seconds from 1 to/,
+    /^AslStack\/Waits: workflow 'Waits', node 'Pause': invalid ASL definition \(field 'Seconds'\): 40000000 is not a whole number of seconds from 0 to/,
   );
 });
 

@@ -189,7 +189,7 @@ describe("each kind's bundle sends only commands its role allows", () => {
   const cases: Array<[string, Readonly<Record<string, string>>, { role?: iam.IRole }, string[]]> = [
     ['plain node', bundleNode(HANDLERS, options).files, s.workflow.functions.Plain, ['DeleteSchedule']],
     ['node with effects', bundleNode(effectsHandler, options).files, s.workflow.functions.Order, ['CreateSchedule', 'DeleteSchedule']],
-    ['callback Task', bundleNode(HANDLERS, options, true).files, s.workflow.functions.Approve, []],
+    ['callback Task', bundleNode(HANDLERS, options, { callback: true }).files, s.workflow.functions.Approve, []],
     ['failure recorder', bundleFailureRecorder(options).files, s.workflow.failureRecorder, ['BatchGetItem', 'Invoke', 'Publish']],
     ['task-response function', bundleTaskResponder(options).files, s.workflow.taskResponseFunction as lambda.Function, []],
     ['run-control function', bundleRunControl(options).files, s.workflow.runControlFunction, []],

@@ -70,11 +70,23 @@ test('a FAILED run holds its deployment while a redrive would resume it', async 
 });
 
 test.each([
+  ['TIMED_OUT (past its deadline: a redrive gives it a new one)', { status: 'TIMED_OUT' as const, finishedAt: iso(40), deadline: at(30) }],
+  ['ABORTED', { status: 'ABORTED' as const, finishedAt: iso(40) }],
+  ['FAILED past its timeout', { status: 'FAILED' as const, finishedAt: iso(40), deadline: at(35) }],
+] as const)('a run %s with an invocation parked holds its deployment while a redrive would resume it', async (_name, record) => {
+  const world = twoDeployments();
+  world.records.addRun('r1', D1, iso(30), record, ['inv']);
+  world.records.park('r1', 'inv', at(500) / 1000);
+  expect((await sweepAt(world, 200)).kept).toEqual([{ deployment: D1, reason: `run r1 is ${record.status} and can be redriven until ${iso(500)}` }]);
+  expect((await sweepAt(world, 500)).removed).toEqual([D1]);
+});
+
+test.each([
   ['a failure a redrive would reach again', { status: 'FAILED' as const, finishedAt: iso(40) }, ['inv'], 'a committed value led there'],
-  ['a FAILED run past its timeout', { status: 'FAILED' as const, finishedAt: iso(40), deadline: at(100) }, ['inv'], undefined],
   ['a FAILED run with nothing parked', { status: 'FAILED' as const, finishedAt: iso(40) }, [], undefined],
-  ['a TIMED_OUT run', { status: 'TIMED_OUT' as const, finishedAt: iso(40) }, ['inv'], undefined],
-  ['an ABORTED run', { status: 'ABORTED' as const, finishedAt: iso(40) }, ['inv'], undefined],
+  ['a TIMED_OUT run with nothing parked', { status: 'TIMED_OUT' as const, finishedAt: iso(40) }, [], undefined],
+  ['an ABORTED run with nothing parked', { status: 'ABORTED' as const, finishedAt: iso(40) }, [], undefined],
+  ['a SUCCEEDED run', { status: 'SUCCEEDED' as const, finishedAt: iso(40) }, ['inv'], undefined],
 ])('%s does not hold its deployment', async (_name, record, redo, never) => {
   const world = twoDeployments();
   world.records.addRun('r1', D1, iso(30), record, redo, never);

@@ -2,9 +2,11 @@
  * Stop and run timeout on the local engine (Lambda emulator, Scheduler
  * emulator, DynamoDB Local) through the real client and CLI: a run stopped
  * during a 1-day Wait or while a callback waits for its token stays ABORTED
- * and runs nothing more when the wake-up or the completion arrives; a run
- * past its timeout (the construct's `timeout`, ASL TimeoutSeconds) becomes
- * TIMED_OUT from the entry's schedule, and its later executions stop.
+ * and runs nothing more when the wake-up or the completion arrives, which
+ * parks its invocation: redriven, the Wait's run goes on from there and succeeds; a
+ * run past its timeout (the construct's `timeout`, ASL TimeoutSeconds)
+ * becomes TIMED_OUT from the entry's schedule, and its later executions stop
+ * (and park).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -40,8 +42,10 @@ const schedulesOf = (id: string): CallRecord[] => engine.traffic.of(id).filter((
 const effectsOf = (id: string, node: string): CallRecord[] =>
   engine.traffic.of(id).filter((c) => c.exec.node === node && ['PutItem', 'UpdateItem', 'BatchWriteItem', 'Invoke', 'CreateSchedule'].includes(c.call.operation));
 const nodesRun = (id: string): string[] => engine.emulator.timeline.of(id).map((e) => e.node ?? e.functionName);
+/** A step that finds its run ended beside its commit (ABORTED, TIMED_OUT): its checkpoint, then its park item and the run record's parked set. */
+const PARKED_AFTER_COMMIT = ['PutItem(ckpt)', 'UpdateItem(park)', 'UpdateItem(run)'];
 
-test('a run stopped during a 1-day Wait is ABORTED; the wake-up invokes nothing and writes only its own checkpoint; a second stop changes nothing', async () => {
+test('a run stopped during a 1-day Wait is ABORTED; the wake-up invokes nothing, only parks; a second stop changes nothing; redriven, the run succeeds', async () => {
   const id = engine.startRun('Waiting', { n: 1 } as never);
   await until('the wake-up schedule', () => schedulesOf(id)[0]);
   const stopped = await client('Waiting').stop(id, { error: 'Cancelled', cause: 'the customer cancelled' });
@@ -50,13 +54,18 @@ test('a run stopped during a 1-day Wait is ABORTED; the wake-up invokes nothing 
   await engine.idle(id);
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
-  // The Wait's node reads the run record beside its commit: it finds the run ABORTED after its checkpoint is put.
-  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(['PutItem(ckpt)']);
+  // The Wait's node reads the run record beside its commit: it finds the run ABORTED after its checkpoint is put, and parks for a redrive.
+  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(PARKED_AFTER_COMMIT);
   const again = await runClientCommandOnEngine(engine, ['stop', id, '--error', 'Again', '--app', outDir, '--workflow', 'Waiting', '--json']);
   // It had been stopped already: nothing changed, exit 1.
   expect(again).toMatchObject({ code: 1, err: `unum: run ${id} had finished already (ABORTED): nothing was stopped\n` });
   expect(JSON.parse(again.out)).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled' } });
   await expect(client('Waiting').result(id)).rejects.toThrow(`run ${id} was stopped: Cancelled (the customer cancelled)`);
+  // As Step Functions redrives an aborted execution: the wake-up's invocation goes on, and the day is not waited again.
+  expect(await client('Waiting').redrive(id)).toMatchObject({ workflowId: id, redriveCount: 1, resumed: 1 });
+  expect(await engine.waitForRun(id, { timeoutMs: 120_000 })).toMatchObject({ status: 'SUCCEEDED', redriveCount: 1 });
+  expect(await client('Waiting').result(id)).toEqual({ n: 1, prepared: true, shipped: true });
+  expect(schedulesOf(id)).toHaveLength(1);
 });
 
 test('a run stopped while a callback waits: the completion is answered already completed and Ship never runs', async () => {
@@ -88,8 +97,8 @@ test('the construct\'s timeout: the entry schedules the deadline at the failure 
   expect(targets.sort()).toEqual([`UnumRunControl-Deadline-OneDay:${deployment}`, `UnumRunControl-Deadline-unum-failure:${deployment}`]);
   expect(nodesRun(id)).toContain('OneDay');
   expect(nodesRun(id)).not.toContain('Ship');
-  // The wake-up reads the run record beside its commit: it finds the run TIMED_OUT after its checkpoint is put.
-  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(['PutItem(ckpt)']);
+  // The wake-up reads the run record beside its commit: it finds the run TIMED_OUT after its checkpoint is put, and parks for a redrive.
+  expect(effectsOf(id, 'OneDay').map((c) => c.call.label)).toEqual(PARKED_AFTER_COMMIT);
   await expect(client('Deadline').result(id)).rejects.toThrow(`run ${id} timed out: States.Timeout`);
 });
 

@@ -134,7 +134,7 @@ test('the four string escapes Step Functions documents: \\\' \\{ \\} \\\\', () =
 
 test('intrinsic errors that depend on the data: States.IntrinsicFailure at run time', () => {
   expect(() => intrinsic("States.Format('{}', $.o)", { o: { a: 1 } })).toThrow(/strings, numbers/);
-  expect(() => intrinsic('States.JsonMerge($.a, $.a, $.deep)', { a: {}, deep: true })).toThrow(/deep merge/);
+  expect(() => intrinsic('States.JsonMerge($.a, $.a, $.deep)', { a: {}, deep: 'yes' })).toThrow(/deep merge\) must be a boolean/);
   expect(() => intrinsic("States.StringToJson('{nope')", {})).toThrow(expect.objectContaining({ name: 'States.IntrinsicFailure' }));
   expect(() => intrinsic('States.StringToJson($.n)', { n: 1 })).toThrow(expect.objectContaining({ name: 'States.IntrinsicFailure' }));
 });
@@ -145,9 +145,9 @@ test('intrinsic errors that do not depend on the data: found when parsing (the c
     ["States.Format('{}', 1, 2)", /1 placeholder\(s\) for 2 argument/],
     ["States.Format('{', 1)", /escape a brace/],
     ['States.Format($.t, 1)', /string literal template/],
-    ['States.JsonMerge($.a, $.a, true)', /only a shallow merge/],
+    ['States.JsonMerge($.a, $.a, 1)', /deep merge\) must be a boolean/],
     ['States.JsonToString($.a, $.b)', /takes 1 argument/],
-    ['States.Hash($.a)', /States.Hash is not supported \(supported: States.Format, /],
+    ['States.Hash($.a)', /States.Hash takes 2 argument\(s\), got 1/],
     ['States.Array(1) + 2', /unexpected input/],
     ['process.exit(1)', /expected a path, a literal or an intrinsic function/],
     ["States.Format('{}', $.a", /expected '\)'/],

@@ -19,8 +19,11 @@ import {
   parseKey,
   runFinish,
   runPark,
+  redrivenDeadline,
+  runInterruption,
   runRedrive,
   runRedriveDone,
+  timedOutInstead,
 } from '../../runtime/contract/table';
 import type { Exec, Invocation } from '../../runtime/ports/execution';
 import { defineWorkflow, seq } from '../support/harness';
@@ -80,17 +83,43 @@ test('a failure checked not stale at a redrive count is written only while the r
   expect(redriven.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
 });
 
-test('a park adds to a FAILED run\'s set unless it cannot be redriven; a redrive is conditional on the count it read', () => {
-  expect(runPark(RUN, NAME)).toMatchObject({ UpdateExpression: 'ADD rd :i', ConditionExpression: '#s = :failed AND attribute_not_exists(nr)' });
-  const first = runRedrive(RUN, 0, 2, '2026-11-26T00:00:00.000Z');
+test('a park adds to a FAILED, ABORTED or TIMED_OUT run\'s set unless it cannot be redriven; a redrive is conditional on the status and count it read', () => {
+  const park = runPark(RUN, NAME);
+  expect(park).toMatchObject({ UpdateExpression: 'ADD rd :i', ConditionExpression: '#s IN (:rs0, :rs1, :rs2) AND attribute_not_exists(nr)' });
+  expect([':rs0', ':rs1', ':rs2'].map((v) => park.ExpressionAttributeValues[v]?.S)).toEqual(['FAILED', 'ABORTED', 'TIMED_OUT']);
+  const first = runRedrive(RUN, { status: 'FAILED', redrives: 0, parked: 2, at: '2026-11-26T00:00:00.000Z' });
   expect(first.UpdateExpression).toBe('SET #s = :running, rc = :next, rda = :at, rdg = rd REMOVE rd, finishedAt, #e');
-  expect(first.ConditionExpression).toBe('#s = :failed AND attribute_not_exists(rc) AND size(rd) = :k AND attribute_not_exists(nr)');
-  expect(first.ExpressionAttributeValues[':next']).toEqual({ N: '1' });
-  expect(first.ExpressionAttributeValues[':k']).toEqual({ N: '2' });
-  const third = runRedrive(RUN, 2, 1, '2026-11-26T00:00:00.000Z');
+  expect(first.ConditionExpression).toBe('#s = :status AND attribute_not_exists(rc) AND size(rd) = :k AND attribute_not_exists(nr)');
+  expect(first.ExpressionAttributeValues).toMatchObject({ ':status': { S: 'FAILED' }, ':next': { N: '1' }, ':k': { N: '2' } });
+  const third = runRedrive(RUN, { status: 'ABORTED', redrives: 2, parked: 1, at: '2026-11-26T00:00:00.000Z' });
   expect(third.ConditionExpression).toContain('rc = :rc');
-  expect(third.ExpressionAttributeValues[':rc']).toEqual({ N: '2' });
+  expect(third.ExpressionAttributeValues).toMatchObject({ ':status': { S: 'ABORTED' }, ':rc': { N: '2' } });
   expect(runRedriveDone(RUN, 3)).toMatchObject({ UpdateExpression: 'REMOVE rdg', ConditionExpression: 'rc = :rc' });
+});
+
+test('a redrive gives a run with a timeout a new deadline, its timeout counting from the redrive (Step Functions resets it)', () => {
+  const at = '2026-11-26T00:00:00.000Z';
+  const started = { status: 'TIMED_OUT' as const, startedAt: '2026-11-25T00:00:00.000Z', deadline: Date.parse('2026-11-25T01:00:00.000Z') };
+  expect(redrivenDeadline(started, at)).toBe(Date.parse('2026-11-26T01:00:00.000Z'));
+  // Redriven before: the timeout counts from that redrive, not from the start.
+  expect(redrivenDeadline({ ...started, redrivenAt: '2026-11-25T12:00:00.000Z', deadline: Date.parse('2026-11-25T13:00:00.000Z') }, at)).toBe(Date.parse('2026-11-26T01:00:00.000Z'));
+  expect(redrivenDeadline({ status: 'ABORTED' }, at)).toBeUndefined();
+  const write = runRedrive(RUN, { status: 'TIMED_OUT', redrives: 0, parked: 1, at, deadline: Date.parse('2026-11-26T01:00:00.000Z') });
+  expect(write.UpdateExpression).toBe('SET #s = :running, rc = :next, rda = :at, rdg = rd, dl = :dl REMOVE rd, finishedAt, #e');
+  expect(write.ExpressionAttributeValues[':dl']).toEqual({ N: String(Date.parse('2026-11-26T01:00:00.000Z')) });
+});
+
+test('a stop ends any RUNNING run; a deadline ends one only while the record has that deadline (a redrive may have replaced the one the old schedule fires for)', () => {
+  const end = { node: '', error: 'States.Timeout', cause: 'late' };
+  expect(runInterruption(RUN, { status: 'ABORTED', error: end }, '2026-11-26T00:00:00.000Z').ConditionExpression).toBe('#s = :running');
+  const timedOut = runInterruption(RUN, { status: 'TIMED_OUT', error: end, deadline: 1234 }, '2026-11-26T00:00:00.000Z');
+  expect(timedOut.ConditionExpression).toBe('#s = :running AND dl = :dl');
+  expect(timedOut.ExpressionAttributeValues[':dl']).toEqual({ N: '1234' });
+});
+
+test('a run past a deadline a redrive gave it times out with its own timeout, counted from that redrive', () => {
+  const item: Item = { pk: { S: 'run#W#w-1' }, status: { S: 'RUNNING' }, startedAt: { S: '2026-11-25T00:00:00.000Z' }, rda: { S: '2026-11-25T12:00:00.000Z' }, dl: { N: String(Date.parse('2026-11-25T13:00:00.000Z')) } };
+  expect(timedOutInstead(item)?.error.cause).toBe('the run did not finish within its timeout of 3600 s');
 });
 
 test('a run record decodes its redrive count and time, and what a redrive reads', () => {

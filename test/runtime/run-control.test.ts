@@ -66,6 +66,9 @@ test('a stopped run: the next execution invokes nothing; the record stays ABORTE
   // B was invoked before the stop: its user code ran before its read (beside its commit) found the run stopped. C never runs.
   expect(ran).toEqual(['fn-A', 'fn-B']);
   expect(record).toMatchObject({ status: 'ABORTED', error: { error: 'Cancelled', cause: 'by the customer' }, finishedAt: '2026-11-26T00:00:00.000Z' });
+  // B parked itself in the stopped run, for a redrive (as in a FAILED one).
+  expect([...store.parked.values()].map((p) => p.functionName)).toEqual(['fn-B']);
+  expect([...store.parked.keys()].map((k) => k.split('#')[3])).toEqual([...(store.redo.get(runKey(RUN)) ?? [])]);
   // A second stop, and the run's own end, change nothing.
   expect(await store.interruptRun(RUN, { status: 'ABORTED', error: { node: '', error: 'again', cause: '' } }, 'later')).toBe(false);
   expect(await store.finishRun(RUN, { status: 'SUCCEEDED', result: '3' }, 'later', 1)).toBe(false);
@@ -81,14 +84,28 @@ test('a finished run cannot be stopped', async () => {
 });
 
 test('a run timeout: the entry writes the deadline and schedules the recorder once; the schedule ends the run TIMED_OUT; B then stops', async () => {
-  const { d, record } = await runAroundB(chain(), async () => undefined, () => false, { runTimeoutSeconds: 3600 });
+  const { d, record, store } = await runAroundB(chain(), async () => undefined, () => false, { runTimeoutSeconds: 3600 });
   expect(ran).toEqual(['fn-A', 'fn-B']);
+  // B found the run TIMED_OUT and parked for a redrive.
+  expect([...store.parked.values()].map((p) => p.functionName)).toEqual(['fn-B']);
   expect(record).toMatchObject({ status: 'TIMED_OUT', error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 3600 s' } });
   const [schedule, ...others] = d.scheduler.schedules;
   expect(others).toEqual([]);
-  expect(schedule).toMatchObject({ name: runTimeoutName(RUN), functionName: RECORDER_FUNCTION, event: { unumRunTimeout: { workflowId: 'w', timeoutSeconds: 3600 } } });
+  expect(schedule).toMatchObject({ name: runTimeoutName(RUN), functionName: RECORDER_FUNCTION, event: { unumRunTimeout: { workflowId: 'w', timeoutSeconds: 3600, deadline: schedule.at } } });
   expect(schedule.at - Date.parse(record?.startedAt as string)).toBe(3_600_000);
   expect(record?.deadline).toBe(schedule.at);
+});
+
+test('a timeout schedule for a deadline the run no longer has (a redrive gave it a new one) changes nothing', async () => {
+  const recorder = (e: Delivery): boolean => e.functionName === RECORDER_FUNCTION;
+  const { record } = await runAroundB(chain(), async (s, driven) => {
+    setRecord(s, { deadline: (recordOf(s)?.deadline as number) + 1000 });
+    const [timeout] = driven.held.filter(recorder);
+    await driven.deliver(timeout.functionName, timeout.event);
+    expect(recordOf(s)?.status).toBe('RUNNING');
+  }, recorder, { runTimeoutSeconds: 3600 });
+  expect(record).toMatchObject({ status: 'SUCCEEDED', result: '4' });
+  expect(ran).toEqual(['fn-A', 'fn-B', 'fn-C']);
 });
 
 test('past the deadline before the schedule fires: the next execution (B, which cannot end the run) ends it TIMED_OUT itself', async () => {

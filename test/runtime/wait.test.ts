@@ -78,9 +78,10 @@ test('the node before a Wait schedules the Wait node under its invocation name, 
   expect(d.invoker.sent.filter((x) => x.functionName === 'fn-W')).toHaveLength(1);
 });
 
-test('a due time already past (0 s, a timestamp of the past) invokes at once: nothing is scheduled', async () => {
+test('a due time already past (0 s, literal or read, a timestamp of the past) invokes at once: nothing is scheduled', async () => {
   const { d, store } = driver(
     task('A')
+      .next(new Wait('None', { time: WaitTime.duration(0) }))
       .next(new Wait('Zero', { time: WaitTime.secondsPath('$.s') }))
       .next(new Wait('Past', { time: WaitTime.timestamp('2020-01-01T00:00:00Z') }))
       .next(task('B')),

@@ -4,7 +4,10 @@
  * passes by `Date.now()` (DynamoDB may be as prompt), before every call.
  */
 import type { CheckpointStore, ReadOptions, ReadSet, ShardRenewal } from '../../runtime/ports/store';
-import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOutAt } from '../../runtime/contract/table';
+import { type Checkpoint, historyKey, type StateFailure, stateFailureKey, type HistoryItem, parkKey, type Parked, parseKey, type RenewalClaim, type RunEnd, type RunError, type RunInterruption, type RunRecord, runKey, type RunRef, runTimedOutAt, REDRIVABLE_STATUSES, type RunRecordStatus } from '../../runtime/contract/table';
+
+/** A status a redrive resumes: an invocation that reads it parks, as on the table (`runRedrivable`). */
+const redrivable = (status: RunRecordStatus | undefined): boolean => status !== undefined && REDRIVABLE_STATUSES.includes(status);
 
 export class MemoryStore implements CheckpointStore {
   constructor(private readonly options: { readonly expires?: boolean } = {}) {}
@@ -83,7 +86,7 @@ export class MemoryStore implements CheckpointStore {
       shards: new Map<string, readonly number[]>(),
       stateFailures: new Map<string, StateFailure>(),
       runEnded: status !== undefined && status !== 'RUNNING',
-      runFailed: status === 'FAILED',
+      runRedrivable: redrivable(status),
     };
     for (const j of stateAttempts) {
       const f = this.stateFailures.get(j);
@@ -163,6 +166,8 @@ export class MemoryStore implements CheckpointStore {
     this.count('interruptRun', true);
     const r = this.runs.get(runKey(run));
     if (r?.status !== 'RUNNING') return false;
+    // As the table's conditional update: TIMED_OUT for a deadline only while the record has it.
+    if (end.deadline !== undefined && r.deadline !== end.deadline) return false;
     this.runs.set(runKey(run), { ...r, ...end, finishedAt });
     return true;
   }
@@ -184,7 +189,7 @@ export class MemoryStore implements CheckpointStore {
   async parkInRun(run: RunRef, invocation: string): Promise<'parked' | 'running' | 'ended'> {
     this.count('parkInRun', true);
     const status = this.runs.get(runKey(run))?.status;
-    if (status !== 'FAILED' || this.noRedrive.has(runKey(run))) return status === 'RUNNING' ? 'running' : 'ended';
+    if (!redrivable(status) || this.noRedrive.has(runKey(run))) return status === 'RUNNING' ? 'running' : 'ended';
     this.redo.set(runKey(run), new Set([...(this.redo.get(runKey(run)) ?? []), invocation]));
     return 'parked';
   }

@@ -17,7 +17,7 @@ export interface ScalarInvoke {
 
 /**
  * When a Wait ends, from the value that reaches it: exactly one of
- * `seconds` (1 s to 1 year), `timestamp` (RFC 3339), `secondsPath`,
+ * `seconds` (0 s to 1 year), `timestamp` (RFC 3339), `secondsPath`,
  * `timestampPath` (reference paths, read after `inputPath`). `state` is the
  * Wait's name, for the errors of a path whose value is not a wait.
  */
@@ -58,9 +58,14 @@ export interface TaskResponseEvent {
   readonly unumTask: { readonly token: string } & TaskOutcome;
 }
 
-/** The event a run's timeout schedule delivers to the failure recorder at the run's deadline. */
+/**
+ * The event a run's timeout schedule delivers to the failure recorder at the
+ * run's deadline (`deadline`, epoch ms: it ends the run only while the record
+ * has that deadline, which a redrive replaces; absent in schedules created
+ * before redrives did).
+ */
 export interface RunTimeoutEvent {
-  readonly unumRunTimeout: { readonly workflowId: string; readonly timeoutSeconds: number };
+  readonly unumRunTimeout: { readonly workflowId: string; readonly timeoutSeconds: number; readonly deadline?: number };
 }
 
 /** What a callback Task's function answers to a `TaskResponseEvent`. */

@@ -23,8 +23,21 @@ export type JsonPath = string;
  */
 export type PayloadTemplate = Json;
 
-/** ASL-style input/output processing applied around a node's handler (the DSL's `IoProps`). */
+/**
+ * ASL-style input/output processing applied around a node's handler (the
+ * DSL's `IoProps`), in one of Step Functions' two query languages: JSONPath
+ * (the five path fields, the default) or JSONata (`queryLanguage: 'JSONata'`
+ * with `arguments` and `outputs`, whose strings `{% <expression> %}` are
+ * JSONata expressions over `$states`; runtime/language/jsonata.ts). A state
+ * has the fields of its language only (the compiler checks).
+ */
 export interface IoSpec {
+  /** Step Functions' query language of the state (ASL `QueryLanguage`). @default 'JSONPath' */
+  readonly queryLanguage?: 'JSONPath' | 'JSONata';
+  /** JSONata: the handler's input (a Pass state has none). `{% %}` strings are evaluated over `$states.input` and `$states.context`. @default the state input */
+  readonly arguments?: Json;
+  /** JSONata: the state output (ASL `Output`; aws-cdk-lib's `outputs`); `{% %}` strings also see `$states.result`. @default the result (a Pass state's: its input) */
+  readonly outputs?: Json;
   /** Selects the handler's input from the node input; `null` gives `{}`. @default '$' */
   readonly inputPath?: JsonPath | null;
   /** Builds the handler's input from the selected input (keys ending in `.$` take paths). @default the selected input */

@@ -20,8 +20,8 @@ export { SHARD_WIDTH, decodeShard, decodeStateFailure, isShardArrival, maskShard
 export type { FanInShard, RenewalClaim, StateFailure } from './fan-in';
 export { decodeHeartbeats, decodeTaskWait, taskHeartbeat, taskWaitPut } from './task-wait';
 export type { TaskWait } from './task-wait';
-export { RUN_STATUSES, decodeRedriveState, decodeRunRecord, runDeadline, runEnded, runFailed, runFinish, runIndexAttributes, runInterruption, runPark, runRedrive, runRedriveDone, runRejection, runResultWritten, runStart, runStartedAt, runStatusOf, runStatusWritten, runTimedOut, runTimedOutAt, timedOutInstead } from './run-record';
-export type { FailureRedrive, RedriveState, RunEnd, RunError, RunInterruption, RunRecord, RunRecordStatus, WrittenRunError } from './run-record';
+export { REDRIVABLE_STATUSES, RUN_STATUSES, decodeRedriveState, decodeRunRecord, redrivenDeadline, runDeadline, runEnded, runFinish, runIndexAttributes, runInterruption, runPark, runRedrivable, runRedrive, runRedriveDone, runRejection, runResultWritten, runStart, runStartedAt, runStatusOf, runStatusWritten, runTimedOut, runTimedOutAt, timedOutInstead } from './run-record';
+export type { FailureRedrive, RedrivableStatus, RedriveState, RedriveWrite, RunEnd, RunError, RunInterruption, RunRecord, RunRecordStatus, WrittenRunError } from './run-record';
 export { decodeParked, parkResent, parkedUpdate, resentEvent } from './parked';
 export type { Parked } from './parked';
 export { RUN_SUMMARY_ATTRIBUTES, isRunsPageKey, runsIndexKeyPatterns, runsPageKey, runsQuery } from './runs-index';

@@ -13,6 +13,10 @@ export type RunRecordStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | '
 /** Every status a run record may have. */
 export const RUN_STATUSES: readonly string[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT'] satisfies RunRecordStatus[];
 
+/** The final statuses a redrive resumes, as Step Functions redrives failed, aborted and timed-out executions: every one but SUCCEEDED. */
+export type RedrivableStatus = 'FAILED' | 'ABORTED' | 'TIMED_OUT';
+export const REDRIVABLE_STATUSES: readonly RunRecordStatus[] = ['FAILED', 'ABORTED', 'TIMED_OUT'] satisfies RedrivableStatus[];
+
 /** Why a run failed, as the runtime or the failure recorder wrote it. */
 export interface RunError {
   /** The node whose invocation failed (the function). */
@@ -52,17 +56,39 @@ export type FailureRedrive = { readonly redo: string; readonly redrives?: number
 export interface RunInterruption {
   readonly status: 'ABORTED' | 'TIMED_OUT';
   readonly error: WrittenRunError;
+  /**
+   * TIMED_OUT: the deadline (epoch ms) that passed, as the writer read or
+   * scheduled it; the write ends the run only while the record has it (a
+   * redrive gives the run a new one, and the old one's schedule may fire after).
+   */
+  readonly deadline?: number;
 }
 
-/** How a run past its deadline ends (Step Functions: an execution TIMED_OUT with `States.Timeout`). */
-export const runTimedOut = (timeoutSeconds: number): RunInterruption => ({
+/** How a run past its `deadline` ends (Step Functions: an execution TIMED_OUT with `States.Timeout`). */
+export const runTimedOut = (timeoutSeconds: number, deadline?: number): RunInterruption => ({
   status: 'TIMED_OUT',
   error: { node: '', error: 'States.Timeout', cause: `the run did not finish within its timeout of ${timeoutSeconds} s` },
+  ...(deadline === undefined ? {} : { deadline }),
 });
 
-/** The TIMED_OUT end of a run started at `startedAt` (ISO-8601) with `deadline` (epoch ms): its timeout is the difference. */
-export const runTimedOutAt = (deadline: number, startedAt: string | undefined): RunInterruption =>
-  runTimedOut(Math.round((deadline - Date.parse(startedAt ?? '')) / 1000));
+/**
+ * The TIMED_OUT end of a run with `deadline` (epoch ms) whose timeout began at `since` (ISO-8601:
+ * its start, or its last redrive, which gave it a new deadline): its timeout is the difference.
+ */
+export const runTimedOutAt = (deadline: number, since: string | undefined): RunInterruption =>
+  runTimedOut(Math.round((deadline - Date.parse(since ?? '')) / 1000), deadline);
+
+/** When the timeout of the run of `item` began: its last redrive's time, else its start. */
+const timeoutSince = (item: Item): string | undefined => str(item, REDRIVEN_AT) ?? str(item, 'startedAt');
+
+/**
+ * The deadline of run `record` redriven at `at` (ISO-8601), when it has one: its timeout
+ * counts from the redrive, as Step Functions resets the timeout of a redriven execution.
+ */
+export function redrivenDeadline(record: RunRecord, at: string): number | undefined {
+  if (record.deadline === undefined) return undefined;
+  return Date.parse(at) + record.deadline - Date.parse(record.redrivenAt ?? record.startedAt ?? '');
+}
 
 /** The run record as stored: `result` is the result's JSON, or `resultRef` the key of the checkpoint holding it. */
 export interface RunRecord {
@@ -93,15 +119,15 @@ export interface RunRecord {
  */
 export const runIndexAttributes = (run: RunRef, startedAt: string): Item => ({ [RUNS]: S(run.workflow), [RUNS_SK]: S(`${startedAt}#${run.workflowId}`) });
 
-/** The run's deadline (epoch ms), on the record of a workflow with a `timeout`. */
+/** The run's deadline (epoch ms), on the record of a workflow with a `timeout`; a redrive sets a new one. */
 const DEADLINE = 'dl';
 /** The deployment the run started on, and on which its invocations run. */
 export const RUN_DEPLOYMENT = 'dep';
-/** A FAILED run's parked invocations (string set), which its next redrive resumes. */
+/** A FAILED, ABORTED or TIMED_OUT run's parked invocations (string set), which its next redrive resumes. */
 const REDO = 'rd';
 /** The invocations the last redrive resumes (moved from `rd` by it; removed once it invoked them all). */
 const REDOING = 'rdg';
-/** How many times the run was redriven, and when last. */
+/** How many times the run was redriven, and when last (where its timeout counts from). */
 const REDRIVES = 'rc';
 const REDRIVEN_AT = 'rda';
 /** Why a redrive of this FAILED run would fail it again (`FailureRedrive` `never`). */
@@ -209,51 +235,89 @@ export function runFinish(run: RunRef, end: RunEnd, finishedAt: string, ttl: num
 export function timedOutInstead(item: Item | undefined): RunInterruption | undefined {
   const deadline = runDeadline(item);
   if (!item || runStatusOf(item) !== 'RUNNING' || deadline === undefined || deadline > Date.now()) return undefined;
-  return runTimedOutAt(deadline, str(item, 'startedAt'));
+  return runTimedOutAt(deadline, timeoutSince(item));
 }
 
 /**
  * Ends a run from outside it (a stop request: ABORTED; its deadline:
  * TIMED_OUT): only a RUNNING record, so a finished run stays finished and a
- * run id that names no run creates nothing. The TTL stays: the record already
- * lives for the run retention and the run's lease.
+ * run id that names no run creates nothing. TIMED_OUT for a deadline only
+ * while the record has that deadline: a redrive gives the run a new one, and
+ * the old one's schedule (or a stale read of it) may come after. Not by
+ * comparing clocks: the local engine's schedules run on a scaled clock. The
+ * TTL stays: the record already lives for the run retention and the run's lease.
  */
 export function runInterruption(run: RunRef, end: RunInterruption, finishedAt: string): UpdateRequest {
   const values: Item = { ':running': S('RUNNING'), ':s': S(end.status), ':f': S(finishedAt), ':e': errorAttribute(end.error) };
-  return update(runKey(run), 'SET #s = :s, finishedAt = :f, #e = :e', values, '#s = :running');
+  if (end.deadline === undefined) return update(runKey(run), 'SET #s = :s, finishedAt = :f, #e = :e', values, '#s = :running');
+  values[':dl'] = N(end.deadline);
+  return update(runKey(run), 'SET #s = :s, finishedAt = :f, #e = :e', values, `#s = :running AND ${DEADLINE} = :dl`);
+}
+
+/** The redrivable statuses as values of a condition (`#s IN (...)`), added to `values`. */
+function redrivableStatuses(values: Item): string {
+  const names = REDRIVABLE_STATUSES.map((status, i) => {
+    values[`:rs${i}`] = S(status);
+    return `:rs${i}`;
+  });
+  return `#s IN (${names.join(', ')})`;
 }
 
 /**
- * Parks `invocation` in a FAILED run, for its next redrive: unless the run
- * cannot be redriven (`nr`). A run that is no longer FAILED (redriven, so
- * RUNNING again) fails the condition: the invocation goes on instead.
+ * Parks `invocation` in a FAILED, ABORTED or TIMED_OUT run, for its next
+ * redrive: unless the run cannot be redriven (`nr`). A run that has none of
+ * those statuses (redriven, so RUNNING again; SUCCEEDED) fails the
+ * condition: a RUNNING one's invocation goes on instead.
  */
-export const runPark = (run: RunRef, invocation: string): UpdateRequest =>
-  update(runKey(run), `ADD ${REDO} :i`, { ':i': { SS: [invocation] }, ':failed': S('FAILED') }, `#s = :failed AND attribute_not_exists(${NEVER})`);
+export function runPark(run: RunRef, invocation: string): UpdateRequest {
+  const values: Item = { ':i': { SS: [invocation] } };
+  return update(runKey(run), `ADD ${REDO} :i`, values, `${redrivableStatuses(values)} AND attribute_not_exists(${NEVER})`);
+}
+
+/** What a redrive read of the run record and writes back (`runRedrive`). */
+export interface RedriveWrite {
+  /** The final status it read: the record must still have it. */
+  readonly status: RedrivableStatus;
+  /** The redrive count it read. */
+  readonly redrives: number;
+  /** How many invocations it read parked. */
+  readonly parked: number;
+  /** ISO-8601 time of the redrive. */
+  readonly at: string;
+  /** The run's new deadline (epoch ms, `redrivenDeadline`), when it has a timeout. */
+  readonly deadline?: number;
+  /** A redrive onto the latest deployment: the run's deployment before and after. */
+  readonly move?: { readonly from: string; readonly to: string };
+}
 
 /**
- * A redrive (runtime/control/redrive.ts): the FAILED run that was redriven
- * `redrives` times so far, with the `parked` invocations the redrive read
- * (the set only grows while the run is FAILED: the same size is the same
- * set), is RUNNING again, its parked invocations move to `rdg` in the same
- * write (a park after it finds the run RUNNING), its final-status attributes
- * go. The TTL stays: the record lives at least as long as the run's lease,
- * which the resumed invocations renew. With `move` (a redrive onto the latest
- * deployment), the run's deployment changes from `move.from` to `move.to` in
- * the same write, only on a record still of `move.from`.
+ * A redrive (runtime/control/redrive.ts): the run with the final status
+ * `status`, redriven `redrives` times so far, with the `parked` invocations
+ * the redrive read (the set only grows while the run has that status: the
+ * same size is the same set), is RUNNING again, its parked invocations move
+ * to `rdg` in the same write (a park after it finds the run RUNNING), its
+ * final-status attributes go, and its deadline is the new one (its timeout
+ * counting from the redrive). The TTL stays: the record lives at least as
+ * long as the run's lease, which the resumed invocations renew. With `move`
+ * (a redrive onto the latest deployment), the run's deployment changes from
+ * `move.from` to `move.to` in the same write, only on a record still of
+ * `move.from`.
  */
-export function runRedrive(run: RunRef, redrives: number, parked: number, at: string, move?: { readonly from: string; readonly to: string }): UpdateRequest {
-  const values: Item = { ':failed': S('FAILED'), ':running': S('RUNNING'), ':next': N(redrives + 1), ':at': S(at), ':k': N(parked) };
-  const count = redriveCountIs(redrives, values);
+export function runRedrive(run: RunRef, w: RedriveWrite): UpdateRequest {
+  const { move, deadline } = w;
+  const values: Item = { ':status': S(w.status), ':running': S('RUNNING'), ':next': N(w.redrives + 1), ':at': S(w.at), ':k': N(w.parked) };
+  const count = redriveCountIs(w.redrives, values);
   if (move) {
     values[':depFrom'] = S(move.from);
     values[':depTo'] = S(move.to);
   }
+  if (deadline !== undefined) values[':dl'] = N(deadline);
+  const sets = [`#s = :running`, `${REDRIVES} = :next`, `${REDRIVEN_AT} = :at`, `${REDOING} = ${REDO}`, ...(deadline === undefined ? [] : [`${DEADLINE} = :dl`]), ...(move ? [`${RUN_DEPLOYMENT} = :depTo`] : [])];
   return update(
     runKey(run),
-    `SET #s = :running, ${REDRIVES} = :next, ${REDRIVEN_AT} = :at, ${REDOING} = ${REDO}${move ? `, ${RUN_DEPLOYMENT} = :depTo` : ''} REMOVE ${REDO}, finishedAt, #e`,
+    `SET ${sets.join(', ')} REMOVE ${REDO}, finishedAt, #e`,
     values,
-    `#s = :failed AND ${count} AND size(${REDO}) = :k AND attribute_not_exists(${NEVER})${move ? ` AND ${RUN_DEPLOYMENT} = :depFrom` : ''}`,
+    `#s = :status AND ${count} AND size(${REDO}) = :k AND attribute_not_exists(${NEVER})${move ? ` AND ${RUN_DEPLOYMENT} = :depFrom` : ''}`,
   );
 }
 
@@ -316,8 +380,8 @@ export const runEnded = (item: Item | undefined): boolean => {
   return status !== undefined && status !== 'RUNNING';
 };
 
-/** The run record `item` is FAILED: an invocation that reads it parks for a redrive. */
-export const runFailed = (item: Item | undefined): boolean => item !== undefined && runStatusOf(item) === 'FAILED';
+/** The run record `item` has a status a redrive resumes (FAILED, ABORTED, TIMED_OUT): an invocation that reads it parks for that redrive. */
+export const runRedrivable = (item: Item | undefined): boolean => item !== undefined && (REDRIVABLE_STATUSES as readonly (string | undefined)[]).includes(runStatusOf(item));
 
 /** The run's deadline (epoch ms) on its record `item`, if the workflow has a timeout. */
 export const runDeadline = (item: Item | undefined): number | undefined => (item ? num(item, DEADLINE) : undefined);

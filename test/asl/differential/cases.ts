@@ -79,6 +79,7 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
   'pass-null-result': [pinned({ dropped: true }, peerWrong('Result null replaces the input; the peer ignores it', succeeded(null)))],
   'pass-paths': runs({ a: { b: 1, c: 2 } }),
   'wait-states': runs({ delay: 2, at: '2021-06-01T12:00:00Z', inner: { keep: { x: 1 }, drop: 2 } }),
+  'wait-zero-seconds': runs({ zero: 0, keep: { x: 1 } }),
   'run-timeout': runs(21),
   'pass-parameters': runs({ user: { name: 'Ann', tags: ['x'] } }),
   'choice-string': runs({ s: 'b' }, { s: 'a' }, { s: 'e' }, { s: 'c' }, { s: 'bb' }, { s: 'cc' }, { s: 'B' }, { s: '' }, { s: 5 }),
@@ -206,4 +207,36 @@ export const CASES: Readonly<Record<string, readonly Case[]>> = {
   'context-paths': [pinned({ any: 'thing' }, peerWrong("$$.State.Name is the state's name in the context object; the peer's context has no State", succeeded({ state: 'State_name', formatted: 'State_name in context-paths-1' })))],
   'context-state-name': [pinned({}, peerWrong("$$.State.Name is the state's name as the document spells it, spaces included; the peer's context has no State", succeeded({ state: 'Read the state name' })))],
   'top-level': runs('hey'),
+  'intrinsic-arrays': [
+    ...runs({
+      inputArray: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      chunk: 3,
+      lookingFor: 5,
+      objects: [{ a: 1, b: [1, 2] }, 'x', { b: [1, 2], a: 1 }, null],
+      wanted: { b: [1, 2], a: 1 },
+      from: 10,
+      to: 0,
+      step: -3,
+      index: 5,
+      duplicates: [1, 2, 3, 3, 3, 3, 3, 3, 4],
+    }),
+    pinned(
+      { inputArray: [1], chunk: 1, lookingFor: 1, objects: [], wanted: null, from: 0, to: 5000, step: 1, index: 0, duplicates: [] },
+      peerWrong('an intrinsic that fails (States.ArrayRange over 1000 elements) is States.IntrinsicFailure; the peer fails with States.Runtime', failed('States.IntrinsicFailure')),
+    ),
+  ],
+  'intrinsic-encoding': runs({ input: 'Data to encode', Data: 'input data', Algorithm: 'SHA-1' }, { input: 'a', Data: '', Algorithm: 'MD5' }),
+  'intrinsic-math-strings': [
+    ...runs({ value1: 111, step: -1, inputString: '1,2,3,4,5', splitter: ',', version: '1.2.3' }),
+    pinned(
+      { value1: 1.2, step: -2.7, inputString: 'a b', splitter: ' ', version: '10.20.30' },
+      peerWrong('States.MathAdd rounds a non-integer argument to the nearest integer (Step Functions documentation); the peer adds the fractions', succeeded({ value1: -2, literal: 2, array: ['a', 'b'], count: 2, dotted: '10.20' })),
+    ),
+    pinned(
+      { value1: 0, step: 0, inputString: 'This.is+a,test=string', splitter: '.+,=', version: '1.0' },
+      peerWrong("States.StringSplit splits at each character of the delimiter string (the documentation's example); the peer splits at the whole string", succeeded({ value1: 0, literal: 2, array: ['This', 'is', 'a', 'test', 'string'], count: 5, dotted: '1.0' })),
+    ),
+  ],
+  // The document checks the values' shape and range: the two interpreters draw different values.
+  'intrinsic-random': runs({ start: 1, end: 999, seed: 7 }, { start: -5, end: -4, seed: 0 }),
 };

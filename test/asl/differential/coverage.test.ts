@@ -17,6 +17,12 @@ import { corpusPaths, corpusStrings, covers, readmeRequirements, rowRequirements
  */
 const NOT_IN_PEER: Readonly<Record<string, string>> = {
   'Task: HeartbeatSeconds': 'task tokens (callback Tasks): test/local/callbacks.int.test.ts, test/asl/task.test.ts',
+  ...Object.fromEntries(
+    ['(top level): QueryLanguage = JSONata', 'Task: Arguments', 'Task: Output', 'Task: Output.{% %}', 'Task: Output.$states.input', 'Task: Output.$states.result', 'Task: Output.$states.context', 'Pass: Output'].map((field) => [
+      field,
+      'JSONata mode: test/asl/jsonata.test.ts (import), test/runtime/jsonata.test.ts (against the jsonata package), test/asl/e2e.int.test.ts (jsonata-orders, on the local engine)',
+    ]),
+  ),
 };
 
 // The supported states and fields are documented in docs/migrating-from-step-functions.md.
