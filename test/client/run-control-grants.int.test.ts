@@ -53,7 +53,7 @@ test('each alias does its own action only: stop fields through the redrive alias
   expect(await invokeRaw({ workflowId: 'r', error: 'Cancelled' }, 'redrive')).toEqual({ invalid: "a redrive request has no field 'error' (it takes workflowId, deployment)" });
   expect(await invokeRaw({ workflowId: 'r' })).toEqual({ invalid: 'invoke the run-control function through its stop or redrive alias, not unqualified' });
   expect(await invokeRaw({ workflowId: 'r' }, 'live')).toEqual({ invalid: 'invoke the run-control function through its stop or redrive alias, not live' });
-  expect(await invokeRaw({ workflowId: 'r' }, 'redrive')).toEqual({ refused: { status: 'RUNNING', reason: 'it is RUNNING, and only a FAILED run is redriven' } });
+  expect(await invokeRaw({ workflowId: 'r' }, 'redrive')).toEqual({ refused: { status: 'RUNNING', reason: 'it is RUNNING, and only a FAILED, ABORTED or TIMED_OUT run is redriven' } });
   expect(await record('r')).toEqual(before);
 });
 
