@@ -11,6 +11,7 @@ export { Chain, Choice, Condition, Definition, Fail, Fold, IntegrationPattern, M
 export type {
   AfterwardsOptions,
   CatchProps,
+  ChoiceProps,
   DurationLike,
   EffectsTable,
   FailProps,

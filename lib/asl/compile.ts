@@ -10,6 +10,7 @@ const FIELDS: readonly [RegExp, string][] = [
   [/^next$/, 'Next'],
   [/^id$/, '(state name)'],
   [/^when\[(\d+)\]$/, 'Choices[$1]'],
+  [/^when\[(\d+)\]\.condition$/, 'Choices[$1].Condition'],
   [/^otherwise$/, 'Default'],
   [/^branches\[(\d+)\]$/, 'Branches[$1]'],
   [/^itemProcessor$/, 'ItemProcessor'],

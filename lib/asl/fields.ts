@@ -4,10 +4,14 @@ import type { AslState } from './types';
 /** Fields every state kind may have (QueryLanguage: read.ts wrote each state's). */
 const COMMON = ['Type', 'Comment', 'QueryLanguage'];
 
-/** The fields of a JSONata state the importer translates: Pass and Task states (the runtime evaluates JSONata there). */
+/** The fields of a JSONata state the importer translates, per state type (the runtime evaluates JSONata there). */
 const SUPPORTED_JSONATA: Readonly<Record<string, readonly string[]>> = {
   Task: ['Next', 'End', 'Resource', 'Arguments', 'Output', 'Retry', 'Catch', 'TimeoutSeconds', 'HeartbeatSeconds'],
   Pass: ['Next', 'End', 'Output'],
+  Choice: ['Choices', 'Default'],
+  Wait: ['Next', 'End', 'Seconds', 'Timestamp', 'Output'],
+  Fail: ['Error', 'Cause'],
+  Succeed: ['Output'],
 };
 
 /** The fields the importer translates, per state type. Anything else is rejected by name. */
@@ -37,6 +41,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ToleratedFailureCountPath: 'a Map fails as soon as one item fails (no tolerated failures)',
   Label: 'distributed Map features (child execution labels) are not supported',
   Assign: 'workflow variables are not supported yet',
+  Output: 'a JSONata Choice\'s Output is not supported: its rules decide on the Choice\'s input, so the output would need a step after the decision; give the Output to a Pass state after the Choice',
 };
 
 /**

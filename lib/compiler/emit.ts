@@ -494,10 +494,11 @@ function joinOutput(state: Parallel | MapState): JoinOutput | undefined {
 
 /** What a Fail state does, as an instruction of its predecessor's node: without `error` or `errorPath`, the error is the state's name. */
 function failInstruction(fail: Fail, state: string): Instruction {
-  const { error, errorPath, cause, causePath } = fail.props;
+  const { error, errorPath, cause, causePath, queryLanguage } = fail.props;
   return {
     op: 'fail',
     state,
+    ...(queryLanguage === 'JSONata' ? { queryLanguage } : {}),
     ...(errorPath !== undefined ? { errorPath } : { error: error ?? state }),
     ...(causePath !== undefined ? { causePath } : cause !== undefined ? { cause } : {}),
   };

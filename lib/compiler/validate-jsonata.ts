@@ -3,14 +3,14 @@
  * a JSONata state has `arguments` and `outputs` instead of JSONPath's five
  * fields, every `{% %}` expression in them parses (with the runtime's own
  * engine, so what synth accepts the runtime evaluates), and JSONata is used
- * where the runtime evaluates it: Pass states and Tasks (not callback
- * Tasks), whose Catch rules take no ResultPath. The rest of JSONata mode
- * (Choice conditions, Map, Parallel, Wait, Fail, Catch `Output`, `Assign`)
- * is refused with a message that says so.
+ * where the runtime evaluates it: Pass states, Tasks (not callback Tasks),
+ * whose Catch rules take no ResultPath, and Choice rules, whose conditions
+ * must decide alike every time. The rest of JSONata mode (Map, Parallel,
+ * Wait, Fail, Catch `Output`, `Assign`) is refused with a message that says so.
  */
-import { JsonataSyntaxError, jsonataExpressions } from '../../runtime/language/jsonata';
-import { jsonataEngine } from '../../runtime/language/jsonata-engine';
-import type { AnyState } from '../definition';
+import { JsonataSyntaxError, jsonataExpression, jsonataExpressions } from '../../runtime/language/jsonata';
+import { jsonataEngine, namesUsed } from '../../runtime/language/jsonata-engine';
+import type { AnyState, Choice, FailProps } from '../definition';
 import { IO_FIELDS, type IoProps } from '../definition/io';
 import { jsonProblem, type Problem } from './checks';
 import { isCallback } from './validate-callback';
@@ -22,7 +22,8 @@ function ioOf(state: AnyState): IoProps | undefined {
   return 'props' in state && typeof state.props === 'object' && state.props !== null ? (state.props as IoProps) : undefined;
 }
 
-function expressionProblems(template: unknown, field: string): Problem[] {
+/** Each `{% %}` expression of `template` parses (with the runtime's engine), else a problem naming where. */
+export function expressionProblems(template: unknown, field: string): Problem[] {
   const json = jsonProblem(template);
   if (json) return [{ field, message: json }];
   return jsonataExpressions(template as never, field).flatMap(({ where, expression }) => {
@@ -36,7 +37,54 @@ function expressionProblems(template: unknown, field: string): Problem[] {
   });
 }
 
+/** JSONata's and Step Functions' functions whose value changes from one evaluation to the next (`$random` without a seed). */
+const CHANGING = ['now', 'millis', 'uuid', 'random'];
+
+/**
+ * A JSONata Choice rule's condition. It is evaluated after its predecessor's
+ * commit, from the committed value, by every execution of that node (a
+ * duplicate included), so all must take the same rule: a condition may not
+ * read the clock or a random value.
+ */
+function conditionProblems(condition: unknown, field: string): Problem[] {
+  const expression = jsonataExpression(condition);
+  if (expression === undefined) return [{ field, message: `a JSONata condition is a string '{% <expression> %}', got ${JSON.stringify(condition)}` }];
+  const parse = expressionProblems(condition, field);
+  if (parse.length > 0) return parse;
+  const changing = namesUsed(expression).find((n) => CHANGING.includes(n.name) && !(n.name === 'random' && (n.args ?? 0) > 0));
+  if (!changing) return [];
+  return [{
+    field,
+    message: `the condition reads $${changing.name}, whose value changes from one evaluation to the next; a Choice decides from its input after the state before it commits, and every execution must decide alike: compute the value in that state's outputs (or a Pass before the Choice) and test it here`,
+  }];
+}
+
+function choiceProblems(state: Choice): Problem[] {
+  const language: unknown = state.props.queryLanguage;
+  if (language !== undefined && language !== 'JSONPath' && language !== 'JSONata') return [{ field: 'queryLanguage', message: `must be 'JSONPath' or 'JSONata', got ${JSON.stringify(language)}` }];
+  return state.arms.flatMap((arm, i): Problem[] => {
+    const field = `when[${i}]`;
+    const c = arm.condition.ir;
+    if (c.kind !== 'jsonata') return language === 'JSONata' ? [{ field, message: 'a JSONata Choice takes Condition.jsonata(\'{% ... %}\') rules' }] : [];
+    if (language !== 'JSONata') return [{ field, message: 'Condition.jsonata() needs a JSONata Choice: create it with Choice.jsonata(id)' }];
+    return conditionProblems(c.condition, `${field}.condition`);
+  });
+}
+
+/** A JSONata Fail: `error` and `cause` strings, whose `{% %}` expressions parse; no paths. */
+export function jsonataFailProblems(props: FailProps): Problem[] {
+  const path = (['errorPath', 'causePath'] as const).find((f) => props[f] !== undefined);
+  if (path) return [{ field: path, message: `a JSONata Fail reads no paths: give ${path === 'errorPath' ? 'error' : 'cause'} as a '{% ... %}' expression` }];
+  return (['error', 'cause'] as const).flatMap((field): Problem[] => {
+    const value: unknown = props[field];
+    if (value === undefined) return [];
+    if (typeof value !== 'string' || (field === 'error' && value === '')) return [{ field, message: `the ${field} must be a ${field === 'error' ? 'non-empty ' : ''}string or a '{% ... %}' expression` }];
+    return expressionProblems(value, field);
+  });
+}
+
 export function jsonataProblems(state: AnyState): Problem[] {
+  if (state.kind === 'choice') return choiceProblems(state);
   const io = ioOf(state);
   if (!io) return [];
   const language: unknown = io.queryLanguage;
@@ -47,7 +95,9 @@ export function jsonataProblems(state: AnyState): Problem[] {
   }
   const jsonPath = IO_FIELDS.find((f) => io[f] !== undefined);
   if (jsonPath) return [{ field: jsonPath, message: `a JSONata state has arguments and outputs instead of ${jsonPath} (JSONPath's fields)` }];
-  if (state.kind !== 'task' && state.kind !== 'pass') return [{ field: 'queryLanguage', message: `JSONata on a ${state.kind} state is not supported yet: unum evaluates JSONata in Pass and Task states (docs/migrating-from-step-functions.md)` }];
+  if (state.kind === 'fail') return [];
+  if (state.kind !== 'task' && state.kind !== 'pass' && state.kind !== 'wait') return [{ field: 'queryLanguage', message: `JSONata on a ${state.kind} state is not supported yet: unum evaluates JSONata in Pass, Task, Choice, Wait and Fail states (docs/migrating-from-step-functions.md)` }];
+  if (state.kind === 'wait' && io.arguments !== undefined) return [{ field: 'arguments', message: 'a Wait state has no arguments (it calls nothing): give its outputs' }];
   if (state.kind === 'task' && isCallback(state)) return [{ field: 'queryLanguage', message: 'JSONata on a Task that waits for its token is not supported yet' }];
   if (state.kind === 'pass' && io.arguments !== undefined) return [{ field: 'arguments', message: 'a Pass state has no arguments (it calls nothing): give its outputs' }];
   if (state.kind === 'pass' && state.props.result !== undefined) return [{ field: 'result', message: 'a JSONata Pass state gives its output in outputs, not result' }];

@@ -9,7 +9,7 @@ import { pathProblem, templateProblem, type PathKind, type TemplateContext } fro
 import { callbackProblems, isCallback } from './validate-callback';
 import { errorRuleProblems, functionProblems } from './validate-function';
 import { waitProblems } from './validate-wait';
-import { jsonataProblems } from './validate-jsonata';
+import { jsonataFailProblems, jsonataProblems } from './validate-jsonata';
 
 /**
  * Checks every reachable state's own settings, in definition order, and throws
@@ -51,6 +51,7 @@ function stateProblems(state: AnyState, graph: Graph): Problem[] {
 }
 
 function failProblems(props: FailProps): Problem[] {
+  if (props.queryLanguage === 'JSONata') return jsonataFailProblems(props);
   const out: Problem[] = [];
   if (props.error !== undefined && (typeof props.error !== 'string' || props.error === '')) out.push({ field: 'error', message: 'the error name must be a non-empty string' });
   if (props.cause !== undefined && typeof props.cause !== 'string') out.push({ field: 'cause', message: 'the cause must be a string' });
@@ -196,7 +197,8 @@ function choiceProblems(state: Choice): Problem[] {
   const out: Problem[] = [];
   state.arms.forEach((arm, i) => {
     if (arm.next === undefined) out.push({ field: `when[${i}]`, message: 'the target is an empty chain' });
-    const message = conditionProblem(arm.condition.ir);
+    // A whole JSONata rule is checked with the state's query language (validate-jsonata.ts).
+    const message = arm.condition.ir.kind === 'jsonata' ? undefined : conditionProblem(arm.condition.ir);
     if (message) out.push({ field: `when[${i}]`, message });
   });
   if (state.hasOtherwise && state.otherwiseState === undefined) out.push({ field: 'otherwise', message: 'the target is an empty chain' });
@@ -219,6 +221,8 @@ function conditionProblem(root: ConditionIr): string | undefined {
       case 'not':
         stack.push(c.arg);
         break;
+      case 'jsonata':
+        return 'Condition.jsonata() is a whole rule of a Choice.jsonata, not part of and/or/not: combine inside the expression (and, or, $not())';
       case 'comparePath':
         {
           const message = pathProblem(c.path, 'reference', false) ?? pathProblem(c.otherPath, 'reference', false);

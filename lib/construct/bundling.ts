@@ -4,7 +4,7 @@ import * as path from 'path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync, type BuildFailure, type Loader, transformSync } from 'esbuild';
-import { IR_FILE_NAME, RECORDER_FILE_NAME, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
+import { IR_FILE_NAME, RECORDER_FILE_NAME, type Instruction, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
 import { commonJsExports } from './commonjs-exports';
 import type { UnumBundlingOptions } from './props';
 
@@ -78,7 +78,16 @@ export interface AssetFiles {
 
 /** Whether a node's IR has JSONata (its io, or a folded Pass's): its function needs the JSONata engine. */
 export function usesJsonata(ir: NodeIR): boolean {
-  return ir.io?.queryLanguage === 'JSONata' || ir.instructions.some((i) => i.op === 'pass' && i.io?.queryLanguage === 'JSONata');
+  return ir.io?.queryLanguage === 'JSONata' || instructionsUseJsonata(ir.instructions);
+}
+
+/** A JSONata Pass or Choice rule among the instructions, the Choice rules' own included. */
+function instructionsUseJsonata(list: readonly Instruction[]): boolean {
+  return list.some((i) => {
+    if (i.op === 'pass') return i.io?.queryLanguage === 'JSONata';
+    if (i.op !== 'choice') return false;
+    return i.rules.some((r) => r.when.kind === 'jsonata' || instructionsUseJsonata(r.then)) || instructionsUseJsonata(i.otherwise ?? []);
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Chain } from './chain';
 import type { Condition } from './condition';
+import { type IoProps, QueryLanguage } from './io';
 import { State, type IChainable } from './state';
 import type { Untyped } from './types';
 
@@ -17,6 +18,16 @@ export interface AfterwardsOptions {
   readonly includeOtherwise?: boolean;
 }
 
+/** Properties of a `Choice`. */
+export interface ChoiceProps {
+  /**
+   * The language of its conditions: a JSONata Choice's rules are
+   * `Condition.jsonata('{% ... %}')`, a JSONPath Choice's the other `Condition`s.
+   * @default QueryLanguage.JSONPATH
+   */
+  readonly queryLanguage?: IoProps['queryLanguage'];
+}
+
 /**
  * Branches on conditions over its input (first match wins). Not a function:
  * the compiler folds it into its predecessor. A `when` target that is an
@@ -27,6 +38,15 @@ export class Choice<I = Untyped> extends State<I, I> {
   readonly arms: ChoiceArm[] = [];
   private otherwiseValue?: { readonly next: State | undefined; readonly chainable: IChainable };
   private continueFromSelf = false;
+
+  constructor(id: string, readonly props: ChoiceProps = {}) {
+    super(id);
+  }
+
+  /** A Choice in JSONata mode (aws-cdk-lib's `Choice.jsonata`): its rules are `Condition.jsonata(...)`, over `$states.input`. */
+  static jsonata<I = Untyped>(id: string): Choice<I> {
+    return new Choice<I>(id, { queryLanguage: QueryLanguage.JSONATA });
+  }
 
   /** The `otherwise` target, if set. */
   get otherwiseState(): State | undefined {

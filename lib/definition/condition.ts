@@ -52,6 +52,14 @@ export class Condition {
   static or(...conditions: Condition[]): Condition { return new Condition({ kind: 'or', any: conditions.map((c) => c.ir) }); }
   static not(condition: Condition): Condition { return new Condition({ kind: 'not', arg: condition.ir }); }
 
+  /**
+   * A JSONata condition (aws-cdk-lib's `Condition.jsonata`), the whole rule
+   * of a `Choice.jsonata`: `{% <expression> %}` over `$states.input` and
+   * `$states.context`, giving a boolean. Combine inside the expression
+   * (`and`, `or`, `$not()`), not with `Condition.and`.
+   */
+  static jsonata(condition: string): Condition { return new Condition({ kind: 'jsonata', condition }); }
+
   private constructor(
     /** The serializable expression, as stored in the IR. */
     readonly ir: ConditionIr,

@@ -1,3 +1,4 @@
+import { type IoProps, QueryLanguage } from './io';
 import { State } from './state';
 import type { Untyped } from './types';
 
@@ -16,6 +17,8 @@ export interface FailProps {
   readonly cause?: string;
   /** The cause read from the state's input (ASL `CausePath`), as `errorPath`. Not with `cause`. @default none */
   readonly causePath?: string;
+  /** JSONata: `error` and `cause` may be `{% %}` expressions over `$states.input` that give strings; no paths. @default QueryLanguage.JSONPATH */
+  readonly queryLanguage?: IoProps['queryLanguage'];
 }
 
 /** Fails the whole run. Not a function: the compiler folds it into its predecessor. */
@@ -24,6 +27,11 @@ export class Fail extends State<Untyped, never> {
 
   constructor(id: string, readonly props: FailProps = {}) {
     super(id);
+  }
+
+  /** A Fail state in JSONata mode (aws-cdk-lib's `Fail.jsonata`): `error` and `cause` are strings or `{% %}` expressions. */
+  static jsonata(id: string, props: Pick<FailProps, 'error' | 'cause'> = {}): Fail {
+    return new Fail(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 
   get endStates(): readonly State[] {

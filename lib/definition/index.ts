@@ -1,6 +1,6 @@
 export { Chain } from './chain';
 export { Choice } from './choice';
-export type { AfterwardsOptions, ChoiceArm } from './choice';
+export type { AfterwardsOptions, ChoiceArm, ChoiceProps } from './choice';
 export { Condition } from './condition';
 export { Definition } from './definition';
 export { Fail } from './fail';

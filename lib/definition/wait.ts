@@ -1,5 +1,7 @@
+import { jsonataExpression } from '../../runtime/language/jsonata';
+import { type IoProps, QueryLanguage } from './io';
 import { NextableState } from './nextable';
-import type { JsonPath, Untyped } from './types';
+import type { Json, JsonPath, Untyped } from './types';
 
 /** Anything with `toSeconds()`, such as aws-cdk-lib's `Duration` (this layer does not import aws-cdk-lib). */
 export interface DurationLike {
@@ -16,7 +18,9 @@ export type WaitTimeSpec =
   | { readonly seconds: number }
   | { readonly timestamp: string }
   | { readonly secondsPath: JsonPath }
-  | { readonly timestampPath: JsonPath };
+  | { readonly timestampPath: JsonPath }
+  | { readonly secondsExpression: string }
+  | { readonly timestampExpression: string };
 
 /** When a `Wait` ends, as Step Functions' `WaitTime`. */
 export class WaitTime {
@@ -25,9 +29,18 @@ export class WaitTime {
     return new WaitTime({ seconds: durationSeconds(duration) });
   }
 
-  /** Until a fixed time: an RFC 3339 timestamp such as `2026-01-01T09:00:00Z` (a past one does not wait). */
+  /**
+   * Until a fixed time: an RFC 3339 timestamp such as `2026-01-01T09:00:00Z`
+   * (a past one does not wait); in a `Wait.jsonata`, also a JSONata
+   * expression that gives one (`{% $states.input.due %}`).
+   */
   static timestamp(timestamp: string): WaitTime {
-    return new WaitTime({ timestamp });
+    return new WaitTime(jsonataExpression(timestamp) === undefined ? { timestamp } : { timestampExpression: timestamp });
+  }
+
+  /** In a `Wait.jsonata`: the number of seconds a JSONata expression gives (`{% $states.input.delay %}`), 0 to one year. */
+  static seconds(expression: string): WaitTime {
+    return new WaitTime({ secondsExpression: expression });
   }
 
   /** The number of seconds at a reference path of the state's input (0 to one year). */
@@ -51,6 +64,10 @@ export interface WaitProps {
   readonly inputPath?: JsonPath | null;
   /** Selects the state's output from its input. @default '$' */
   readonly outputPath?: JsonPath | null;
+  /** The language of `time`'s expressions and of `outputs`. @default QueryLanguage.JSONPATH */
+  readonly queryLanguage?: IoProps['queryLanguage'];
+  /** JSONata: the state output, `{% %}` strings over `$states.input`. @default the input */
+  readonly outputs?: Json;
 }
 
 /**
@@ -63,5 +80,10 @@ export class Wait<I = Untyped> extends NextableState<I, I> {
 
   constructor(id: string, readonly props: WaitProps) {
     super(id);
+  }
+
+  /** A Wait in JSONata mode (aws-cdk-lib's `Wait.jsonata`): `WaitTime.seconds` / `timestamp` expressions, and `outputs`. */
+  static jsonata<I = Untyped>(id: string, props: Omit<WaitProps, 'queryLanguage' | 'inputPath' | 'outputPath'>): Wait<I> {
+    return new Wait<I>(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 }

@@ -113,6 +113,7 @@ export function describeCondition(c: Condition): string {
     case 'and': return c.all.map((x) => `(${describeCondition(x)})`).join(' and ');
     case 'or': return c.any.map((x) => `(${describeCondition(x)})`).join(' or ');
     case 'not': return `not (${describeCondition(c.arg)})`;
+    case 'jsonata': return c.condition;
   }
 }
 

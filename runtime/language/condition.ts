@@ -6,6 +6,7 @@
  */
 import { runtimeError, StatesError } from '../contract/errors';
 import type { ComparisonOperator, ComparisonType, Condition, Instruction, Json } from '../contract/ir';
+import { evaluateJsonataCondition } from './jsonata';
 import { evalPath } from './paths';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -75,7 +76,15 @@ export function evaluate(c: Condition, doc: Json): boolean {
       const v = valueAt(doc, c.path);
       return (c.test === 'null' ? v === null : typed(c.test, v) !== undefined) === c.expected;
     }
+    case 'jsonata':
+      // The compiler admits a JSONata condition only as a whole rule, which decideChoice evaluates.
+      throw runtimeError('a JSONata condition inside and/or/not (the compiler refuses it)');
   }
+}
+
+/** One rule's condition: a JSONata one asynchronously (its field named as ASL does), any other with `evaluate`. */
+async function holds(c: Condition, value: Json, context: Json, field: string): Promise<boolean> {
+  return c.kind === 'jsonata' ? evaluateJsonataCondition(c.condition, { input: value, context }, field) : evaluate(c, value);
 }
 
 type ChoiceInstruction = Extract<Instruction, { op: 'choice' }>;
@@ -83,13 +92,18 @@ type ChoiceInstruction = Extract<Instruction, { op: 'choice' }>;
 /**
  * What a Choice state decides on `value`: the instructions of its first rule
  * that holds, else its default (`next` undefined: neither). A rule that reads
- * an absent path is the Choice state's own States.Runtime (`failed`, naming
- * it): the compiler folds the Choice into the node before it, and Step
- * Functions reports the failure at the Choice, not at that state.
+ * an absent path (States.Runtime) or whose JSONata condition fails
+ * (States.QueryEvaluationError) is the Choice state's own failure (`failed`,
+ * naming it): the compiler folds the Choice into the node before it, and Step
+ * Functions reports the failure at the Choice, not at that state. `context`
+ * is what a JSONata condition reads as `$states.context`.
  */
-export function decideChoice(choice: ChoiceInstruction, value: Json): { readonly next?: readonly Instruction[] } | { readonly failed: StatesError } {
+export async function decideChoice(choice: ChoiceInstruction, value: Json, context: Json): Promise<{ readonly next?: readonly Instruction[] } | { readonly failed: StatesError }> {
   try {
-    return { next: choice.rules.find((r) => evaluate(r.when, value))?.then ?? choice.otherwise };
+    for (const [i, rule] of choice.rules.entries()) {
+      if (await holds(rule.when, value, context, `Choices[${i}].Condition`)) return { next: rule.then };
+    }
+    return { next: choice.otherwise };
   } catch (e) {
     if (!(e instanceof StatesError)) throw e;
     return { failed: new StatesError(e.name, `Choice state '${choice.state}': ${e.message}`) };

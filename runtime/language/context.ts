@@ -13,3 +13,6 @@ export const stateOf = (x: ContextSource): string => x.rt.ir.state ?? x.rt.ir.no
 export function contextObject(x: ContextSource, extra?: { [k: string]: Json }): Json {
   return { Execution: { Id: x.invocation.workflowId }, State: { Name: stateOf(x) }, ...extra };
 }
+
+/** The context object of a Choice state `state` folded into this node: `$states.context` of its JSONata conditions. */
+export const choiceContext = (x: ContextSource, state: string): Json => contextObject(x, { State: { Name: state } });

@@ -83,6 +83,37 @@ function compiled(expression: string): Expression {
 
 const cache = new Map<string, Expression>();
 
+interface AstNode {
+  readonly type?: string;
+  readonly value?: unknown;
+  readonly procedure?: AstNode;
+  readonly arguments?: readonly unknown[];
+}
+
+/**
+ * The variables and functions `expression` names (`$now()` is `now` called
+ * with 0 arguments; `$f := $now` names `now` with no call), from the parsed
+ * expression: for the checks at synth of what an expression may read.
+ * Throws a `JsonataSyntaxError` when it does not parse.
+ */
+export function namesUsed(expression: string): { readonly name: string; readonly args?: number }[] {
+  const out: { name: string; args?: number }[] = [];
+  const stack: unknown[] = [compiled(expression).ast()];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const { type, value, procedure } = node as AstNode;
+    if (type === 'function' && procedure?.type === 'variable' && typeof procedure.value === 'string') {
+      out.push({ name: procedure.value, args: (node as AstNode).arguments?.length ?? 0 });
+      stack.push((node as AstNode).arguments);
+      continue;
+    }
+    if (type === 'variable' && typeof value === 'string') out.push({ name: value });
+    stack.push(...Object.values(node));
+  }
+  return out;
+}
+
 export const jsonataEngine: JsonataEngine = {
   check(expression: string): void {
     compiled(expression);

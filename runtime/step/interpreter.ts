@@ -6,8 +6,8 @@
  */
 import { branchInput } from '../records/branch-input';
 import { decideChoice } from '../language/condition';
-import { contextObject, stateOf } from '../language/context';
-import { runtimeError } from '../contract/errors';
+import { choiceContext, contextObject, stateOf } from '../language/context';
+import { runtimeError, StatesError } from '../contract/errors';
 import { failure } from '../states/fail';
 import { arrivalCode, joinKeys, readJoinState, recordArrival } from '../records/fan-in-shards';
 import { appendCommit } from '../records/history';
@@ -238,10 +238,13 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         state = await runInvoke(x, ck, ins.invoke, state, out);
         break;
       case 'choice': {
-        const decided = decideChoice(ins, ck.value);
+        const decided = await decideChoice(ins, ck.value, choiceContext(x, ins.state));
         if ('failed' in decided) {
-          // A missing path: no retry or catch applies (States.Runtime), and the committed value would lead here again.
-          await failRun(x, decided.failed.name, decided.failed.message, ins.state, `Choice state ${ins.state} (a rule's path is missing)`);
+          const { name, message } = decided.failed;
+          // The committed value would lead here again: no retry applies. A missing path (States.Runtime) ends the run;
+          // a JSONata condition's States.QueryEvaluationError is the Choice's error, which a Parallel or Map around it may catch.
+          if (name === 'States.Runtime') await failRun(x, name, message, ins.state, `Choice state ${ins.state} (a rule's path is missing)`);
+          else await failRunOrState(x, name, message, ins.state, `Choice state ${ins.state} (a condition failed)`);
           return 'ended';
         }
         const next = decided.next;
@@ -257,7 +260,12 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         await succeedRun(x, ck);
         break;
       case 'fail': {
-        const { error, cause } = failure(x, ins, ck.value);
+        const { error, cause } = await failure(x, ins, ck.value).catch((e: unknown) => {
+          // A JSONata Error or Cause that fails is the Fail state's own error (a Parallel or Map around it may catch it);
+          // a path's States.Runtime ends the run where it escapes.
+          if (!(e instanceof StatesError) || e.name === 'States.Runtime') throw e;
+          return { error: e.name, cause: e.message };
+        });
         await failRunOrState(x, error, cause, ins.state, `Fail state ${ins.state}`);
         return 'ended';
       }

@@ -6,13 +6,14 @@
  * every execution that commits the same value takes the same path.
  */
 import { decideChoice } from '../language/condition';
+import { choiceContext, type ContextSource } from '../language/context';
 import type { Instruction, Json } from '../contract/ir';
 
 /**
  * 'end' when `value` takes `list` to `succeed` before any invoke or failure,
  * 'other' when it takes it elsewhere, undefined when `list` decides nothing.
  */
-function pathOf(list: readonly Instruction[], value: Json): 'end' | 'other' | undefined {
+async function pathOf(x: ContextSource, list: readonly Instruction[], value: Json): Promise<'end' | 'other' | undefined> {
   for (const ins of list) {
     switch (ins.op) {
       case 'succeed':
@@ -21,10 +22,10 @@ function pathOf(list: readonly Instruction[], value: Json): 'end' | 'other' | un
       case 'fail':
         return 'other';
       case 'choice': {
-        const decided = decideChoice(ins, value);
+        const decided = await decideChoice(ins, value, choiceContext(x, ins.state));
         // A Choice that fails is no success: the interpreter fails the run after the commit, at the Choice state.
         if ('failed' in decided) return 'other';
-        const path = decided.next ? pathOf(decided.next, value) : 'other';
+        const path = decided.next ? await pathOf(x, decided.next, value) : 'other';
         if (path) return path;
         break;
       }
@@ -37,4 +38,4 @@ function pathOf(list: readonly Instruction[], value: Json): 'end' | 'other' | un
 }
 
 /** The committed `value` ends the run with success through `list` and nothing else. */
-export const endsRun = (list: readonly Instruction[], value: Json): boolean => pathOf(list, value) === 'end';
+export const endsRun = async (x: ContextSource, list: readonly Instruction[], value: Json): Promise<boolean> => (await pathOf(x, list, value)) === 'end';

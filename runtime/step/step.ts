@@ -63,7 +63,7 @@ async function commitment(x: Exec, work: StepWork, output: StepOutput): Promise<
   if (output.catchIndex !== undefined) return { value: output.value, catchIndex: output.catchIndex };
   if (!work.instructionsFollow) return { value: output.value };
   const value = await leadingPasses(x, output.value);
-  if (!endsRun(x.rt.ir.instructions, value)) return { value };
+  if (!(await endsRun(x, x.rt.ir.instructions, value))) return { value };
   const json = JSON.stringify(value);
   return resultFitsInline(x, json) ? { value, runEnd: json } : { value };
 }

@@ -147,6 +147,19 @@ const CASES: Case[] = [
   // tagged: true. Summarize (its own node: it reads $states.context): $uppercase('ada') = 'ADA', 25 * 2 = 50, lines 2,
   // 25 > 100 = false, $states.context.State.Name = 'Summarize'.
   succeeds('jsonata-orders', { order: { customer: 'ada', lines: [{ qty: 2, price: 10 }, { qty: 1, price: 5 }] } }, { customer: 'ADA', due: 50, lines: 2, big: false, state: 'Summarize', kept: 'as written', tagged: true }),
+  // JSONata Choice, Fail, Wait, Succeed (values as the jsonata package gives them). Total sums amounts; its Output adds sum.
+  // 60 + 70 = 130 > 100 -> Big, a Succeed whose Output is { size: 'big', sum }.
+  succeeds('jsonata-routes', { customer: 'ada', amounts: [60, 70] }, { size: 'big', sum: 130 }),
+  // No amounts: sum 0, and the context's State.Name is the Choice's, 'Route' -> Empty, whose Error and Cause are expressions.
+  {
+    workflow: 'jsonata-routes',
+    input: { customer: 'ada', kind: 'refund', amounts: [] },
+    expected: { status: 'FAILED', error: { error: 'Order.refund', cause: 'no amounts for ada', state: 'Empty' } },
+  },
+  // 20 + 40 = 60: no rule -> Hold, which waits 60 > 50 ? 1 : 0 = 1 s; its Output { held: 60, customer }; Done merges size.
+  succeeds('jsonata-routes', { customer: 'bo', amounts: [20, 40] }, { held: 60, customer: 'bo', size: 'small' }),
+  // 5: Hold waits 0 s.
+  succeeds('jsonata-routes', { customer: 'cy', amounts: [5] }, { held: 5, customer: 'cy', size: 'small' }),
   // No total: as in Step Functions, the rule's missing path fails the run at the Choice (it does not fall through to Default).
   {
     workflow: 'paths',

@@ -26,7 +26,7 @@ const EXPECTED: Record<string, string> = {
   'loop-without-exit.json': `Workflow 'wf', node '(workflow)', field '(document)': ${VALIDATOR}[MISSING_TERMINAL_STATE] State machine fsm1 is missing a terminal state`,
   'resource-not-a-function.json': `Workflow 'wf', node 'A', field 'Resource': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/A/Resource is invalid. must match exactly one schema in oneOf`,
   // Valid ASL that unum does not translate.
-  'jsonata-top-level.json': "Workflow 'wf', node 'A', field 'QueryLanguage': JSONata on a Choice state is not supported yet: unum evaluates JSONata in Pass and Task states (docs/migrating-from-step-functions.md)",
+  'jsonata-top-level.json': "Workflow 'wf', node 'A', field 'Choices[0].Condition': the condition reads $now, whose value changes from one evaluation to the next; a Choice decides from its input after the state before it commits, and every execution must decide alike: compute the value in that state's outputs (or a Pass before the Choice) and test it here",
   'jsonata-state.json': "Workflow 'wf', node 'Shape it', field 'QueryLanguage': a JSONPath state cannot be in a JSONata document (Step Functions refuses it too): make the document JSONPath and this state JSONata, or rewrite the state",
   'wait-two-times.json': `Workflow 'wf', node 'Pause a bit', field '(document)': ${VALIDATOR}[WAIT_DURATION] State "Pause a bit" MUST contain exactly one of "Seconds", "SecondsPath", "Timestamp", "TimestampPath"`,
   'wait-bad-timestamp.json': `Workflow 'wf', node 'Pause a bit', field 'Timestamp': ${VALIDATOR}[SCHEMA_VALIDATION_FAILED] /States/Pause a bit/Timestamp is invalid. must match exactly one schema in oneOf`,

@@ -72,7 +72,7 @@ test.each([
   ['not a timestamp', WaitTime.timestamp('2027-01-01'), 'time.timestamp', '"2027-01-01" is not an RFC 3339 timestamp (e.g. 2026-01-01T09:00:00Z)'],
   ['a bad path', WaitTime.secondsPath('s'), 'time.secondsPath', expect.stringContaining('s')],
   ['a context path', WaitTime.timestampPath('$$.Execution.StartTime'), 'time.timestampPath', 'a context path cannot give the time: the state before the Wait reads it from the input'],
-  ['no time', undefined, 'time', 'a Wait needs exactly one of WaitTime.duration, timestamp, secondsPath or timestampPath'],
+  ['no time', undefined, 'time', 'a Wait needs exactly one of WaitTime.duration, timestamp, secondsPath or timestampPath (a JSONata Wait: seconds or timestamp)'],
 ])('%s is a definition error naming the workflow, the Wait and the field', (_what, time, field, detail) => {
   const wait = new Wait('W', { time: time as WaitTime });
   expect(() => compile(task('A').next(wait))).toThrow(expect.objectContaining({ workflow: 'wf', node: 'W', field, detail }));

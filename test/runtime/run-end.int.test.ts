@@ -113,17 +113,18 @@ test('a loop commits every iteration but the one that ends the run; a result ove
   expect(await checkpoints(name)).toBe(4);
 });
 
-test('endsRun follows choices on the value to commit', () => {
+test('endsRun follows choices on the value to commit', async () => {
   const choice = {
     op: 'choice' as const,
     state: 'C',
     rules: [{ when: { kind: 'compare' as const, type: 'number' as const, op: 'lt' as const, path: '$', value: 3 }, then: [seq('A')] }],
     otherwise: [succeed],
   };
-  expect(endsRun([choice], 5)).toBe(true);
-  expect(endsRun([choice], 1)).toBe(false);
-  expect(endsRun([{ op: 'fail', state: 'F', error: 'E' } as never, succeed], 5)).toBe(false);
-  expect(endsRun([], 5)).toBe(false);
+  const x = { rt: { ir: { node: 'N' } }, invocation: { workflowId: 'e5' } };
+  expect(await endsRun(x, [choice], 5)).toBe(true);
+  expect(await endsRun(x, [choice], 1)).toBe(false);
+  expect(await endsRun(x, [{ op: 'fail', state: 'F', error: 'E' } as never, succeed], 5)).toBe(false);
+  expect(await endsRun(x, [], 5)).toBe(false);
 });
 
 describe('a final write past the run\'s deadline ends it TIMED_OUT instead (the timeout\'s schedule may fire late or fail, and the deadline an execution read may be stale)', () => {

@@ -11,6 +11,8 @@ import type { Json, WaitSpec } from '../../runtime/contract/ir';
 import { invocationName } from '../../runtime/contract/naming';
 import { runKey } from '../../runtime/contract/table';
 import { waitDue } from '../../runtime/states/wait-time';
+import { useJsonataEngine } from '../../runtime/language/jsonata';
+import { jsonataEngine } from '../../runtime/language/jsonata-engine';
 import { fromCompiled, Driver } from '../support/harness';
 import { MemoryStore } from '../support/memory-store';
 
@@ -23,34 +25,48 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const YEAR = 365 * 86400;
 
 describe('waitDue', () => {
-  const due = (spec: Record<string, Json>, value: Json = {}): number => waitDue('Before', { state: 'W', ...spec } as unknown as WaitSpec, value, NOW);
-  const fails = (spec: Record<string, Json>, value: Json): string => {
+  beforeAll(() => useJsonataEngine(jsonataEngine));
+  const context = { Execution: { Id: 'r' }, State: { Name: 'W' } };
+  const due = (spec: Record<string, Json>, value: Json = {}): Promise<number> => waitDue('Before', { state: 'W', ...spec } as unknown as WaitSpec, value, NOW, context);
+  const fails = async (spec: Record<string, Json>, value: Json): Promise<string> => {
     try {
-      due(spec, value);
+      await due(spec, value);
     } catch (e) {
       return `${(e as { name: string }).name}: ${(e as Error).message}`;
     }
     return 'no error';
   };
 
-  test('a duration, a timestamp, and the same read from the input (after InputPath)', () => {
-    expect(due({ seconds: 90 })).toBe(NOW + 90_000);
-    expect(due({ timestamp: '2026-06-02T12:00:00+02:00' })).toBe(Date.parse('2026-06-02T10:00:00Z'));
-    expect(due({ secondsPath: '$.wait.s', inputPath: '$.in' }, { in: { wait: { s: 0 } } })).toBe(NOW);
-    expect(due({ timestampPath: '$.at' }, { at: '2026-06-01T12:00:30.5Z' })).toBe(NOW + 30_500);
+  test('a duration, a timestamp, and the same read from the input (after InputPath)', async () => {
+    expect(await due({ seconds: 90 })).toBe(NOW + 90_000);
+    expect(await due({ timestamp: '2026-06-02T12:00:00+02:00' })).toBe(Date.parse('2026-06-02T10:00:00Z'));
+    expect(await due({ secondsPath: '$.wait.s', inputPath: '$.in' }, { in: { wait: { s: 0 } } })).toBe(NOW);
+    expect(await due({ timestampPath: '$.at' }, { at: '2026-06-01T12:00:30.5Z' })).toBe(NOW + 30_500);
     // A time already past is due now or earlier: no wait.
-    expect(due({ timestampPath: '$.at' }, { at: '2020-01-01T00:00:00Z' })).toBeLessThan(NOW);
+    expect(await due({ timestampPath: '$.at' }, { at: '2020-01-01T00:00:00Z' })).toBeLessThan(NOW);
   });
 
-  test('a path value that is not a wait is States.Runtime naming the node, the Wait and the field', () => {
+  test('a JSONata Wait: Seconds and Timestamp expressions over $states.input (and $states.context)', async () => {
+    expect(await due({ secondsExpression: '{% $states.input.s * 2 %}' }, { s: 45 })).toBe(NOW + 90_000);
+    expect(await due({ timestampExpression: "{% $states.input.day & 'T12:00:30Z' %}" }, { day: '2026-06-01' })).toBe(NOW + 30_000);
+    expect(await due({ secondsExpression: "{% $states.context.State.Name = 'W' ? 0 : 60 %}" })).toBe(NOW);
+  });
+
+  test('a path value that is not a wait is States.Runtime naming the node, the Wait and the field', async () => {
     const seconds = 'States.Runtime: node Before: Wait W, field SecondsPath:';
-    expect(fails({ secondsPath: '$.s' }, {})).toBe(`${seconds} the path $.s matches nothing in the input`);
+    expect(await fails({ secondsPath: '$.s' }, {})).toBe(`${seconds} the path $.s matches nothing in the input`);
     for (const bad of [-1, 1.5, '10', YEAR + 1]) {
-      expect(fails({ secondsPath: '$.s' }, { s: bad })).toBe(`${seconds} ${JSON.stringify(bad)} at $.s is not a whole number of seconds from 0 to ${YEAR} (one year)`);
+      expect(await fails({ secondsPath: '$.s' }, { s: bad })).toBe(`${seconds} ${JSON.stringify(bad)} at $.s is not a whole number of seconds from 0 to ${YEAR} (one year)`);
     }
-    expect(fails({ timestampPath: '$.t' }, { t: 'noon' })).toBe('States.Runtime: node Before: Wait W, field TimestampPath: "noon" at $.t is not an RFC 3339 timestamp (e.g. 2026-01-01T00:00:00Z)');
-    expect(fails({ timestampPath: '$.t' }, { t: '2028-01-01T00:00:00Z' })).toBe('States.Runtime: node Before: Wait W, field TimestampPath: 2028-01-01T00:00:00Z at $.t is more than one year ahead');
-    expect(fails({ timestamp: '2028-01-01T00:00:00Z' }, {})).toBe('States.Runtime: node Before: Wait W, field Timestamp: 2028-01-01T00:00:00Z is more than one year ahead');
+    expect(await fails({ timestampPath: '$.t' }, { t: 'noon' })).toBe('States.Runtime: node Before: Wait W, field TimestampPath: "noon" at $.t is not an RFC 3339 timestamp (e.g. 2026-01-01T00:00:00Z)');
+    expect(await fails({ timestampPath: '$.t' }, { t: '2028-01-01T00:00:00Z' })).toBe('States.Runtime: node Before: Wait W, field TimestampPath: 2028-01-01T00:00:00Z at $.t is more than one year ahead');
+    expect(await fails({ timestamp: '2028-01-01T00:00:00Z' }, {})).toBe('States.Runtime: node Before: Wait W, field Timestamp: 2028-01-01T00:00:00Z is more than one year ahead');
+  });
+
+  test('a JSONata expression that gives no wait, or fails, is States.QueryEvaluationError naming the Wait and the field', async () => {
+    expect(await fails({ secondsExpression: '{% $states.input.s %}' }, { s: 1.5 })).toBe('States.QueryEvaluationError: node Before: Wait W, field Seconds: 1.5 is not a whole number of seconds from 0 to 31536000 (one year)');
+    expect(await fails({ timestampExpression: '{% $states.input.t %}' }, { t: 'noon' })).toBe('States.QueryEvaluationError: node Before: Wait W, field Timestamp: "noon" is not an RFC 3339 timestamp (e.g. 2026-01-01T00:00:00Z)');
+    expect(await fails({ secondsExpression: '{% $states.input.s %}' }, {})).toBe('States.QueryEvaluationError: Wait W Seconds: the expression gives no value (undefined)');
   });
 });
 

@@ -4,6 +4,7 @@
 import '../docs/public-entries';
 import type { Definition } from '../../lib/definition';
 import { chain, choice, fold, loop, map, mapRetryCatch, nestedMap, parallel, passSucceedFail, resultSelector, retryCatch } from '../../docs/snippets/workflows/dsl';
+import { jsonataOrder } from '../../docs/snippets/workflows/jsonata';
 import { waits } from '../../docs/snippets/workflows/waits-and-callbacks';
 
 export const examples: Record<string, () => Definition> = {
@@ -18,5 +19,6 @@ export const examples: Record<string, () => Definition> = {
   mapRetryCatch,
   passSucceedFail,
   resultSelector,
+  jsonataOrder,
   wait: waits,
 };

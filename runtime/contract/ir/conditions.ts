@@ -21,4 +21,10 @@ export type Condition =
   | { readonly kind: 'test'; readonly test: TypeTest; readonly path: JsonPath; readonly expected: boolean }
   | { readonly kind: 'and'; readonly all: readonly Condition[] }
   | { readonly kind: 'or'; readonly any: readonly Condition[] }
-  | { readonly kind: 'not'; readonly arg: Condition };
+  | { readonly kind: 'not'; readonly arg: Condition }
+  /**
+   * A JSONata Choice rule's `Condition` (`{% <expression> %}`), over
+   * `$states.input` (the Choice's input) and `$states.context`; it must give
+   * a boolean. Only a whole rule of a JSONata Choice, never inside and/or/not.
+   */
+  | { readonly kind: 'jsonata'; readonly condition: string };

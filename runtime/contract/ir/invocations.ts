@@ -18,14 +18,18 @@ export interface ScalarInvoke {
 /**
  * When a Wait ends, from the value that reaches it: exactly one of
  * `seconds` (0 s to 1 year), `timestamp` (RFC 3339), `secondsPath`,
- * `timestampPath` (reference paths, read after `inputPath`). `state` is the
- * Wait's name, for the errors of a path whose value is not a wait.
+ * `timestampPath` (reference paths, read after `inputPath`), or a JSONata
+ * Wait's `secondsExpression` / `timestampExpression` (`{% %}` strings over
+ * `$states.input`). `state` is the Wait's name, for the errors of a value
+ * that is not a wait.
  */
 export type WaitSpec = { readonly state: string; readonly inputPath?: JsonPath | null } & (
   | { readonly seconds: number }
   | { readonly timestamp: string }
   | { readonly secondsPath: JsonPath }
   | { readonly timestampPath: JsonPath }
+  | { readonly secondsExpression: string }
+  | { readonly timestampExpression: string }
 );
 
 /**

@@ -37,11 +37,14 @@ export type Instruction =
  * the node's value (ASL `ErrorPath` / `CausePath`: a reference path, a context
  * path or an intrinsic function call that must give a string, else the run fails
  * with States.Runtime). Exactly one of `error` and `errorPath`; at most one of
- * `cause` and `causePath` (neither = an empty cause).
+ * `cause` and `causePath` (neither = an empty cause). A JSONata Fail's
+ * `error` and `cause` may be `{% %}` expressions over `$states.input` that
+ * must give strings (else States.QueryEvaluationError); it has no paths.
  */
 export interface FailInstruction {
   readonly op: 'fail';
   readonly state: string;
+  readonly queryLanguage?: 'JSONata';
   readonly error?: string;
   readonly errorPath?: string;
   readonly cause?: string;

@@ -23,6 +23,12 @@ const NOT_IN_PEER: Readonly<Record<string, string>> = {
       'JSONata mode: test/asl/jsonata.test.ts (import), test/runtime/jsonata.test.ts (against the jsonata package), test/asl/e2e.int.test.ts (jsonata-orders, on the local engine)',
     ]),
   ),
+  ...Object.fromEntries(
+    ['Choice: Choices.Condition', 'Wait: Output', 'Succeed: Output'].map((field) => [
+      field,
+      'JSONata mode: test/asl/jsonata-states.test.ts (import, and Choice decisions against the jsonata package), test/asl/e2e.int.test.ts (jsonata-routes, on the local engine)',
+    ]),
+  ),
 };
 
 // The supported states and fields are documented in docs/migrating-from-step-functions.md.
