@@ -10,6 +10,7 @@ import type { DeploymentFunction } from './deployment-id';
 import { publishVersion } from './deployment-version';
 import { allowWorkflowItems, createExecutionRole, retainRole, WORKFLOW_TABLE_ACCESS } from './permissions';
 import { createWorkflowFunction } from './workflow-function';
+import type { WaitScheduling } from './waits';
 import type { DeploymentPart, WorkflowPartContext } from './workflow-part';
 
 /**
@@ -45,12 +46,19 @@ export function planRunControl(context: WorkflowPartContext): RunControlPlan {
  * reads and conditionally updates the workflow's run records and parked
  * invocations, reads its deployment records (a redrive to the latest), and
  * invokes any alias of the nodes' functions (a run resumes on its own
- * deployment); never the envelope key. Invoked synchronously only, so its
- * aliases have no async settings.
+ * deployment); never the envelope key. With a workflow timeout, it also
+ * schedules a redriven run's new one, in the deployment's schedule group.
+ * Invoked synchronously only, so its aliases have no async settings.
  * @param nodeFunctions the nodes' functions, never the failure recorder's or the task-response function's.
  * @param rolePath the workflow's role path (permissions.ts `deploymentRolePath`).
  */
-export function createRunControl(context: WorkflowPartContext, plan: RunControlPlan, deployment: string, rolePath: string, nodeFunctions: readonly lambda.IFunction[]): DeploymentPart {
+/** How the run-control function schedules a redriven run's timeout, when the workflow has one: the deployment's scheduling and the failure recorder's alias. */
+export interface RunControlTimeout {
+  readonly waits: WaitScheduling;
+  readonly recorder: string;
+}
+
+export function createRunControl(context: WorkflowPartContext, plan: RunControlPlan, deployment: string, rolePath: string, nodeFunctions: readonly lambda.IFunction[], timeout?: RunControlTimeout): DeploymentPart {
   const { common, workflowName, table } = context;
   const scope = new Construct(context.workflow, 'RunControl');
   const role = createExecutionRole(scope, `Role${deployment}`, `unum workflow ${workflowName}, run-control function, deployment ${deployment}`, rolePath);
@@ -66,7 +74,11 @@ export function createRunControl(context: WorkflowPartContext, plan: RunControlP
     code: plan.bundle === undefined ? unbundledCode({ runControl: workflowName, bundling: common.bundling }) : assetCode(assetFiles(plan.bundle)),
     memorySize: MEMORY_MB.default,
     timeoutSeconds: RUN_CONTROL_TIMEOUT_SECONDS,
-    environment: { ...plan.environment, [ENV.deployment]: deployment },
+    environment: {
+      ...plan.environment,
+      [ENV.deployment]: deployment,
+      ...(timeout ? { ...timeout.waits.allowScheduling(role), [ENV.runTimeoutFunction]: timeout.recorder } : {}),
+    },
     loop: false,
     tableAccess: { ...WORKFLOW_TABLE_ACCESS.runControl, workflow: workflowName },
   });

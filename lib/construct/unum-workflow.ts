@@ -228,6 +228,7 @@ export class UnumWorkflow extends Construct {
     const recorder = createFailureRecorder(parts, recorderPlan, deployment, rolePath, this.deadLetterQueue);
     this.failureRecorder = recorder.fn;
     const recorderArn = qualifiedArn(FAILURE_RECORDER_NAME);
+    const recorderName = qualifiedName(names.get(FAILURE_RECORDER_NAME) as string, deployment);
     const members: DeploymentMember[] = [recorder.member];
 
     // Scheduler also delivers callback Tasks' timeouts and heartbeat checks, to the Task's own function,
@@ -254,7 +255,7 @@ export class UnumWorkflow extends Construct {
         environment: {
           ...compiledNode.fn.environment,
           ...(schedules(node, compiledNode) ? waits.allowScheduling(role, compiledNode.ir.callback !== undefined) : {}),
-          ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: qualifiedName(names.get(FAILURE_RECORDER_NAME) as string, deployment) } : {}),
+          ...(runTimeout && node === this.compiled.entry ? { [ENV.runTimeoutFunction]: recorderName } : {}),
         },
         loop: onCycle.has(node),
         tableAccess: { ...WORKFLOW_TABLE_ACCESS.node, workflow: this.workflowName },
@@ -284,7 +285,7 @@ export class UnumWorkflow extends Construct {
       this.taskResponseFunction = responder.fn;
       members.push(responder.member);
     }
-    const runControl = createRunControl(parts, runControlPlan, deployment, rolePath, Object.values(functions));
+    const runControl = createRunControl(parts, runControlPlan, deployment, rolePath, Object.values(functions), runTimeout ? { waits, recorder: recorderName } : undefined);
     this.runControlFunction = runControl.fn;
     members.push(runControl.member);
 

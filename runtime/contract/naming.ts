@@ -46,7 +46,14 @@ export function invocationName(
 }
 
 /** The name of a run's timeout schedule: one per run, so the entry's retries create it once. */
-export const runTimeoutName = (run: RunRef): string => createHash('sha256').update(JSON.stringify([run.workflow, run.workflowId, 'timeout'])).digest('base64url');
+/**
+ * The schedule of a run's timeout: named after the run, so a retried start
+ * creates nothing new; a redrive's after the redrive and its deadline, as a
+ * redriven run's timeout counts from the redrive (the run's first schedule may
+ * still be pending, and the timeout event ends the run only at the deadline it carries).
+ */
+export const runTimeoutName = (run: RunRef, redrive?: { readonly redrives: number; readonly deadline: number }): string =>
+  createHash('sha256').update(JSON.stringify([run.workflow, run.workflowId, 'timeout', ...(redrive ? [redrive.redrives, redrive.deadline] : [])])).digest('base64url');
 
 /**
  * The name this node's function invokes or schedules itself by (a redrive's

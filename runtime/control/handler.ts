@@ -11,10 +11,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { splitFunctionRef } from '../contract/function-ref';
 import { ENV, WORKFLOW_ID_PATTERN } from '../contract/ir';
+import type { RunRef } from '../contract/table';
+import { EventBridgeScheduler } from '../aws/eventbridge-scheduler';
 import { RUN_CONTROL_ACTIONS, type RedriveRequest, type RunControlAction, type RunControlAnswer, type StopRequest } from '../contract/run-control';
 import { ControlTable } from './control-table';
 import { deploymentGraphs } from './deployment-graphs';
 import { RedriveRefusal, redriveRun } from './redrive';
+import { type RedrivenTimeout, redrivenTimeoutSchedule } from './redriven-timeout';
 import { stopRun } from './stop';
 
 /** Step Functions' bounds of StopExecution's `error` and `cause`. */
@@ -35,7 +38,14 @@ function requestOf(action: RunControlAction, event: unknown): (StopRequest & Red
   return r as unknown as StopRequest & RedriveRequest;
 }
 
-let clients: { dynamodb: DynamoDBClient; lambda: LambdaClient } | undefined;
+let clients: { dynamodb: DynamoDBClient; lambda: LambdaClient; scheduler: EventBridgeScheduler } | undefined;
+
+/** Schedules a redriven run's timeout to the failure recorder (the construct names it when the workflow has a timeout). */
+async function scheduleTimeout(scheduler: EventBridgeScheduler, run: RunRef, timeout: RedrivenTimeout): Promise<void> {
+  const functionName = process.env[ENV.runTimeoutFunction];
+  if (!functionName) throw new Error(`unum: run ${run.workflowId} has a timeout, and this run-control function has no ${ENV.runTimeoutFunction} to schedule it to`);
+  await scheduler.schedule(redrivenTimeoutSchedule(run, timeout, functionName));
+}
 
 export async function handler(event: unknown, context: { readonly invokedFunctionArn?: string }): Promise<RunControlAnswer> {
   const alias = splitFunctionRef(context.invokedFunctionArn ?? '').qualifier;
@@ -44,8 +54,8 @@ export async function handler(event: unknown, context: { readonly invokedFunctio
   const request = requestOf(action, event);
   if (typeof request === 'string') return { invalid: request };
   const workflow = process.env[ENV.workflow] ?? '';
-  clients ??= { dynamodb: new DynamoDBClient({}), lambda: new LambdaClient({}) };
-  const { lambda } = clients;
+  clients ??= { dynamodb: new DynamoDBClient({}), lambda: new LambdaClient({}), scheduler: new EventBridgeScheduler() };
+  const { lambda, scheduler } = clients;
   const table = new ControlTable(process.env[ENV.table] ?? '', clients.dynamodb);
   const run = { workflow, workflowId: request.workflowId };
   if (action === 'stop') return { stopped: await stopRun(table, run, request) };
@@ -57,7 +67,8 @@ export async function handler(event: unknown, context: { readonly invokedFunctio
     }
   };
   try {
-    return { redriven: await redriveRun({ table, invoke, deployments: deploymentGraphs(table, workflow) }, run, request) };
+    const deps = { table, invoke, deployments: deploymentGraphs(table, workflow), scheduleTimeout: (r: RunRef, t: RedrivenTimeout) => scheduleTimeout(scheduler, r, t) };
+    return { redriven: await redriveRun(deps, run, request) };
   } catch (e) {
     if (e instanceof RedriveRefusal) return { refused: { status: e.status, reason: e.reason } };
     throw e;

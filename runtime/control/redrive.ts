@@ -36,6 +36,7 @@ import { decodeParked, decodeRedriveState, decodeRunRecord, type Item, parkKey, 
 import type { ControlTable } from './control-table';
 import type { DeploymentGraphs } from './deployment-graphs';
 import { graphChanges } from './graph-changes';
+import type { RedrivenTimeout } from './redriven-timeout';
 
 /** A run that cannot be redriven now, and why; nothing was changed. */
 export class RedriveRefusal extends Error {
@@ -50,7 +51,10 @@ export interface RedriveDeps {
   /** Invokes `functionName` (qualified) asynchronously with `event` (JSON). */
   readonly invoke: (functionName: string, event: string) => Promise<void>;
   readonly deployments: DeploymentGraphs;
+  /** Schedules the timeout of a redriven run with a deadline, its `timeoutSeconds` after the redrive. */
+  readonly scheduleTimeout: (run: RunRef, timeout: RedrivenTimeout) => Promise<void>;
 }
+
 
 /** The parked items of `names`, by name. */
 async function readParked(deps: RedriveDeps, run: RunRef, names: readonly string[]): Promise<Map<string, Parked | undefined>> {
@@ -154,6 +158,8 @@ export async function redriveRun(deps: RedriveDeps, run: RunRef, request: Redriv
     await Promise.all([...parked.keys()].map((n) => deps.table.update(parkResent(run, n, redrives + 1))));
     const at = new Date().toISOString();
     const deadline = redrivenDeadline(record, at);
+    // Scheduled before the write: a schedule whose write then failed ends nothing (the timeout ends a run only at its own deadline).
+    if (deadline !== undefined) await deps.scheduleTimeout(run, { deadline, timeoutSeconds: Math.round((deadline - Date.parse(at)) / 1000), redrives: redrives + 1 });
     // parkedOrRefusal refused every other status.
     const write = { status: status as RedrivableStatus, redrives, parked: parked.size, at, ...(deadline === undefined ? {} : { deadline }), ...(move ? { move } : {}) };
     const updated = await deps.table.update(runRedrive(run, write));

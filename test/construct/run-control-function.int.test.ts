@@ -6,7 +6,7 @@
  * run's status or result of its choosing. Its own role makes exactly the
  * reads and conditional writes a stop and a redrive need.
  */
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -114,11 +114,23 @@ describe('the function and its role', () => {
   test('a workflow without callback Tasks has one too', () => {
     Template.fromStack(synth().stack).hasResourceProperties('AWS::Lambda::Function', { FunctionName: CONTROL });
   });
+
+  test('a workflow with a timeout: it also schedules a redriven run\'s timeout, to the failure recorder\'s alias, in the workflow\'s schedule group only', () => {
+    const timed = synth({ timeout: Duration.hours(1) });
+    const t = Template.fromStack(timed.stack);
+    const scheduling = controlStatements(t, timed.workflow).filter((st) => ([] as string[]).concat(st.Action as string).some((a) => a.startsWith('scheduler:') || a === 'iam:PassRole'));
+    expect(scheduling.map((st) => st.Action)).toEqual(['scheduler:CreateSchedule', 'iam:PassRole']);
+    expect(JSON.stringify(scheduling[0].Resource)).toContain(`:schedule/${physicalFunctionName(STACK_NAME, 'Flow', 'waits')}/*`);
+    const recorder = `${physicalFunctionName(STACK_NAME, 'Flow', 'unum-failure')}:${timed.workflow.deployment}`;
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: CONTROL, Environment: { Variables: Match.objectLike({ [ENV.runTimeoutFunction]: recorder, [ENV.scheduleGroup]: Match.anyValue() }) } });
+    // Without a timeout: no scheduling at all.
+    expect(actionsOf(controlStatements(template, s.workflow)).filter((a) => a.startsWith('scheduler:'))).toEqual([]);
+  });
 });
 
 test('cdk-nag AwsSolutionsChecks: no findings, with every grant applied', () => {
   expect(nagFindings((app) => {
-    const s = synth({ pointInTimeRecovery: true }, app);
+    const s = synth({ pointInTimeRecovery: true, timeout: Duration.hours(1) }, app);
     s.workflow.grantStop(s.operator('Stopper'));
     s.workflow.grantRedrive(s.operator('Redriver'));
   })).toEqual([]);

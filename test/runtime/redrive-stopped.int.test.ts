@@ -10,6 +10,8 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { compileWorkflow, type CompileOptions } from '../../lib/compiler';
 import { Definition, type IChainable, Task, Wait, WaitTime } from '../../lib/definition';
 import { ControlTable } from '../../runtime/control/control-table';
+import { redrivenTimeoutSchedule } from '../../runtime/control/redriven-timeout';
+import type { Scheduler } from '../../runtime/ports/scheduler';
 import { RedriveRefusal, redriveRun, type RedriveDeps } from '../../runtime/control/redrive';
 import { stopRun } from '../../runtime/control/stop';
 import { ENV } from '../../runtime/contract/ir';
@@ -46,7 +48,7 @@ async function setUp(workflow: string, definition: IChainable, options: CompileO
   const d = new Driver(store, fromCompiled(compileWorkflow(workflow, Definition.from(definition), options), handlers));
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn, JSON.parse(event));
   const table = new ControlTable(name, db.client);
-  const deps: RedriveDeps = { table, invoke, deployments: { latest: async () => undefined, graphOf: async () => undefined } };
+  const deps: RedriveDeps = { table, invoke, deployments: { latest: async () => undefined, graphOf: async () => undefined }, scheduleTimeout: async (r, t) => (d.scheduler as Scheduler).schedule(redrivenTimeoutSchedule(r, t, RECORDER_FUNCTION)) };
   const run: RunRef = { workflow, workflowId: 'r' };
   const item = async () => (await db.run(name, 'r'))!;
   const record = async () => decodeRunRecord(await item());
@@ -63,6 +65,9 @@ async function setUp(workflow: string, definition: IChainable, options: CompileO
   };
   return { d, deps, run, item, record, stop, deadlinePassed };
 }
+
+/** The run-timeout schedules made so far, in order. */
+const timeouts = (d: Driver) => d.scheduler.schedules.filter((s) => 'unumRunTimeout' in (s.event as object));
 
 /** Takes the held deliveries to `functionName` out of `d.held`. */
 const take = (d: Driver, functionName: string): Delivery[] => {
@@ -122,10 +127,32 @@ describe('a timed-out run', () => {
     const redriven = await record();
     expect(redriven).toMatchObject({ status: 'RUNNING', redriveCount: 1 });
     expect(redriven.deadline).toBe(Date.parse(redriven.redrivenAt as string) + HOUR);
-    // The first deadline's schedule, delivered late: the run's deadline is the new one, so it stays RUNNING.
+    // The redrive scheduled the timeout anew, at the new deadline, under a name of its own (the first may still be pending).
+    const [first, again, ...more] = timeouts(d);
+    expect(more).toEqual([]);
+    expect(again).toMatchObject({ functionName: RECORDER_FUNCTION, at: redriven.deadline, event: { unumRunTimeout: { workflowId: 'r', timeoutSeconds: 3600, deadline: redriven.deadline } } });
+    expect(again.name).not.toBe(first.name);
+    // The driver delivers a schedule at once; held here, as the real one waits an hour.
+    await d.drain({ hold: (x) => x.functionName === RECORDER_FUNCTION });
+    expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
+    // Both deadlines' schedules, delivered after the run ended, change nothing.
     await d.releaseHeld();
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
     expect(calls).toEqual({ a: 1, b: 2, c: 1 });
+  });
+
+  test('redriven, a run that overruns its new deadline is ended TIMED_OUT by the schedule the redrive made', async () => {
+    const { d, deps, run, record } = await setUp('timed-out-twice', chain(), TIMEOUT);
+    await d.run({ workflowId: 'r', input: 1 }, { hold: (x) => x.functionName === 'fn-B' || x.functionName === RECORDER_FUNCTION });
+    d.invoker.queue.push(...take(d, RECORDER_FUNCTION));
+    await d.drain({ hold: (x) => x.functionName === 'fn-B' });
+    expect((await record()).status).toBe('TIMED_OUT');
+    await d.releaseHeld();
+    expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
+    const { deadline } = await record();
+    // B, resumed, is held past the new deadline: the redrive's schedule fires (the driver delivers it at once).
+    await d.drain({ hold: (x) => x.functionName === 'fn-B' });
+    expect(await record()).toMatchObject({ status: 'TIMED_OUT', deadline, redriveCount: 1, error: { error: 'States.Timeout', cause: 'the run did not finish within its timeout of 3600 s' } });
   });
 
   test('TIMED_OUT by its schedule: B in flight reads it and parks; redriven, the run succeeds', async () => {
@@ -138,7 +165,8 @@ describe('a timed-out run', () => {
     await d.releaseHeld();
     expect(calls).toEqual({ a: 1, b: 1 });
     expect(await redriveRun(deps, run, { workflowId: 'r' })).toMatchObject({ redriveCount: 1, resumed: 1 });
-    await d.drain();
+    // The redrive's timeout schedule waits its hour (held: the driver would deliver it at once).
+    await d.drain({ hold: (x) => x.functionName === RECORDER_FUNCTION });
     expect(await record()).toMatchObject({ status: 'SUCCEEDED', result: '{"out":20}', redriveCount: 1 });
   });
 });

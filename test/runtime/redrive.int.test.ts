@@ -7,6 +7,8 @@
  */
 import { type CompileOptions, compileWorkflow } from '../../lib/compiler';
 import { RedriveRefusal, redriveRun, type RedriveDeps } from '../../runtime/control/redrive';
+import { redrivenTimeoutSchedule } from '../../runtime/control/redriven-timeout';
+import type { Scheduler } from '../../runtime/ports/scheduler';
 import { ControlTable } from '../../runtime/control/control-table';
 import { Definition, Fail, type IChainable, Map, Parallel, Task, Wait, WaitTime } from '../../lib/definition';
 import { invocationName } from '../../runtime/contract/naming';
@@ -14,7 +16,7 @@ import type { CheckpointStore } from '../../runtime/ports/store';
 import { checkpointKey, decodeParked, decodeRunRecord, keyItem, parkKey, type RunRef } from '../../runtime/contract/table';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { useTestDb } from '../support/dynamodb';
-import { Driver, fromCompiled } from '../support/harness';
+import { Driver, fromCompiled, RECORDER_FUNCTION } from '../support/harness';
 
 const db = useTestDb();
 
@@ -50,7 +52,8 @@ async function setUp(workflow: string, definition: IChainable, module: Record<st
   const invoke = async (fn: string, event: string): Promise<void> => d.invoker.invoke(fn.split(':')[6] ?? fn, JSON.parse(event));
   // No deployment records: every run redrives on its own deployment (the tests of redrive to the latest one are test/client/redrive-deployment.int.test.ts).
   const deployments = { latest: async () => undefined, graphOf: async () => undefined };
-  const deps: RedriveDeps = { table: new ControlTable(name, db.client), invoke, deployments };
+  const scheduleTimeout: RedriveDeps['scheduleTimeout'] = async (r, t) => (d.scheduler as Scheduler).schedule(redrivenTimeoutSchedule(r, t, RECORDER_FUNCTION));
+  const deps: RedriveDeps = { table: new ControlTable(name, db.client), invoke, deployments, scheduleTimeout };
   const run: RunRef = { workflow, workflowId: 'r' };
   const record = async () => decodeRunRecord((await db.run(name, 'r'))!);
   return { d, deps, run, record, name };
