@@ -58,7 +58,7 @@ test('each entry exports exactly these names', () => {
   expect(exportsOf()).toEqual({
     'unum-cdk': [
       'AfterwardsOptions: interface', 'AslDefinitionError: class', 'AslTaskInfo: interface', 'AslTaskProps: type', 'AslValidationError: class',
-      'AslValidatorFinding: interface', 'CatchProps: interface', 'Chain: class', 'Choice: class', 'CompileOptions: interface',
+      'AslValidatorFinding: interface', 'CatchProps: interface', 'Chain: class', 'Choice: class', 'ChoiceProps: interface', 'CompileOptions: interface',
       'CompiledNode: interface', 'CompiledWorkflow: interface', 'Condition: class', 'Definition: class', 'DurationLike: interface', 'EffectsTable: interface', 'Fail: class', 'FailProps: interface',
       'Fold: class', 'FoldHandler: type', 'FoldProps: interface', 'FromAslOptions: interface', 'FunctionEffects: interface', 'FunctionProps: interface', 'FunctionSpec: interface',
       'Handler: type', 'IChainable: interface', 'InputOf: type', 'IntegrationPattern: other', 'IoProps: type', 'Json: type', 'JsonPath: type', 'JsonataProps: type', 'Map: class', 'MapProps: interface',

@@ -84,9 +84,9 @@ describe('each role may make exactly the calls of its function', () => {
     expect(s.actions(s.workflow.taskResponseFunction as lambda.Function)).toEqual(['lambda:InvokeFunction', ...LOGS]);
   });
 
-  test('the run-control function: reading and updating run records and parked invocations, reading deployment records, invoking the nodes\' functions, its logs', () => {
+  test('the run-control function: reading and updating run records and parked invocations, reading deployment records, invoking the nodes\' functions, scheduling a redriven run\'s timeout (this workflow has one), its logs', () => {
     const control = s.workflow.runControlFunction;
-    expect(s.actions(control)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'lambda:InvokeFunction', ...LOGS]);
+    expect(s.actions(control)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'iam:PassRole', 'lambda:InvokeFunction', ...LOGS, 'scheduler:CreateSchedule']);
     expect(s.statements(control).filter((st) => ([] as string[]).concat(st.Action).includes('dynamodb:UpdateItem')).map((st) => st.Condition)).toEqual([
       { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['run#Flow#*', 'park#Flow#*#*'] } },
     ]);
@@ -184,7 +184,8 @@ describe("each kind's bundle sends only commands its role allows", () => {
    * recorder bundles the whole store, and reads single items only; it invokes
    * the join of a Parallel/Map with rules, which this workflow has none of
    * (recorder-spec.int.test.ts checks that grant); it publishes to SNS only
-   * when forwarding to a topic.
+   * when forwarding to a topic; the run-control function schedules a
+   * redriven run's timeout, and never unschedules.
    */
   const cases: Array<[string, Readonly<Record<string, string>>, { role?: iam.IRole }, string[]]> = [
     ['plain node', bundleNode(HANDLERS, options).files, s.workflow.functions.Plain, ['DeleteSchedule']],
@@ -192,7 +193,7 @@ describe("each kind's bundle sends only commands its role allows", () => {
     ['callback Task', bundleNode(HANDLERS, options, { callback: true }).files, s.workflow.functions.Approve, []],
     ['failure recorder', bundleFailureRecorder(options).files, s.workflow.failureRecorder, ['BatchGetItem', 'Invoke', 'Publish']],
     ['task-response function', bundleTaskResponder(options).files, s.workflow.taskResponseFunction as lambda.Function, []],
-    ['run-control function', bundleRunControl(options).files, s.workflow.runControlFunction, []],
+    ['run-control function', bundleRunControl(options).files, s.workflow.runControlFunction, ['DeleteSchedule']],
     ['sweeper', bundleSweeper(options).files, s.sweeper, []],
   ];
   test.each(cases)('%s', (_kind, files, fn, unused) => {
