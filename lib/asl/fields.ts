@@ -12,6 +12,8 @@ const SUPPORTED_JSONATA: Readonly<Record<string, readonly string[]>> = {
   Wait: ['Next', 'End', 'Seconds', 'Timestamp', 'Output'],
   Fail: ['Error', 'Cause'],
   Succeed: ['Output'],
+  Parallel: ['Next', 'End', 'Branches', 'Arguments', 'Output', 'Retry', 'Catch'],
+  Map: ['Next', 'End', 'Iterator', 'ItemProcessor', 'Items', 'ItemSelector', 'MaxConcurrency', 'Output', 'Retry', 'Catch'],
 };
 
 /** The fields the importer translates, per state type. Anything else is rejected by name. */

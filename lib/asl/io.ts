@@ -48,6 +48,13 @@ export function jsonataIo(report: Reporter, name: string, state: AslState, targe
   };
 }
 
+/** The given JSONata fields of a state that are there, as the DSL props they become. */
+export function jsonataFields<K extends string>(state: AslState, fields: Readonly<Record<string, K>>): Partial<Record<K, Json>> {
+  const out: Partial<Record<K, Json>> = {};
+  for (const [field, prop] of Object.entries(fields)) if (state[field] !== undefined) out[prop] = state[field];
+  return out;
+}
+
 export function refuseJsonataIntegration(report: Reporter, name: string): void {
   report.fail(name, 'Resource', 'a JSONata Task is supported with a function Resource (a Lambda ARN or a function name), not yet with arn:aws:states:::lambda:invoke or .waitForTaskToken');
 }

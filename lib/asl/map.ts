@@ -1,19 +1,21 @@
 import type { Json } from '../../runtime/contract/ir';
 import { MapState } from '../definition';
-import type { StateReader } from './context';
+import type { BuildContext, StateReader } from './context';
 import { checkKeys } from './fields';
-import { ioProps } from './io';
+import { ioProps, jsonataFields } from './io';
 import { addCatches, addRetries } from './retry';
 import { checkTemplate } from './templates';
-import type { AslScope } from './types';
+import type { AslScope, AslState } from './types';
 
 type Processor = AslScope & { readonly ProcessorConfig?: { readonly [k: string]: Json } };
 
 /**
  * Map: the item processor (`ItemProcessor`, or the older `Iterator`) once per
  * element of `ItemsPath`; each element's input is built by `ItemSelector`
- * (or the older `Parameters`, same meaning). Inline mode only. The result
- * is the array of item results, processed by its join (ResultSelector, ResultPath, OutputPath).
+ * (or the older `Parameters`, same meaning); a JSONata Map's `Items`,
+ * `ItemSelector` and `Output` are JSONata. Inline mode only. The result is
+ * the array of item results, processed by its join (ResultSelector,
+ * ResultPath, OutputPath, or Output).
  */
 export const mapReader: StateReader = {
   create(ctx, name, state) {
@@ -26,15 +28,11 @@ export const mapReader: StateReader = {
         ctx.report.fail(name, `ItemProcessor.ProcessorConfig.${key}`, `${JSON.stringify(value)} is not supported: only Mode INLINE (a distributed Map's child executions, item readers and result writers have no unum translation)`);
       }
     }
-    const selectorField = state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters';
-    const itemSelector = state[selectorField];
-    if (itemSelector !== undefined) checkTemplate(ctx.report, name, selectorField, itemSelector, 'item');
-    const map = new MapState(ctx.names.node(name), {
-      ...ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']),
-      ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
-      ...(itemSelector !== undefined ? { itemSelector } : {}),
-      ...(state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {}),
-    });
+    if (typeof state.MaxConcurrency === 'string') ctx.report.fail(name, 'MaxConcurrency', 'the concurrency bound is fixed at deploy time: give a number, not an expression');
+    const maxConcurrency = state.MaxConcurrency !== undefined ? { maxConcurrency: state.MaxConcurrency as number } : {};
+    const map = state.QueryLanguage === 'JSONata'
+      ? MapState.jsonata(ctx.names.node(name), { ...jsonataFields(state, { Items: 'items', ItemSelector: 'itemSelector', Output: 'outputs' }), ...maxConcurrency })
+      : jsonPathMap(ctx, name, state, maxConcurrency);
     addRetries(ctx, name, state.Retry, map);
     return map.itemProcessor(ctx.buildScope(processor));
   },
@@ -44,3 +42,15 @@ export const mapReader: StateReader = {
     addCatches(ctx, name, state.Catch, created.entry as MapState, lookup);
   },
 };
+
+function jsonPathMap(ctx: BuildContext, name: string, state: AslState, maxConcurrency: { maxConcurrency?: number }): MapState {
+  const selectorField = state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters';
+  const itemSelector = state[selectorField];
+  if (itemSelector !== undefined) checkTemplate(ctx.report, name, selectorField, itemSelector, 'item');
+  return new MapState(ctx.names.node(name), {
+    ...ioProps(ctx.report, name, state, ['InputPath', 'ResultSelector', 'ResultPath', 'OutputPath']),
+    ...(state.ItemsPath !== undefined ? { itemsPath: state.ItemsPath as string } : {}),
+    ...(itemSelector !== undefined ? { itemSelector } : {}),
+    ...maxConcurrency,
+  });
+}

@@ -333,19 +333,24 @@ export class Emitter {
   private fanOut(state: Parallel | MapState): Instruction {
     if (state.kind === 'parallel') {
       const targets = state.branches.map((b) => this.entryNodeFor(b as State));
-      const { inputPath, parameters } = state.props;
-      if (inputPath === undefined && parameters === undefined) return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state) });
-      const input: BranchInput = { state: state.id, ...(inputPath !== undefined ? { inputPath } : {}), ...(parameters !== undefined ? { parameters } : {}) };
+      const { inputPath, parameters, queryLanguage, arguments: args } = state.props;
+      const jsonata = queryLanguage === 'JSONata';
+      if (jsonata ? args === undefined : inputPath === undefined && parameters === undefined) return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state) });
+      const input: BranchInput = jsonata
+        ? { state: state.id, queryLanguage, arguments: args }
+        : { state: state.id, ...(inputPath !== undefined ? { inputPath } : {}), ...(parameters !== undefined ? { parameters } : {}) };
       // Each branch's start rebuilds an input too large to travel inline from the origin's checkpoint.
       for (const target of targets) (this.nodes.get(target) as NodeBuilder).branchInput = input;
       return invoke({ kind: 'parallel', targets, join: this.joinNodeFor(state), input });
     }
-    const { inputPath, itemsPath, itemSelector, maxConcurrency } = state.props;
-    const items: MapItems = {
-      ...(inputPath !== undefined ? { inputPath } : {}),
-      itemsPath: itemsPath ?? '$',
-      ...(itemSelector !== undefined ? { itemSelector, state: this.stateName(state) } : {}),
-    };
+    const { inputPath, itemsPath, itemSelector, maxConcurrency, queryLanguage, items: jsonataItems } = state.props;
+    const items: MapItems = queryLanguage === 'JSONata'
+      ? { itemsPath: '$', queryLanguage, state: this.stateName(state), ...(jsonataItems !== undefined ? { items: jsonataItems } : {}), ...(itemSelector !== undefined ? { itemSelector } : {}) }
+      : {
+          ...(inputPath !== undefined ? { inputPath } : {}),
+          itemsPath: itemsPath ?? '$',
+          ...(itemSelector !== undefined ? { itemSelector, state: this.stateName(state) } : {}),
+        };
     const target = this.entryNodeFor(state.processorState as State);
     // The item processor's start rebuilds items that are too large to travel inline.
     (this.nodes.get(target) as NodeBuilder).mapItems = items;
@@ -483,7 +488,8 @@ function nodeSuccessors(b: NodeBuilder): string[] {
 
 /** A Parallel's / Map's output processing, which its join applies; undefined when there is none (ResultPath `$` is none). */
 function joinOutput(state: Parallel | MapState): JoinOutput | undefined {
-  const { resultSelector, resultPath, outputPath } = state.props;
+  const { resultSelector, resultPath, outputPath, queryLanguage, outputs } = state.props;
+  if (queryLanguage === 'JSONata') return outputs === undefined ? undefined : { queryLanguage, outputs };
   const out: JoinOutput = {
     ...(resultSelector !== undefined ? { resultSelector } : {}),
     ...(resultPath !== undefined && resultPath !== '$' ? { resultPath } : {}),

@@ -132,6 +132,8 @@ function mapProblems(state: MapState, graph: Graph): Problem[] {
   if (pathMessage) out.push({ field: 'itemsPath', message: pathMessage });
   const concurrency = atLeast(maxConcurrency, 0, true);
   if (concurrency) out.push({ field: 'maxConcurrency', message: concurrency });
+  // A JSONata Map's items and item selector are checked with its language (validate-jsonata.ts).
+  if (state.props.queryLanguage === 'JSONata') return out;
   const selector = templateMessage(itemSelector, 'item');
   if (selector) out.push({ field: 'itemSelector', message: selector });
   if (out.length === 0) out.push(...knownItemsProblems(state, graph));

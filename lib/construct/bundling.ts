@@ -4,7 +4,7 @@ import * as path from 'path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync, type BuildFailure, type Loader, transformSync } from 'esbuild';
-import { IR_FILE_NAME, RECORDER_FILE_NAME, type Instruction, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
+import { IR_FILE_NAME, RECORDER_FILE_NAME, type Instruction, type Invoke, type NodeIR, type RecorderSpec } from '../../runtime/contract/ir';
 import { commonJsExports } from './commonjs-exports';
 import type { UnumBundlingOptions } from './props';
 
@@ -78,15 +78,29 @@ export interface AssetFiles {
 
 /** Whether a node's IR has JSONata (its io, or a folded Pass's): its function needs the JSONata engine. */
 export function usesJsonata(ir: NodeIR): boolean {
-  return ir.io?.queryLanguage === 'JSONata' || instructionsUseJsonata(ir.instructions);
+  const own = [ir.io, ir.join, ir.mapItems, ir.branchInput].some((part) => part?.queryLanguage === 'JSONata');
+  return own || instructionsUseJsonata(ir.instructions) || (ir.join?.retry !== undefined && fanOutUsesJsonata(ir.join.retry.fanOut));
 }
 
-/** A JSONata Pass or Choice rule among the instructions, the Choice rules' own included. */
+/** A JSONata Parallel's branch inputs or Map's items, made where the fan-out is. */
+const fanOutUsesJsonata = (invoke: Invoke): boolean =>
+  (invoke.kind === 'map' && invoke.queryLanguage === 'JSONata') || (invoke.kind === 'parallel' && invoke.input?.queryLanguage === 'JSONata');
+
+/** A JSONata Pass, Choice rule, Wait, Fail or fan-out among the instructions, the Choice rules' own included. */
 function instructionsUseJsonata(list: readonly Instruction[]): boolean {
   return list.some((i) => {
-    if (i.op === 'pass') return i.io?.queryLanguage === 'JSONata';
-    if (i.op !== 'choice') return false;
-    return i.rules.some((r) => r.when.kind === 'jsonata' || instructionsUseJsonata(r.then)) || instructionsUseJsonata(i.otherwise ?? []);
+    switch (i.op) {
+      case 'pass':
+        return i.io?.queryLanguage === 'JSONata';
+      case 'fail':
+        return i.queryLanguage === 'JSONata';
+      case 'invoke':
+        return fanOutUsesJsonata(i.invoke) || (i.invoke.kind === 'scalar' && i.invoke.wait !== undefined && ('secondsExpression' in i.invoke.wait || 'timestampExpression' in i.invoke.wait));
+      case 'choice':
+        return i.rules.some((r) => r.when.kind === 'jsonata' || instructionsUseJsonata(r.then)) || instructionsUseJsonata(i.otherwise ?? []);
+      default:
+        return false;
+    }
   });
 }
 

@@ -1,7 +1,7 @@
-import type { IoProps } from './io';
+import { type IoProps, type JsonataProps, QueryLanguage } from './io';
 import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
-import type { JsonPath, PayloadTemplate, Untyped } from './types';
+import type { Json, JsonPath, PayloadTemplate, Untyped } from './types';
 
 /**
  * Properties of a `Map` state. There is no `parameters`: ASL's Map `Parameters`
@@ -10,8 +10,14 @@ import type { JsonPath, PayloadTemplate, Untyped } from './types';
 export interface MapProps extends Omit<IoProps, 'parameters'> {
   /** Path of the array to iterate over in the input. @default '$' */
   readonly itemsPath?: JsonPath;
-  /** Builds each item's input; `$$.Map.Item.Value` / `$$.Map.Item.Index` are available. @default the item */
+  /**
+   * Builds each item's input; `$$.Map.Item.Value` / `$$.Map.Item.Index` are
+   * available (in JSONata, `$states.context.Map.Item.Value` / `.Index`).
+   * @default the item
+   */
   readonly itemSelector?: PayloadTemplate;
+  /** JSONata: the array to iterate over, an array or a `{% %}` expression over `$states.input`. @default the input */
+  readonly items?: Json;
   /**
    * At most this many items run at once: the first ones start together, and
    * each completed item starts the next (as Step Functions' MaxConcurrency, to
@@ -37,6 +43,11 @@ export class MapState<I = Untyped, R extends readonly unknown[] = Untyped[], O =
 
   constructor(id: string, readonly props: MapProps = {}) {
     super(id);
+  }
+
+  /** A Map in JSONata mode (aws-cdk-lib's `Map.jsonata`): `items`, `itemSelector` and `outputs` (over `$states.result`, the results) are JSONata. */
+  static jsonata<I = Untyped, R extends readonly unknown[] = Untyped[], O = R>(id: string, props: Omit<JsonataProps<MapProps>, 'itemsPath' | 'arguments'> = {}): MapState<I, R, O> {
+    return new MapState<I, R, O>(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 
   /** Start of the item processor, if set. */

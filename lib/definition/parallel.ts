@@ -1,4 +1,4 @@
-import type { IoProps } from './io';
+import { type IoProps, type JsonataProps, QueryLanguage } from './io';
 import { ErrorRulesState } from './error-rules';
 import type { IChainable, State } from './state';
 import type { Untyped } from './types';
@@ -24,6 +24,11 @@ export class Parallel<I = Untyped, R extends readonly unknown[] = Untyped[], O =
 
   constructor(id: string, readonly props: ParallelProps = {}) {
     super(id);
+  }
+
+  /** A Parallel in JSONata mode (aws-cdk-lib's `Parallel.jsonata`): `arguments` (the branches' input) and `outputs` (over `$states.result`, the branch outputs). */
+  static jsonata<I = Untyped, R extends readonly unknown[] = Untyped[], O = R>(id: string, props: JsonataProps<ParallelProps> = {}): Parallel<I, R, O> {
+    return new Parallel<I, R, O>(id, { ...props, queryLanguage: QueryLanguage.JSONATA });
   }
 
   /** Adds branches; each accepts this state's input. */

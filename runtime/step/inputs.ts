@@ -9,7 +9,7 @@ import { branchInput } from '../records/branch-input';
 import { contextObject } from '../language/context';
 import { arrivalShardKeys, readArrivals, tailKey } from '../records/fan-in-shards';
 import { runtimeError } from '../contract/errors';
-import { processOutput } from '../language/io';
+import { stateOutput } from '../language/state-io';
 import { mapInput, mapItem, mapItemList } from '../records/map-items';
 import type { InputRef, JoinSpec, Json } from '../contract/ir';
 import { invocationName, type FramePosition } from '../contract/naming';
@@ -20,7 +20,9 @@ type FanInRef = Extract<InputRef, { fanIn: unknown }>['fanIn'];
 type MapItemRef = Extract<InputRef, { mapItem: unknown }>['mapItem'];
 
 /** Does the join's ResultPath merge the branch outputs into the state input (which it then reads)? */
-const readsStateInput = (join: JoinSpec | undefined): boolean => join?.resultPath !== undefined && join.resultPath !== '$';
+/** Whether the join's output needs the state input: a ResultPath that merges into it, or a JSONata Output (which may read `$states.input`). */
+const readsStateInput = (join: JoinSpec | undefined): boolean =>
+  join?.queryLanguage === 'JSONata' ? join.outputs !== undefined : join?.resultPath !== undefined && join.resultPath !== '$';
 
 /**
  * For the start of a bounded Map's item inside a state with Retry or Catch
@@ -132,12 +134,12 @@ export async function readValues(x: Exec, keys: readonly string[]): Promise<Json
 /**
  * The Parallel/Map state's output from its branch outputs: the join's
  * ResultSelector, ResultPath (into the state input, the origin's value, when
- * it merges) and OutputPath. Without output processing, the outputs as they are.
+ * it merges) and OutputPath, or a JSONata state's Output. Without output
+ * processing, the outputs as they are.
  */
-function joinOutput(x: Exec, results: Json[], stateInput: Json | undefined): Json {
+async function joinOutput(x: Exec, results: Json[], stateInput: Json | undefined): Promise<Json> {
   const join = x.rt.ir.join;
-  if (!join || (join.resultSelector === undefined && join.resultPath === undefined && join.outputPath === undefined)) return results;
-  return processOutput(join, stateInput ?? null, results, contextObject(x));
+  return join ? stateOutput(join, stateInput ?? null, results, contextObject(x)) : results;
 }
 
 export async function resolveInput(x: Exec): Promise<{ value: Json } | undefined> {
@@ -147,14 +149,14 @@ export async function resolveInput(x: Exec): Promise<{ value: Json } | undefined
     // An empty Map's origin invokes the join directly with [] and is its parent (holding the state input).
     if (!ir.join) return { value: input.value };
     const state = readsStateInput(ir.join) && parent ? await readValues(x, [parent]) : [null];
-    return state && { value: joinOutput(x, input.value as Json[], state[0]) };
+    return state && { value: await joinOutput(x, input.value as Json[], state[0]) };
   }
   if ('ref' in input) {
     const v = await readValues(x, [input.ref]);
     if (!v) return undefined;
     const top = frames.at(-1);
     const rebuild = ir.branchInput && top?.kind === 'parallel' && top.origin === input.ref;
-    return { value: rebuild ? branchInput(x, ir.branchInput!, v[0]) : v[0] };
+    return { value: rebuild ? await branchInput(x, ir.branchInput!, v[0]) : v[0] };
   }
   if ('mapItem' in input) return resolveMapItem(x, input.mapItem);
   if ('failed' in input || 'launch' in input) throw runtimeError(`node ${ir.node}: a state failure is decided and a launch resolves no input`);
@@ -165,7 +167,7 @@ export async function resolveInput(x: Exec): Promise<{ value: Json } | undefined
   const values = await readValues(x, withState ? [...keys, input.fanIn.origin] : keys);
   if (!values) return undefined;
   const state = withState ? values.pop() : undefined;
-  return { value: joinOutput(x, values, state) };
+  return { value: await joinOutput(x, values, state) };
 }
 
 /**
@@ -179,5 +181,5 @@ async function resolveMapItem(x: Exec, { origin, index, state }: MapItemRef): Pr
   const v = await readValues(x, [origin]);
   if (!v) return undefined;
   const input = mapInput(spec, v[0]);
-  return { value: mapItem(x, spec, input, mapItemList(x, spec, input), index, spec.state ?? state) };
+  return { value: await mapItem(x, spec, input, await mapItemList(x, spec, input), index, spec.state ?? state) };
 }

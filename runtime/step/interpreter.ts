@@ -81,7 +81,7 @@ interface FanOutSpec {
   readonly join: string;
   readonly size: number;
   readonly next: readonly string[];
-  readonly branch: (index: number) => { target: string; input: InputRef };
+  readonly branch: LaunchSpec['branch'];
   /** Branches launched now (a bounded Map's first ones; its tails launch the rest). @default size */
   readonly launched?: number;
   /** A bounded Map's origin node, written into its frames. */
@@ -154,18 +154,18 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       return invokeChild(x, ck, state, out, invoke.target, passValue(x, ck), { next: [invoke.target] }, [successorKey(x, invoke.target, out)], undefined, invoke.wait);
     case 'parallel': {
       // A large branch input goes as a ref to the origin: the branch start rebuilds it (its IR `branchInput`).
-      const input = invoke.input ? derivedValue(x, branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
+      const input = invoke.input ? derivedValue(x, await branchInput(x, invoke.input, ck.value), { ref: ck.key }) : passValue(x, ck);
       return fanOut(x, ck, state, out, {
         kind: 'parallel',
         join: invoke.join,
         size: invoke.targets.length,
         next: invoke.targets,
-        branch: (i) => ({ target: invoke.targets[i], input }),
+        branch: (i) => ({ target: invoke.targets[i], input: () => input }),
       });
     }
     case 'map': {
       const mapped = mapInput(invoke, ck.value);
-      const list = mapItemList(x, invoke, mapped);
+      const list = await mapItemList(x, invoke, mapped);
       if (list.length === 0) {
         // No branch will ever arrive: the origin is the join's only predecessor.
         const join = invocationName(x.run, invoke.join, out.iteration, out.frames);
@@ -174,14 +174,14 @@ async function runInvoke(x: Exec, ck: Committed, invoke: Invoke, state: PathStat
       const origin = x.rt.ir.node;
       const mapState = invoke.state ?? stateOf(x);
       // A large item goes by reference (the item processor rebuilds it): the lease keeps the origin's checkpoint as long as the fan-in.
-      const input = (index: number): InputRef => derivedValue(x, mapItem(x, invoke, mapped, list, index, mapState), { mapItem: { origin: ck.key, index, state: origin } });
+      const input = async (index: number): Promise<InputRef> => derivedValue(x, await mapItem(x, invoke, mapped, list, index, mapState), { mapItem: { origin: ck.key, index, state: origin } });
       const bounded = invoke.maxConcurrency > 0 && invoke.maxConcurrency < list.length;
       return fanOut(x, ck, state, out, {
         kind: 'map',
         join: invoke.join,
         size: list.length,
         next: [invoke.target],
-        branch: (i) => ({ target: invoke.target, input: input(i) }),
+        branch: (i) => ({ target: invoke.target, input: () => input(i) }),
         launcher: { target: invoke.target, state: origin },
         ...(bounded ? { launched: invoke.maxConcurrency, originNode: origin } : {}),
       });

@@ -34,7 +34,8 @@ export interface LaunchSpec {
   readonly outer: readonly FanOutFrame[];
   /** Branch `index`'s frame. */
   readonly frame: (index: number) => FanOutFrame;
-  readonly branch: (index: number) => { target: string; input: InputRef };
+  /** Branch `index`'s start, and its input, built when it is sent (only the branches an execution sends are built). */
+  readonly branch: (index: number) => { target: string; input: () => InputRef | Promise<InputRef> };
   /** A Map's launcher (the item processor's start) and origin node; absent = every branch is launched directly. */
   readonly launcher?: { readonly target: string; readonly state: string };
 }
@@ -60,9 +61,9 @@ export const launchesDirectly = (x: Exec, spec: LaunchSpec, count: number): bool
 
 /** Launches the branches `indexes` directly. */
 export async function launchEach(x: Exec, spec: LaunchSpec, indexes: readonly number[]): Promise<void> {
-  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, (index) => {
+  await forEachLimit(indexes, x.rt.ir.settings.invokeConcurrency, async (index) => {
     const b = spec.branch(index);
-    return send(x, b.target, { iteration: 0, fanOut: [...spec.outer, spec.frame(index)], inputs: [b.input] });
+    return send(x, b.target, { iteration: 0, fanOut: [...spec.outer, spec.frame(index)], inputs: [await b.input()] });
   });
 }
 
@@ -109,7 +110,7 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
   if (joined) return 'stale';
   if (!origin) throw expired(x, `the origin of the Map launched by ${range.state}`);
   const input = mapInput(spec, JSON.parse(origin.json) as Json);
-  const list = mapItemList(x, spec, input);
+  const list = await mapItemList(x, spec, input);
   const state = spec.state ?? range.state;
   const { size, kind, iteration, originNode } = top;
   await launchRange(x, {
@@ -117,7 +118,7 @@ export async function runLauncher(x: Exec, range: LaunchRange): Promise<'launche
     frame: (index) => ({ index, size, kind, iteration, origin: range.origin, ...(originNode ? { originNode } : {}), ...replacing(top) }),
     branch: (index) => ({
       target: ir.node,
-      input: derivedValue(x, mapItem(x, spec, input, list, index, state), { mapItem: { origin: range.origin, index, state: range.state } }),
+      input: async () => derivedValue(x, await mapItem(x, spec, input, list, index, state), { mapItem: { origin: range.origin, index, state: range.state } }),
     }),
     launcher: { target: ir.node, state: range.state },
   }, range.from, range.to);

@@ -160,6 +160,12 @@ const CASES: Case[] = [
   succeeds('jsonata-routes', { customer: 'bo', amounts: [20, 40] }, { held: 60, customer: 'bo', size: 'small' }),
   // 5: Hold waits 0 s.
   succeeds('jsonata-routes', { customer: 'cy', amounts: [5] }, { held: 5, customer: 'cy', size: 'small' }),
+  // JSONata Parallel and Map. Both's Arguments: { values: numbers, factor }. Branch 0: total -> { sum: 6 }, Output 6.
+  // Branch 1: Items [1, 2, 3]; each ItemSelector { value, index, factor: 10, tag: 'i<index>' }; scaleArn -> { n: value * 10, tag };
+  // the Map's Output $states.result.n = [10, 20, 30]. Both's Output: result[0], result[1], and label from its own input.
+  succeeds('jsonata-fan-out', { numbers: [1, 2, 3], factor: 10, label: 'x' }, { sum: 6, scaled: [10, 20, 30], kept: 'x' }),
+  // One item: as JSONata gives it, a path over a one-element array is that element's value, not an array.
+  succeeds('jsonata-fan-out', { numbers: [4], factor: 10, label: 'y' }, { sum: 4, scaled: 40, kept: 'y' }),
   // No total: as in Step Functions, the rule's missing path fails the run at the Choice (it does not fall through to Default).
   {
     workflow: 'paths',

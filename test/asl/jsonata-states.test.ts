@@ -6,7 +6,7 @@
  * execution of a node, or is not translated, is refused naming the state and field.
  */
 import jsonata from 'jsonata';
-import { Choice, Condition, Definition, Fail, Pass, Succeed, Task, Wait, WaitTime, compileWorkflow } from '../../lib';
+import { Choice, Condition, Definition, Fail, MapState, Parallel, Pass, QueryLanguage, Succeed, Task, Wait, WaitTime, compileWorkflow } from '../../lib';
 import type { Instruction, Json } from '../../runtime/contract/ir';
 import { decideChoice } from '../../runtime/language/condition';
 import { useJsonataEngine } from '../../runtime/language/jsonata';
@@ -165,5 +165,65 @@ describe('refused at synth, naming the state and the field', () => {
     expect(compile(Wait.jsonata('W', { time: WaitTime.timestamp('{% $states.input.( %}') }))).toContain("node 'W', field 'time.timestampExpression': time.timestampExpression: JSONata expression");
     expect(compile(new Fail('F', { queryLanguage: 'JSONata', errorPath: '$.e' }))).toContain("node 'F', field 'errorPath': a JSONata Fail reads no paths");
     expect(compile(Fail.jsonata('F', { cause: '{% ( %}' }))).toContain("node 'F', field 'cause': cause: JSONata expression");
+  });
+});
+
+describe('JSONata Parallel and Map states', () => {
+  const FAN_OUT = machine({
+    Both: {
+      Type: 'Parallel',
+      Arguments: { values: '{% $states.input.numbers %}' },
+      Branches: [machine({ Sum: task() }), machine({ Each: { Type: 'Map', Items: '{% $states.input.values %}', ItemSelector: { v: '{% $states.context.Map.Item.Value %}' }, MaxConcurrency: 2, ItemProcessor: machine({ Scale: task() }), Output: '{% $states.result.n %}', End: true } })],
+      Output: { sum: '{% $states.result[0] %}', kept: '{% $states.input.label %}' },
+      End: true,
+    },
+  }, { QueryLanguage: 'JSONata' });
+  const { nodes } = compileAsl(FAN_OUT);
+  const fanOuts = (node: string) => nodes[node].ir.instructions.flatMap((i) => (i.op === 'invoke' && (i.invoke.kind === 'map' || i.invoke.kind === 'parallel') ? [i.invoke] : []));
+
+  test('the branch input, the items and the item selector go into the fan-outs, the Outputs into the joins, as written', () => {
+    const [parallel] = fanOuts(Object.keys(nodes).find((n) => fanOuts(n).some((f) => f.kind === 'parallel')) as string);
+    expect(parallel).toMatchObject({ kind: 'parallel', input: { state: 'Both', queryLanguage: 'JSONata', arguments: { values: '{% $states.input.numbers %}' } } });
+    const [map] = fanOuts(Object.keys(nodes).find((n) => fanOuts(n).some((f) => f.kind === 'map')) as string);
+    expect(map).toMatchObject({ kind: 'map', queryLanguage: 'JSONata', items: '{% $states.input.values %}', itemSelector: { v: '{% $states.context.Map.Item.Value %}' }, state: 'Each', maxConcurrency: 2 });
+    const joins = Object.values(nodes).flatMap((n) => (n.ir.join ? [n.ir.join] : []));
+    expect(joins.map((j) => ({ queryLanguage: j.queryLanguage, outputs: j.outputs }))).toEqual(expect.arrayContaining([
+      { queryLanguage: 'JSONata', outputs: { sum: '{% $states.result[0] %}', kept: '{% $states.input.label %}' } },
+      { queryLanguage: 'JSONata', outputs: '{% $states.result.n %}' },
+    ]));
+    // The engine goes where items are made or rebuilt (the origin, the item processor's start) and where the joins run.
+    const scale = nodes.Scale.ir;
+    expect(scale.mapItems?.queryLanguage).toBe('JSONata');
+    expect(usesJsonata(scale)).toBe(true);
+    for (const n of Object.values(nodes).filter((x) => x.ir.join)) expect(usesJsonata(n.ir)).toBe(true);
+  });
+
+  test('the DSL writes the same IR (Parallel.jsonata, Map.jsonata)', () => {
+    const each = MapState.jsonata('Each', { items: '{% $states.input.values %}', itemSelector: { v: '{% $states.context.Map.Item.Value %}' }, maxConcurrency: 2, outputs: '{% $states.result.n %}' })
+      .itemProcessor(Task.jsonata('Scale', { entry: ENTRY, handler: 'Fn' }));
+    const both = Parallel.jsonata('Both', { arguments: { values: '{% $states.input.numbers %}' }, outputs: { sum: '{% $states.result[0] %}', kept: '{% $states.input.label %}' } })
+      .branch(Task.jsonata('Sum', { entry: ENTRY, handler: 'Fn' }), each);
+    const dsl = compileWorkflow('wf', Definition.from(both));
+    for (const [name, node] of Object.entries(nodes)) expect({ name, ir: dsl.nodes[name]?.ir }).toEqual({ name, ir: node.ir });
+  });
+
+  test('a JSONata Fail or Wait after a JSONPath Task bundles the engine into that Task\'s function', () => {
+    const doc = machine({ A: task({ Next: 'F' }), F: { Type: 'Fail', QueryLanguage: 'JSONata', Error: '{% $states.input.code %}' } });
+    expect(usesJsonata(compileAsl(doc).nodes.A.ir)).toBe(true);
+    const wait = machine({ A: task({ Next: 'W' }), W: { Type: 'Wait', QueryLanguage: 'JSONata', Seconds: '{% $states.input.s %}', End: true } });
+    expect(usesJsonata(compileAsl(wait).nodes.A.ir)).toBe(true);
+  });
+
+  test('refused, naming the state and the field: items or arguments that read the clock or a random value, an expression for MaxConcurrency, a path, items in a JSONPath Map', () => {
+    const map = (extra: Record<string, Json>): Record<string, Json> => machine({ M: { Type: 'Map', ItemProcessor: machine({ S: task() }), End: true, ...extra } }, { QueryLanguage: 'JSONata' });
+    expect(aslError(map({ ItemSelector: { id: '{% $uuid() %}' } }))).toContain("node 'M', field 'ItemSelector': itemSelector.id reads $uuid, whose value changes");
+    expect(aslError(map({ Items: '{% [$random(), 1] %}' }))).toContain("node 'M', field 'Items': items reads $random");
+    expect(aslError(map({ MaxConcurrency: '{% 2 %}' }))).toContain("node 'M', field 'MaxConcurrency': the concurrency bound is fixed at deploy time");
+    const withPath = Definition.from(new MapState('M', { queryLanguage: QueryLanguage.JSONATA, itemsPath: '$.a' }).itemProcessor(new Pass('S')));
+    expect(() => compileWorkflow('wf', withPath)).toThrow("field 'itemsPath': a JSONata Map reads no path");
+    const parallel = machine({ P: { Type: 'Parallel', Arguments: { at: '{% $now() %}' }, Branches: [machine({ S: task() })], End: true } }, { QueryLanguage: 'JSONata' });
+    expect(aslError(parallel)).toContain("node 'P', field 'Arguments': arguments.at reads $now");
+    const jsonPathMap = Definition.from(new MapState('M', { items: [1, 2] }).itemProcessor(new Pass('S')));
+    expect(() => compileWorkflow('wf', jsonPathMap)).toThrow("field 'items': items is a JSONata field: set queryLanguage: 'JSONata'");
   });
 });

@@ -28,7 +28,7 @@ describe('JSONata', () => {
 
   test('refused, naming the state and field: a JSONPath state in a JSONata document, JSONata where it is not evaluated yet, JSONPath fields, lambda:invoke', () => {
     expect(aslError(machine({ A: task({ QueryLanguage: 'JSONPath' }) }, { QueryLanguage: 'JSONata' }))).toContain("node 'A', field 'QueryLanguage': a JSONPath state cannot be in a JSONata document");
-    expect(aslError(machine({ P: { Type: 'Parallel', QueryLanguage: 'JSONata', Branches: [machine({ D: { Type: 'Succeed' } })], End: true } }))).toContain('JSONata on a Parallel state is not supported yet');
+    expect(aslError(machine({ A: task({ QueryLanguage: 'JSONata', Catch: [{ ErrorEquals: ['States.ALL'], Next: 'B', Output: {} }], Next: 'B' }), B: { Type: 'Succeed' } }))).toContain("node 'A', field 'Catch[0].Output': Output is not supported here");
     expect(aslError(machine({ A: task({ QueryLanguage: 'JSONata', Assign: { x: 1 } }) }))).toContain('Assign is not supported on a Task state: workflow variables are not supported yet');
     const invoke = task({ QueryLanguage: 'JSONata', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: 'Fn', Payload: '{% $states.input %}' } });
     expect(aslError(machine({ A: invoke }))).toContain('not yet with arn:aws:states:::lambda:invoke');

@@ -93,6 +93,10 @@ export interface BranchInput {
   readonly inputPath?: JsonPath | null;
   /** @default the selected input */
   readonly parameters?: PayloadTemplate;
+  /** A JSONata Parallel: `arguments` instead of the paths. */
+  readonly queryLanguage?: 'JSONata';
+  /** JSONata: the branches' input, `{% %}` strings over `$states.input`. @default the state input */
+  readonly arguments?: Json;
 }
 
 /**
@@ -120,6 +124,10 @@ export interface MapItems {
   readonly itemSelector?: PayloadTemplate;
   /** The Map state's name, the item selector's `$$.State.Name` (set with `itemSelector`). @default the node's `state` */
   readonly state?: string;
+  /** A JSONata Map: `items` instead of `itemsPath` (then `$`), and `itemSelector` a JSONata template over `$states.input` and `$states.context.Map.Item`. */
+  readonly queryLanguage?: 'JSONata';
+  /** JSONata: the array to iterate over, an array or a `{% %}` expression that gives one. @default the state input */
+  readonly items?: Json;
 }
 
 /**

@@ -93,9 +93,10 @@ export type HandlerSpec =
  * The join of a Parallel/Map: its tails, and the state's output processing
  * (ResultSelector -> ResultPath -> OutputPath, as in Step Functions), applied
  * to the branch outputs with the state input read from the fan-out origin's
- * checkpoint (docs/architecture.md "Joins").
+ * checkpoint (docs/architecture.md "Joins"); a JSONata state's `outputs`
+ * instead, over `$states.input` and `$states.result` (the branch outputs).
  */
-export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' | 'outputPath'> {
+export interface JoinSpec extends Pick<IoSpec, 'resultSelector' | 'resultPath' | 'outputPath' | 'queryLanguage' | 'outputs'> {
   /** Tail nodes that may arrive at this join; an arrival records the tail's position in this list. */
   readonly tails: readonly string[];
   /**

@@ -24,9 +24,9 @@ const NOT_IN_PEER: Readonly<Record<string, string>> = {
     ]),
   ),
   ...Object.fromEntries(
-    ['Choice: Choices.Condition', 'Wait: Output', 'Succeed: Output'].map((field) => [
+    ['Choice: Choices.Condition', 'Wait: Output', 'Succeed: Output', 'Parallel: Arguments', 'Parallel: Output', 'Map: Items', 'Map: Output'].map((field) => [
       field,
-      'JSONata mode: test/asl/jsonata-states.test.ts (import, and Choice decisions against the jsonata package), test/asl/e2e.int.test.ts (jsonata-routes, on the local engine)',
+      'JSONata mode: test/asl/jsonata-states.test.ts (import, and Choice decisions against the jsonata package), test/asl/e2e.int.test.ts (jsonata-routes and jsonata-fan-out, on the local engine)',
     ]),
   ),
 };
