@@ -14,5 +14,9 @@ export function contextObject(x: ContextSource, extra?: { [k: string]: Json }): 
   return { Execution: { Id: x.invocation.workflowId }, State: { Name: stateOf(x) }, ...extra };
 }
 
-/** The context object of a Choice state `state` folded into this node: `$states.context` of its JSONata conditions. */
-export const choiceContext = (x: ContextSource, state: string): Json => contextObject(x, { State: { Name: state } });
+/**
+ * The context object of the state `state` folded into this node or fanned
+ * out from it (a Choice, a Fail, a Wait, a Parallel, a Map): its
+ * `State.Name` is that state's, not the node's.
+ */
+export const foldedStateContext = (x: ContextSource, state: string, extra?: { [k: string]: Json }): Json => contextObject(x, { State: { Name: state }, ...extra });

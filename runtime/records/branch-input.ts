@@ -5,14 +5,14 @@
  * The origin computes it to send it inline; a branch start that received a
  * `ref` to the origin (the input was too large) rebuilds the same value.
  */
-import { contextObject } from '../language/context';
+import { foldedStateContext } from '../language/context';
 import type { BranchInput, Json } from '../contract/ir';
 import { processInput } from '../language/io';
 import { evaluateJsonataTemplate } from '../language/jsonata';
 import type { Exec } from '../ports/execution';
 
 export async function branchInput(x: Exec, spec: BranchInput, stateInput: Json): Promise<Json> {
-  const context = contextObject(x, { State: { Name: spec.state } });
+  const context = foldedStateContext(x, spec.state);
   if (spec.queryLanguage !== 'JSONata') return processInput(spec, stateInput, context);
   return spec.arguments === undefined ? stateInput : evaluateJsonataTemplate(spec.arguments, { input: stateInput, context }, `Parallel ${spec.state} Arguments`);
 }

@@ -3,7 +3,7 @@
  * send them inline; a branch whose item went by reference (`mapItem` input)
  * rebuilds the same item from the origin's checkpoint.
  */
-import { contextObject, stateOf } from '../language/context';
+import { foldedStateContext, stateOf } from '../language/context';
 import { runtimeError, StatesError } from '../contract/errors';
 import type { Json, MapItems } from '../contract/ir';
 import { processInput } from '../language/io';
@@ -21,7 +21,7 @@ export function mapInput(spec: MapItems, value: Json): Json {
 export async function mapItemList(x: Exec, spec: MapItems, value: Json): Promise<Json[]> {
   if (spec.queryLanguage === 'JSONata') {
     const state = spec.state ?? stateOf(x);
-    const items = spec.items === undefined ? value : await evaluateJsonataTemplate(spec.items, { input: value, context: contextObject(x, { State: { Name: state } }) }, `Map ${state} Items`);
+    const items = spec.items === undefined ? value : await evaluateJsonataTemplate(spec.items, { input: value, context: foldedStateContext(x, state) }, `Map ${state} Items`);
     if (!Array.isArray(items)) throw new StatesError('States.QueryEvaluationError', `Map ${state} Items: ${JSON.stringify(items).slice(0, 100)} is not an array`);
     return items;
   }
@@ -33,7 +33,7 @@ export async function mapItemList(x: Exec, spec: MapItems, value: Json): Promise
 /** Map item `index` as the item processor receives it, from the effective input; `state` is the Map state's name (`$$.State.Name`). */
 export async function mapItem(x: Exec, spec: MapItems, value: Json, list: readonly Json[], index: number, state: string): Promise<Json> {
   if (spec.itemSelector === undefined) return list[index];
-  const context = contextObject(x, { State: { Name: state }, Map: { Item: { Value: list[index], Index: index } } });
+  const context = foldedStateContext(x, state, { Map: { Item: { Value: list[index], Index: index } } });
   if (spec.queryLanguage === 'JSONata') return evaluateJsonataTemplate(spec.itemSelector, { input: value, context }, `Map ${state} ItemSelector`);
   return applyTemplate(spec.itemSelector, value, context);
 }

@@ -3,18 +3,15 @@
  * reaches the state (ASL `ErrorPath` / `CausePath`, or a JSONata Fail's
  * `{% %}` Error / Cause), as Step Functions does.
  */
-import { contextObject } from '../language/context';
+import { foldedStateContext } from '../language/context';
 import { runtimeError, StatesError } from '../contract/errors';
 import type { FailInstruction, Json } from '../contract/ir';
 import { evaluateJsonataTemplate, jsonataExpression } from '../language/jsonata';
 import { templateValue } from '../language/template';
 import type { Exec } from '../ports/execution';
 
-// The context is the Fail state's own: its `$$.State.Name` is the Fail state, not the node's state.
-const failContext = (x: Exec, ins: FailInstruction): Json => contextObject(x, { State: { Name: ins.state } });
-
 function text(x: Exec, ins: FailInstruction, field: 'ErrorPath' | 'CausePath', expression: string, value: Json): string {
-  const v = templateValue(expression, value, failContext(x, ins), `Fail ${ins.state} ${field}`);
+  const v = templateValue(expression, value, foldedStateContext(x, ins.state), `Fail ${ins.state} ${field}`);
   if (typeof v !== 'string') throw runtimeError(`Fail ${ins.state}: ${field} ${expression} gave ${JSON.stringify(v)}, not a string`);
   return v;
 }
@@ -22,7 +19,7 @@ function text(x: Exec, ins: FailInstruction, field: 'ErrorPath' | 'CausePath', e
 /** A JSONata Fail's Error or Cause: a string as written, or what its expression gives, which must be a string. */
 async function jsonataText(x: Exec, ins: FailInstruction, field: 'Error' | 'Cause', template: string, value: Json): Promise<string> {
   if (jsonataExpression(template) === undefined) return template;
-  const v = await evaluateJsonataTemplate(template, { input: value, context: failContext(x, ins) }, `Fail ${ins.state} ${field}`);
+  const v = await evaluateJsonataTemplate(template, { input: value, context: foldedStateContext(x, ins.state) }, `Fail ${ins.state} ${field}`);
   if (typeof v !== 'string') throw new StatesError('States.QueryEvaluationError', `Fail ${ins.state} ${field}: the expression gave ${JSON.stringify(v)}, not a string`);
   return v;
 }

@@ -6,7 +6,7 @@
  */
 import { branchInput } from '../records/branch-input';
 import { decideChoice } from '../language/condition';
-import { choiceContext, contextObject, stateOf } from '../language/context';
+import { contextObject, foldedStateContext, stateOf } from '../language/context';
 import { runtimeError, StatesError } from '../contract/errors';
 import { failure } from '../states/fail';
 import { arrivalCode, joinKeys, readJoinState, recordArrival } from '../records/fan-in-shards';
@@ -238,7 +238,7 @@ async function runInstructions(x: Exec, ck: Committed, list: readonly Instructio
         state = await runInvoke(x, ck, ins.invoke, state, out);
         break;
       case 'choice': {
-        const decided = await decideChoice(ins, ck.value, choiceContext(x, ins.state));
+        const decided = await decideChoice(ins, ck.value, foldedStateContext(x, ins.state));
         if ('failed' in decided) {
           const { name, message } = decided.failed;
           // The committed value would lead here again: no retry applies. A missing path (States.Runtime) ends the run;

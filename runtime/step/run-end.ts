@@ -6,7 +6,7 @@
  * every execution that commits the same value takes the same path.
  */
 import { decideChoice } from '../language/condition';
-import { choiceContext, type ContextSource } from '../language/context';
+import { foldedStateContext, type ContextSource } from '../language/context';
 import type { Instruction, Json } from '../contract/ir';
 
 /**
@@ -22,7 +22,7 @@ async function pathOf(x: ContextSource, list: readonly Instruction[], value: Jso
       case 'fail':
         return 'other';
       case 'choice': {
-        const decided = await decideChoice(ins, value, choiceContext(x, ins.state));
+        const decided = await decideChoice(ins, value, foldedStateContext(x, ins.state));
         // A Choice that fails is no success: the interpreter fails the run after the commit, at the Choice state.
         if ('failed' in decided) return 'other';
         const path = decided.next ? await pathOf(x, decided.next, value) : 'other';

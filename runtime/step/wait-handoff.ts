@@ -7,7 +7,7 @@
  * as does a Wait that a redriven state's failed attempt waited out (runtime/step/redrive-reuse.ts).
  */
 import { runtimeError } from '../contract/errors';
-import { contextObject } from '../language/context';
+import { foldedStateContext } from '../language/context';
 import type { Envelope, WaitSpec } from '../contract/ir';
 import { leaseThroughWait } from '../records/retention';
 import { invocationName } from '../contract/naming';
@@ -21,7 +21,7 @@ export type PendingWait = ({ readonly spec: WaitSpec } | { readonly at: number }
 /** Delivers `event()` to `functionName` when the wait ends; `event` is built after the lease is extended, so it carries it. */
 export async function sendAfterWait(x: Exec, wait: PendingWait, functionName: string, event: () => Envelope): Promise<void> {
   const now = Date.now();
-  const due = 'at' in wait ? wait.at : await waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now, contextObject(x, { State: { Name: wait.spec.state } }));
+  const due = 'at' in wait ? wait.at : await waitDue(x.rt.ir.node, wait.spec, wait.ck.value, now, foldedStateContext(x, wait.spec.state));
   const { node, iteration, fanOut } = event().unum;
   if (due <= now || ('spec' in wait && (await waitedInFailedAttempt(x, node, iteration, fanOut)))) {
     await x.rt.invoker.invoke(functionName, event());
